@@ -1,0 +1,55 @@
+// Intent: what a container is granted and why, as decided by the rules from
+// Request + Inventory + Policy. It names GPUs and capabilities, not files;
+// the planner turns it into concrete actions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/origin.hpp"
+
+namespace graft {
+
+struct Reason {
+  std::string text;  // "NVIDIA_VISIBLE_DEVICES=0", "lease for team-a"
+  Origin origin;     // rule file:line, or policy file:line
+};
+
+struct DeviceGrant {
+  unsigned gpu = 0;                   // Gpu::index
+  std::optional<unsigned> partition;  // Partition::index within that GPU
+  Reason reason;
+};
+
+struct NamedGrant {
+  std::string name;  // capability or extra name
+  Reason reason;
+};
+
+struct Denial {
+  std::string what;  // "capability display", "GPU 3", "request"
+  Reason reason;
+};
+
+struct EnvGrant {
+  std::string name;
+  std::string value;
+  Reason reason;
+};
+
+struct Intent {
+  // False means the container is not a GPU container: nothing is injected.
+  bool inject = false;
+  Reason inject_reason;
+  std::vector<std::string> request_notes;  // how the request was read, for the audit
+  std::vector<DeviceGrant> devices;
+  std::vector<NamedGrant> capabilities;
+  std::vector<NamedGrant> extras;
+  std::vector<EnvGrant> env;
+  std::vector<Denial> denials;  // things asked for and refused, kept for the audit
+  // A hard refusal: the container must not start. Rendered as one error line.
+  std::optional<Reason> refusal;
+};
+
+}  // namespace graft

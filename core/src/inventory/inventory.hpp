@@ -1,0 +1,81 @@
+// Inventory: what the host has, read once per evaluation without NVML:
+// driver version, GPUs and their partitions, device nodes, char majors,
+// driver libraries from ld.so.cache, binaries, firmware, IPC paths, config files.
+// Discovery is steered by Policy::discovery; this file knows no vendor.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+#include "policy/policy.hpp"
+
+namespace graft {
+
+// A GPU partition (GPU instance + compute instance) and the capability
+// files/minors that grant access to it.
+struct Partition {
+  unsigned index = 0;  // position within its GPU, in (gi, ci) order
+  unsigned gi = 0;
+  unsigned ci = 0;
+  std::string gi_access;  // host proc path of the GI access file
+  std::string ci_access;  // host proc path of the CI access file
+  std::optional<unsigned> gi_minor;
+  std::optional<unsigned> ci_minor;
+};
+
+struct Gpu {
+  unsigned index = 0;  // position when ordered by minor
+  unsigned minor = 0;
+  std::string uuid;
+  std::string bus_id;  // as the driver prints it, e.g. "0000:19:00.0"
+  std::string model;
+  std::string proc_dir;  // host path of the GPU's procfs directory
+  std::vector<Partition> partitions;
+};
+
+struct DeviceNode {
+  std::string path;       // container path, e.g. "/dev/nvidia0"
+  std::string host_path;  // dev_root + path
+  char type = 'c';
+  unsigned major = 0;
+  unsigned minor = 0;
+  bool exists = false;    // false when derived from /proc/devices only
+};
+
+// One library file chosen for an ld.so.cache key.
+struct Library {
+  std::string soname;     // cache key, e.g. "libcuda.so.1"
+  std::string host_path;  // real file after resolving symlinks inside driver_root
+  bool lib32 = false;
+};
+
+struct HostFile {
+  std::string name;       // what the policy asked for ("nvidia-smi", "/run/x/socket")
+  std::string host_path;  // where it was found
+  std::string container_path;
+  bool directory = false;
+};
+
+struct Inventory {
+  HostRoots roots;
+  std::string driver_version;  // empty when no driver is loaded
+  std::vector<Gpu> gpus;       // index order
+  std::map<std::string, unsigned> char_majors;     // /proc/devices "Character devices"
+  std::map<std::string, unsigned> partition_caps;  // partition_minors: name -> minor
+  std::map<std::string, DeviceNode> device_nodes;  // by container path
+  std::map<std::string, std::vector<Library>> libraries;  // by requested prefix
+  std::map<std::string, HostFile> binaries;      // by name
+  std::map<std::string, std::vector<HostFile>> firmware;  // by glob
+  std::map<std::string, HostFile> ipc;           // by requested path
+  std::map<std::string, HostFile> config_files;  // by requested path
+  std::vector<std::string> warnings;             // missing items, in discovery order
+};
+
+// Reads the host. Missing optional items become warnings; unreadable or
+// malformed driver files are errors naming the file.
+Result<Inventory> discover_inventory(const Policy& policy);
+
+}  // namespace graft

@@ -1,0 +1,138 @@
+// Policy: the merged site policy (site file + includes + drop-ins). Pure data;
+// it names what exists (capability sets, device classes, discovery paths) and
+// who may ask for what. Vendor knowledge arrives here from policies/, never code.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/error.hpp"
+#include "base/origin.hpp"
+
+namespace graft {
+
+template <typename T>
+struct Sourced {
+  T value;
+  Origin origin;
+};
+using SourcedString = Sourced<std::string>;
+
+// Every host root is configurable so tests and driver containers can point anywhere.
+struct HostRoots {
+  std::string driver_root = "/";  // driver libraries, binaries, firmware, ld.so.cache
+  std::string dev_root = "/";     // device nodes
+  std::string proc_root = "/";    // driver procfs (version, gpus, capabilities, /proc/devices)
+  std::string sys_root = "/";
+  std::string run_root = "/";     // IPC sockets and pipes
+};
+
+struct SymlinkSpec {
+  std::string link;    // name created in the container library dir, e.g. "libcuda.so"
+  std::string target;  // what it points to, may use {driver_version}
+  Origin origin;
+};
+
+// A named set of things a container gets when it has this capability.
+struct CapabilitySet {
+  std::string name;
+  Origin origin;
+  bool always = false;  // part of every injection, whatever capabilities were asked
+  bool lib32 = false;   // adds the 32-bit copy of every library already selected
+  std::vector<SourcedString> libraries;     // ld.so.cache key prefixes ("libcuda.so")
+  std::vector<SourcedString> binaries;      // names searched in discovery.binary_dirs
+  std::vector<SourcedString> firmware;      // globs under discovery.firmware_dir
+  std::vector<SourcedString> ipc;           // paths under host.run_root
+  std::vector<SourcedString> devices;       // names of [device.*] classes
+  std::vector<SourcedString> config_files;  // paths under host.driver_root, same path inside
+  std::vector<SourcedString> pulls;         // "<set>.<field>" borrowed from another set
+  std::vector<SymlinkSpec> symlinks;
+};
+
+// How a device node is found. Fixed classes name one node; per-GPU and
+// per-partition classes are templates expanded with {minor}.
+struct DeviceClass {
+  enum class Per { fixed, gpu, partition };
+  std::string name;
+  std::string path;        // container path, e.g. "/dev/nvidia{minor}"; host path is dev_root + path
+  Per per = Per::fixed;
+  std::string major_name;  // /proc/devices name used when the node is absent (e.g. caps)
+  bool required = false;   // missing node is an error rather than a warning
+  Origin origin;
+};
+
+// Where discovery looks. Paths are written as on a plain host ("/proc/...",
+// "/etc/ld.so.cache") and read under the matching host root.
+struct Discovery {
+  std::string version_file;     // under proc_root, e.g. "/proc/driver/x/version"
+  std::string version_pattern;  // ECMAScript regex, group 1 = version
+  std::string gpu_glob;         // under proc_root, e.g. "/proc/driver/x/gpus/*/information"
+  std::map<std::string, std::string> gpu_fields;  // uuid, minor, bus_id, model -> "Key" in file
+  std::string partition_minors; // under proc_root: lines "<name> <minor>"
+  std::string partition_dir;    // under proc_root, with {minor}: holds gi*/ci*/access
+  std::string partition_gi_key; // key in partition_minors for a GI, e.g. "gpu{minor}/gi{gi}/access"
+  std::string partition_ci_key; // same for a CI
+  std::string ldcache = "/etc/ld.so.cache";  // under driver_root
+  std::vector<std::string> binary_dirs = {"/usr/bin", "/usr/sbin", "/bin", "/sbin"};
+  std::string firmware_dir = "/lib/firmware";  // under driver_root
+};
+
+// A tmpfs over a container procfs directory holding only what the plan allows.
+struct ProcfsMask {
+  struct Rewrite {
+    std::string file, from, to;
+  };
+  std::string path;                 // e.g. "/proc/driver/x": container path, and host path under proc_root
+  std::vector<std::string> copy;    // files copied into the tmpfs
+  std::vector<Rewrite> rewrites;    // first occurrence of `from` replaced by `to`
+  std::string gpu_dir;              // per visible GPU, with {bus_id}, bound read-only
+  Origin origin;
+};
+
+// Named grants beyond devices and capabilities (e.g. partition management).
+struct Extra {
+  std::string name;
+  Origin origin;
+  std::vector<std::string> caps;         // names in discovery.partition_minors to allow
+  bool all_partition_caps = false;       // every partition cap of the visible GPUs
+  std::vector<std::string> bind_proc;    // proc paths bound read-only (under proc_root)
+  std::vector<std::string> bind_dev;     // device directories bound (under dev_root)
+};
+
+struct Limits {
+  std::uint64_t rule_instructions = 10'000'000;  // per evaluation, all rules together
+  std::uint64_t rule_memory_bytes = 32u << 20;   // Lua heap cap per evaluation
+};
+
+struct Policy {
+  std::vector<std::string> files;  // every file loaded, in merge order
+  HostRoots host;
+  std::string plugin_dir;
+  std::vector<std::string> plugins;
+  std::set<std::string> trusted_privileged;    // request channels: env, volume-mounts, annotations
+  std::set<std::string> trusted_unprivileged;
+  std::vector<SourcedString> default_capabilities;
+  std::map<std::string, CapabilitySet> capabilities;
+  std::map<std::string, DeviceClass> devices;
+  std::map<std::string, Extra> extras;
+  Discovery discovery;
+  ProcfsMask procfs;
+  std::vector<SourcedString> rules;  // absolute Lua file paths, vendor rules first
+  Limits limits;
+  std::string audit_log;             // JSON-lines file; empty = no audit log
+  nlohmann::json data = nlohmann::json::object();  // free-form [data], read-only to rules
+};
+
+// Where `include = ["name"]` looks for shipped policies: <dir>/<name>/<name>.toml.
+struct PolicySearch {
+  std::vector<std::string> policy_dirs;
+};
+
+Result<Policy> load_policy(const std::string& path, const PolicySearch& search);
+
+}  // namespace graft

@@ -1,0 +1,53 @@
+// Request: what one container asks for, as the runtime describes it. Built from
+// an OCI bundle (hook path) or from command-line flags (audit path). It holds
+// facts only; what they mean (which env var selects GPUs) is policy.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+
+namespace graft {
+
+struct RequestMount {
+  std::string destination;
+  std::string source;
+  std::string type;
+  std::vector<std::string> options;
+};
+
+// Facts about the image's filesystem layout that decide where files go.
+struct ImageLayout {
+  bool debian_like = true;  // /etc/debian_version exists: multiarch lib dirs
+  bool known = false;       // false when planning without a rootfs
+};
+
+struct Request {
+  std::string container_id;  // OCI state id, or "audit" for flag-built requests
+  std::string bundle;        // absolute bundle dir; empty for flag-built requests
+  std::string rootfs;        // absolute host path of root.path; empty if unknown
+  bool rootfs_readonly = false;
+  int pid = 0;               // container init pid from the OCI state; 0 if none
+  std::string cgroups_path;  // linux.cgroupsPath as written (informational)
+
+  // process.env in order; later duplicates win, as runc applies them.
+  std::map<std::string, std::string> env;
+  std::map<std::string, std::string> annotations;
+  std::vector<RequestMount> mounts;
+  // CAP_SYS_ADMIN in process.capabilities.bounding (or --privileged).
+  bool privileged = false;
+  ImageLayout layout;
+};
+
+// Reads <bundle>/config.json. `container_id` and `pid` come from the OCI state.
+Result<Request> request_from_bundle(const std::string& bundle, const std::string& container_id,
+                                    int pid);
+
+// Builds an audit request from --env K=V / --annotation K=V flags.
+Result<Request> request_from_flags(const std::vector<std::string>& env,
+                                   const std::vector<std::string>& annotations, bool privileged,
+                                   const std::string& rootfs);
+
+}  // namespace graft
