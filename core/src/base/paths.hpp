@@ -1,0 +1,36 @@
+// Path arithmetic for host roots and container roots. Host roots are trusted
+// (the admin configured them); container roots are not, so lookups inside a
+// rootfs go through the kernel's RESOLVE_IN_ROOT.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/error.hpp"
+
+namespace graft {
+
+// "/run/driver" + "/usr/lib" -> "/run/driver/usr/lib"; root "/" leaves path as is.
+std::string join_root(std::string_view root, std::string_view path);
+
+// Lexically normalises an absolute path: collapses "//", "/./" and "x/.."
+// without going above "/".
+std::string normalize_path(std::string_view path);
+
+std::string dirname_of(std::string_view path);
+std::string basename_of(std::string_view path);
+
+// Follows symlinks of `path` as if `root` were "/": absolute link targets
+// restart at root, ".." never leaves it. Returns the root-relative result
+// ("/usr/lib/x/libfoo.so.1.2"). Fails on loops (more than 40 links).
+Result<std::string> resolve_in_root(const std::string& root, const std::string& path);
+
+// Whether `path` exists inside the (untrusted) `root`, resolved by the kernel
+// with RESOLVE_IN_ROOT so image symlinks cannot point the check elsewhere.
+bool exists_in_root(const std::string& root, const std::string& path);
+
+// Reads a whole small file (procfs, config.json). Fails past `limit` bytes.
+Result<std::string> read_file(const std::string& path, std::size_t limit = 16u << 20);
+
+}  // namespace graft

@@ -1,0 +1,204 @@
+#include "inventory/driver_procfs.hpp"
+
+#include <dirent.h>
+#include <glob.h>
+
+#include <algorithm>
+#include <charconv>
+#include <regex>
+#include <sstream>
+
+#include "base/paths.hpp"
+
+namespace graft {
+namespace {
+
+std::string trim(std::string_view text) {
+  auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return {};
+  auto last = text.find_last_not_of(" \t\r\n");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+std::optional<unsigned> parse_unsigned(std::string_view text) {
+  unsigned value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// "Key:  value" records, as the driver prints per-GPU information and caps.
+std::map<std::string, std::string> parse_record(const std::string& text) {
+  std::map<std::string, std::string> fields;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    fields.emplace(trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
+  }
+  return fields;
+}
+
+std::vector<std::string> glob_paths(const std::string& pattern) {
+  std::vector<std::string> paths;
+  glob_t matches{};
+  if (::glob(pattern.c_str(), 0, nullptr, &matches) == 0)
+    for (size_t i = 0; i < matches.gl_pathc; ++i) paths.emplace_back(matches.gl_pathv[i]);
+  ::globfree(&matches);
+  return paths;
+}
+
+// Numbered entries like "gi3" in a directory, sorted by number.
+std::vector<unsigned> numbered_entries(const std::string& dir, std::string_view prefix) {
+  std::vector<unsigned> numbers;
+  DIR* handle = ::opendir(dir.c_str());
+  if (!handle) return numbers;
+  while (auto* entry = ::readdir(handle)) {
+    std::string_view name = entry->d_name;
+    if (!name.starts_with(prefix)) continue;
+    if (auto number = parse_unsigned(name.substr(prefix.size()))) numbers.push_back(*number);
+  }
+  ::closedir(handle);
+  std::sort(numbers.begin(), numbers.end());
+  return numbers;
+}
+
+Result<Gpu> read_gpu_record(const std::string& path, const Discovery& discovery) {
+  auto text = read_file(path);
+  if (!text) return text.error();
+  auto record = parse_record(*text);
+  auto field = [&](const char* name) -> std::string {
+    auto key = discovery.gpu_fields.find(name);
+    if (key == discovery.gpu_fields.end()) return {};
+    auto value = record.find(key->second);
+    return value == record.end() ? std::string() : value->second;
+  };
+  Gpu gpu;
+  auto minor = parse_unsigned(field("minor"));
+  if (!minor) return make_error("{}: no valid device minor", path);
+  gpu.minor = *minor;
+  gpu.uuid = field("uuid");
+  gpu.bus_id = field("bus_id");
+  gpu.model = field("model");
+  gpu.proc_dir = dirname_of(path);
+  if (gpu.uuid.empty() || gpu.bus_id.empty()) return make_error("{}: missing UUID or bus id", path);
+  return gpu;
+}
+
+}  // namespace
+
+std::string expand_template(std::string text, const std::map<std::string, std::string>& values) {
+  for (const auto& [name, value] : values) {
+    std::string token = "{" + name + "}";
+    for (auto at = text.find(token); at != std::string::npos; at = text.find(token, at + value.size()))
+      text.replace(at, token.size(), value);
+  }
+  return text;
+}
+
+Status read_driver_version(const Policy& policy, Inventory& inventory) {
+  const auto& discovery = policy.discovery;
+  if (discovery.version_file.empty()) return ok_status();
+  std::string path = join_root(policy.host.proc_root, discovery.version_file);
+  auto text = read_file(path);
+  if (!text) {
+    inventory.warnings.push_back("no driver loaded: " + text.error().message);
+    return ok_status();
+  }
+  std::smatch match;
+  bool found = false;
+  try {  // std::regex reports bad patterns and runaway matches only by throwing
+    found = std::regex_search(*text, match, std::regex(discovery.version_pattern));
+  } catch (const std::regex_error& error) {
+    return make_error("discovery.version_pattern: {}", error.what());
+  }
+  if (!found || match.size() < 2)
+    return make_error("{}: no driver version matching /{}/", path, discovery.version_pattern);
+  inventory.driver_version = match[1].str();
+  return ok_status();
+}
+
+Status read_gpus(const Policy& policy, Inventory& inventory) {
+  if (policy.discovery.gpu_glob.empty()) return ok_status();
+  for (const auto& path : glob_paths(join_root(policy.host.proc_root, policy.discovery.gpu_glob))) {
+    auto gpu = read_gpu_record(path, policy.discovery);
+    if (!gpu) return gpu.error();
+    inventory.gpus.push_back(std::move(*gpu));
+  }
+  std::sort(inventory.gpus.begin(), inventory.gpus.end(),
+            [](const Gpu& a, const Gpu& b) { return a.minor < b.minor; });
+  for (size_t i = 0; i < inventory.gpus.size(); ++i) {
+    if (i > 0 && inventory.gpus[i].minor == inventory.gpus[i - 1].minor)
+      return make_error("two GPUs report device minor {}", inventory.gpus[i].minor);
+    inventory.gpus[i].index = static_cast<unsigned>(i);
+  }
+  return ok_status();
+}
+
+Status read_partition_caps(const Policy& policy, Inventory& inventory) {
+  if (policy.discovery.partition_minors.empty()) return ok_status();
+  std::string path = join_root(policy.host.proc_root, policy.discovery.partition_minors);
+  auto text = read_file(path);
+  if (!text) return ok_status();  // no partition support on this host
+  std::istringstream lines(*text);
+  int number = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++number;
+    std::istringstream words(line);
+    std::string name, minor_text;
+    if (!(words >> name >> minor_text)) continue;
+    auto minor = parse_unsigned(minor_text);
+    if (!minor) return make_error("{}:{}: invalid minor '{}'", path, number, minor_text);
+    inventory.partition_caps[name] = *minor;
+  }
+  return ok_status();
+}
+
+Status read_partitions(const Policy& policy, Inventory& inventory) {
+  const auto& discovery = policy.discovery;
+  if (discovery.partition_dir.empty()) return ok_status();
+  auto cap_minor = [&](const std::string& key) -> std::optional<unsigned> {
+    auto it = inventory.partition_caps.find(key);
+    return it == inventory.partition_caps.end() ? std::nullopt : std::optional(it->second);
+  };
+  for (auto& gpu : inventory.gpus) {
+    std::map<std::string, std::string> values{{"minor", std::to_string(gpu.minor)}};
+    std::string dir = join_root(policy.host.proc_root, expand_template(discovery.partition_dir, values));
+    for (unsigned gi : numbered_entries(dir, "gi")) {
+      std::string gi_dir = dir + "/gi" + std::to_string(gi);
+      values["gi"] = std::to_string(gi);
+      for (unsigned ci : numbered_entries(gi_dir, "ci")) {
+        values["ci"] = std::to_string(ci);
+        Partition partition;
+        partition.index = static_cast<unsigned>(gpu.partitions.size());
+        partition.gi = gi;
+        partition.ci = ci;
+        partition.gi_access = gi_dir + "/access";
+        partition.ci_access = gi_dir + "/ci" + std::to_string(ci) + "/access";
+        partition.gi_minor = cap_minor(expand_template(discovery.partition_gi_key, values));
+        partition.ci_minor = cap_minor(expand_template(discovery.partition_ci_key, values));
+        gpu.partitions.push_back(std::move(partition));
+      }
+    }
+  }
+  return ok_status();
+}
+
+Status read_char_majors(const Policy& policy, Inventory& inventory) {
+  auto text = read_file(join_root(policy.host.proc_root, "/proc/devices"));
+  if (!text) return ok_status();
+  std::istringstream lines(*text);
+  bool in_char_section = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("Character devices")) in_char_section = true;
+    else if (line.starts_with("Block devices")) in_char_section = false;
+    if (!in_char_section) continue;
+    std::istringstream words(line);
+    std::string major_text, name;
+    if (!(words >> major_text >> name)) continue;
+    if (auto major = parse_unsigned(major_text)) inventory.char_majors[name] = *major;
+  }
+  return ok_status();
+}
+
+}  // namespace graft

@@ -1,0 +1,140 @@
+#include "inventory/host_files.hpp"
+
+#include <glob.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <optional>
+#include <set>
+
+#include "base/paths.hpp"
+#include "inventory/driver_procfs.hpp"
+
+namespace graft {
+namespace {
+
+// Every name a capability set lists in `field`, each once, in policy order.
+template <typename Field>
+std::vector<std::string> names_in_sets(const Policy& policy, Field field) {
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  for (const auto& [_, set] : policy.capabilities)
+    for (const auto& entry : set.*field)
+      if (seen.insert(entry.value).second) names.push_back(entry.value);
+  return names;
+}
+
+std::optional<DeviceNode> stat_node(const std::string& path, const std::string& dev_root) {
+  DeviceNode node;
+  node.path = path;
+  node.host_path = join_root(dev_root, path);
+  struct stat info {};
+  if (::stat(node.host_path.c_str(), &info) != 0 || !S_ISCHR(info.st_mode)) return std::nullopt;
+  node.exists = true;
+  node.major = ::major(info.st_rdev);
+  node.minor = ::minor(info.st_rdev);
+  return node;
+}
+
+void add_node(const std::string& path, const std::string& dev_root, Inventory& inventory) {
+  if (auto node = stat_node(path, dev_root)) inventory.device_nodes[path] = *node;
+  else inventory.warnings.push_back("device node " + join_root(dev_root, path) + " not found");
+}
+
+// Capability nodes are often created on first use, so a missing node is
+// described from the /proc/devices major instead.
+void add_partition_node(unsigned minor, const DeviceClass& device_class, Inventory& inventory,
+                        const std::string& dev_root) {
+  std::string path = expand_template(device_class.path, {{"minor", std::to_string(minor)}});
+  if (auto node = stat_node(path, dev_root)) {
+    inventory.device_nodes[path] = *node;
+    return;
+  }
+  auto major = inventory.char_majors.find(device_class.major_name);
+  if (major == inventory.char_majors.end()) return;
+  inventory.device_nodes[path] =
+      DeviceNode{path, join_root(dev_root, path), 'c', major->second, minor, false};
+}
+
+}  // namespace
+
+void find_device_nodes(const Policy& policy, Inventory& inventory) {
+  const std::string& dev_root = policy.host.dev_root;
+  for (const auto& [_, device_class] : policy.devices) {
+    switch (device_class.per) {
+      case DeviceClass::Per::fixed:
+        add_node(device_class.path, dev_root, inventory);
+        break;
+      case DeviceClass::Per::gpu:
+        for (const auto& gpu : inventory.gpus)
+          add_node(expand_template(device_class.path, {{"minor", std::to_string(gpu.minor)}}),
+                   dev_root, inventory);
+        break;
+      case DeviceClass::Per::partition:
+        for (const auto& [_, minor] : inventory.partition_caps)
+          add_partition_node(minor, device_class, inventory, dev_root);
+        break;
+    }
+  }
+}
+
+void find_binaries(const Policy& policy, Inventory& inventory) {
+  for (const auto& name : names_in_sets(policy, &CapabilitySet::binaries)) {
+    bool found = false;
+    for (const auto& dir : policy.discovery.binary_dirs) {
+      std::string host_path = join_root(policy.host.driver_root, dir + "/" + name);
+      struct stat info {};
+      if (::stat(host_path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
+      inventory.binaries[name] = HostFile{name, host_path, "/usr/bin/" + name, false};
+      found = true;
+      break;
+    }
+    if (!found) inventory.warnings.push_back("binary " + name + " not found");
+  }
+}
+
+void find_firmware(const Policy& policy, Inventory& inventory) {
+  if (inventory.driver_version.empty()) return;
+  for (const auto& pattern : names_in_sets(policy, &CapabilitySet::firmware)) {
+    std::string relative = expand_template(pattern, {{"driver_version", inventory.driver_version}});
+    std::string container_glob = normalize_path(policy.discovery.firmware_dir + "/" + relative);
+    std::string host_glob = join_root(policy.host.driver_root, container_glob);
+    glob_t matches{};
+    std::vector<HostFile> files;
+    if (::glob(host_glob.c_str(), 0, nullptr, &matches) == 0)
+      for (size_t i = 0; i < matches.gl_pathc; ++i) {
+        std::string host_path = matches.gl_pathv[i];
+        std::string name = basename_of(host_path);
+        files.push_back({name, host_path, dirname_of(container_glob) + "/" + name, false});
+      }
+    ::globfree(&matches);
+    if (files.empty()) inventory.warnings.push_back("no firmware matches " + container_glob);
+    inventory.firmware[pattern] = std::move(files);
+  }
+}
+
+void find_ipc(const Policy& policy, Inventory& inventory) {
+  for (const auto& path : names_in_sets(policy, &CapabilitySet::ipc)) {
+    std::string host_path = join_root(policy.host.run_root, path);
+    struct stat info {};
+    if (::stat(host_path.c_str(), &info) != 0) {
+      inventory.warnings.push_back("IPC path " + host_path + " not found");
+      continue;
+    }
+    inventory.ipc[path] = HostFile{path, host_path, path, S_ISDIR(info.st_mode)};
+  }
+}
+
+void find_config_files(const Policy& policy, Inventory& inventory) {
+  for (const auto& path : names_in_sets(policy, &CapabilitySet::config_files)) {
+    std::string host_path = join_root(policy.host.driver_root, path);
+    struct stat info {};
+    if (::stat(host_path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+      inventory.warnings.push_back("config file " + host_path + " not found");
+      continue;
+    }
+    inventory.config_files[path] = HostFile{path, host_path, path, false};
+  }
+}
+
+}  // namespace graft

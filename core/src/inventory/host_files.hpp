@@ -1,0 +1,17 @@
+// Finds the files capability sets name: device nodes, driver libraries (via
+// the driver root's ld.so.cache), binaries, firmware, IPC endpoints and
+// configuration files. Each lookup that finds nothing adds a warning.
+#pragma once
+
+#include "inventory/inventory.hpp"
+
+namespace graft {
+
+void find_device_nodes(const Policy& policy, Inventory& inventory);
+Status find_libraries(const Policy& policy, Inventory& inventory);
+void find_binaries(const Policy& policy, Inventory& inventory);
+void find_firmware(const Policy& policy, Inventory& inventory);
+void find_ipc(const Policy& policy, Inventory& inventory);
+void find_config_files(const Policy& policy, Inventory& inventory);
+
+}  // namespace graft

@@ -1,0 +1,67 @@
+// Chooses driver library files from the driver root's ld.so.cache: for each
+// name prefix a capability set lists, the last cache entry of the right ABI
+// whose real file carries the driver version suffix. The suffix check drops
+// stray copies left by other driver versions.
+#include <set>
+
+#include "base/paths.hpp"
+#include "inventory/host_files.hpp"
+#include "inventory/ldcache.hpp"
+
+namespace graft {
+namespace {
+
+std::vector<std::string> library_prefixes(const Policy& policy) {
+  std::vector<std::string> prefixes;
+  std::set<std::string> seen;
+  for (const auto& [_, set] : policy.capabilities)
+    for (const auto& entry : set.libraries)
+      if (seen.insert(entry.value).second) prefixes.push_back(entry.value);
+  return prefixes;
+}
+
+struct Candidate {
+  std::string soname;
+  std::string path;  // real file, root-relative
+};
+
+// Later entries win, as with the dynamic linker's own tie-breaking in the cache.
+void consider(const LdCacheEntry& entry, const Policy& policy, const std::string& suffix,
+              Candidate& pick) {
+  auto real = resolve_in_root(policy.host.driver_root, entry.value);
+  if (!real || !real->ends_with(suffix)) return;
+  pick = Candidate{entry.key, *real};
+}
+
+}  // namespace
+
+Status find_libraries(const Policy& policy, Inventory& inventory) {
+  auto prefixes = library_prefixes(policy);
+  if (prefixes.empty()) return ok_status();
+  if (inventory.driver_version.empty()) {
+    inventory.warnings.push_back("no driver version: driver libraries not selected");
+    return ok_status();
+  }
+  auto entries = read_ldcache(join_root(policy.host.driver_root, policy.discovery.ldcache));
+  if (!entries) return entries.error();
+  std::string suffix = ".so." + inventory.driver_version;
+  for (const auto& prefix : prefixes) {
+    Candidate native, compat32;
+    for (const auto& entry : *entries) {
+      if (!ldcache_is_elf(entry.flags) || !entry.key.starts_with(prefix)) continue;
+      auto abi = ldcache_abi(entry.flags);
+      if (abi == LdCacheAbi::native) consider(entry, policy, suffix, native);
+      else if (abi == LdCacheAbi::compat32) consider(entry, policy, suffix, compat32);
+    }
+    auto& found = inventory.libraries[prefix];
+    if (!native.path.empty())
+      found.push_back({native.soname, join_root(policy.host.driver_root, native.path), false});
+    else
+      inventory.warnings.push_back("library " + prefix + " not found");
+    if (!compat32.path.empty())
+      found.push_back({compat32.soname, join_root(policy.host.driver_root, compat32.path), true});
+  }
+  return ok_status();
+}
+
+}  // namespace graft

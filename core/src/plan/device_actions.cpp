@@ -1,0 +1,121 @@
+// Device nodes a container gets: fixed nodes from its capability sets, one
+// node per granted GPU, partition capability nodes, and what extras grant.
+// Every node also gets the cgroup rule that lets the container open it.
+#include <fmt/format.h>
+
+#include "base/paths.hpp"
+#include "inventory/driver_procfs.hpp"
+#include "plan/plan_context.hpp"
+
+namespace graft {
+namespace {
+
+const DeviceClass* class_with(const Policy& policy, DeviceClass::Per per) {
+  for (const auto& [_, device_class] : policy.devices)
+    if (device_class.per == per) return &device_class;
+  return nullptr;
+}
+
+void add_node(const DeviceNode& node, const Provenance& provenance, Plan& plan) {
+  Action device;
+  device.kind = ActionKind::device_node;
+  device.plugin = "devices";
+  device.source = node.host_path;
+  device.target = node.path;
+  device.device_type = node.type;
+  device.major = node.major;
+  device.minor = node.minor;
+  device.options = {node.exists ? "bind" : "mknod"};
+  device.provenance = provenance;
+  plan.actions.push_back(device);
+  plan.actions.push_back(Action{.kind = ActionKind::cgroup_allow,
+                                .plugin = "cgroup",
+                                .target = fmt::format("{} {}:{}", node.type, node.major, node.minor),
+                                .device_type = node.type,
+                                .major = node.major,
+                                .minor = node.minor,
+                                .access = "rw",
+                                .provenance = provenance});
+}
+
+Status add_named_node(const std::string& path, const Provenance& provenance, bool required,
+                      PlanContext& context) {
+  auto node = context.inventory.device_nodes.find(path);
+  if (node != context.inventory.device_nodes.end()) {
+    add_node(node->second, provenance, context.plan);
+    return ok_status();
+  }
+  if (required) return make_error("required device node {} not found on the host", path);
+  context.plan.warnings.push_back("device node " + path + " not found; skipped");
+  return ok_status();
+}
+
+Status add_capability_nodes(PlanContext& context) {
+  for (const auto& item : context.items.devices) {
+    auto device_class = context.policy.devices.find(item.value);
+    if (device_class == context.policy.devices.end()) continue;
+    Provenance provenance{item.capability, item.via.empty() ? item.capability : "via " + item.via,
+                          item.origin};
+    if (auto status = add_named_node(device_class->second.path, provenance,
+                                     device_class->second.required, context);
+        !status)
+      return status;
+  }
+  return ok_status();
+}
+
+void bind_proc_file(const std::string& host_path, const std::string& root,
+                    const Provenance& provenance, Plan& plan) {
+  std::string inside = host_path.substr(root == "/" ? 0 : root.size());
+  plan.actions.push_back(Action{.kind = ActionKind::bind_mount,
+                                .plugin = "procfs",
+                                .source = host_path,
+                                .target = normalize_path(inside),
+                                .options = {"ro", "nosuid", "nodev", "noexec"},
+                                .provenance = provenance});
+}
+
+Status add_partition_nodes(const Gpu& gpu, const Partition& partition, const Provenance& provenance,
+                           PlanContext& context) {
+  const DeviceClass* caps = class_with(context.policy, DeviceClass::Per::partition);
+  const std::string& proc_root = context.policy.host.proc_root;
+  bind_proc_file(partition.gi_access, proc_root, provenance, context.plan);
+  bind_proc_file(partition.ci_access, proc_root, provenance, context.plan);
+  for (auto minor : {partition.gi_minor, partition.ci_minor}) {
+    if (!caps || !minor) continue;
+    std::string path = expand_template(caps->path, {{"minor", std::to_string(*minor)}});
+    if (auto status = add_named_node(path, provenance, true, context); !status)
+      return status.error().context(fmt::format("GPU {} partition {}", gpu.index, partition.index));
+  }
+  return ok_status();
+}
+
+Status add_gpu_nodes(PlanContext& context) {
+  const DeviceClass* gpu_class = class_with(context.policy, DeviceClass::Per::gpu);
+  for (const auto& grant : context.intent.devices) {
+    if (grant.gpu >= context.inventory.gpus.size())
+      return make_error("granted GPU {} does not exist", grant.gpu);
+    const Gpu& gpu = context.inventory.gpus[grant.gpu];
+    Provenance provenance{fmt::format("GPU {}", gpu.index), grant.reason.text, grant.reason.origin};
+    if (gpu_class) {
+      std::string path = expand_template(gpu_class->path, {{"minor", std::to_string(gpu.minor)}});
+      if (auto status = add_named_node(path, provenance, true, context); !status) return status;
+    }
+    if (!grant.partition) continue;
+    if (*grant.partition >= gpu.partitions.size())
+      return make_error("granted partition {} of GPU {} does not exist", *grant.partition, gpu.index);
+    if (auto status = add_partition_nodes(gpu, gpu.partitions[*grant.partition], provenance, context);
+        !status)
+      return status;
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+Status add_device_actions(PlanContext& context) {
+  if (auto status = add_capability_nodes(context); !status) return status;
+  return add_gpu_nodes(context);
+}
+
+}  // namespace graft

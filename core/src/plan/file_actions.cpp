@@ -1,0 +1,59 @@
+// Binaries, firmware, IPC endpoints and configuration files: each a bind
+// mount of something discovery found, with options by kind. Binaries stay
+// executable; IPC stays writable but never executable; all are nosuid,nodev.
+#include "plan/plan_context.hpp"
+
+namespace graft {
+namespace {
+
+Provenance provenance_of(const CapabilityItem& item) {
+  return {item.capability, item.via.empty() ? item.capability : "via " + item.via, item.origin};
+}
+
+void bind(const HostFile& file, const char* plugin, std::vector<std::string> options,
+          const CapabilityItem& item, Plan& plan) {
+  plan.actions.push_back(Action{.kind = ActionKind::bind_mount,
+                                .plugin = plugin,
+                                .source = file.host_path,
+                                .target = file.container_path,
+                                .options = std::move(options),
+                                .provenance = provenance_of(item)});
+}
+
+template <typename Map>
+const HostFile* find(const Map& map, const std::string& key) {
+  auto it = map.find(key);
+  return it == map.end() ? nullptr : &it->second;
+}
+
+}  // namespace
+
+void add_file_actions(PlanContext& context) {
+  const Inventory& inventory = context.inventory;
+  Plan& plan = context.plan;
+  for (const auto& item : context.items.binaries)
+    if (auto* file = find(inventory.binaries, item.value))
+      bind(*file, "libraries", {"ro", "nosuid", "nodev"}, item, plan);
+  for (const auto& item : context.items.firmware)
+    if (auto found = inventory.firmware.find(item.value); found != inventory.firmware.end())
+      for (const auto& file : found->second)
+        bind(file, "libraries", {"ro", "nosuid", "nodev", "noexec"}, item, plan);
+  for (const auto& item : context.items.ipc)
+    if (auto* file = find(inventory.ipc, item.value))
+      bind(*file, "ipc", {"rw", "nosuid", "nodev", "noexec"}, item, plan);
+  for (const auto& item : context.items.config_files)
+    if (auto* file = find(inventory.config_files, item.value))
+      bind(*file, "libraries", {"ro", "nosuid", "nodev", "noexec"}, item, plan);
+}
+
+void add_env_actions(PlanContext& context) {
+  for (const auto& env : context.intent.env)
+    context.plan.actions.push_back(Action{.kind = ActionKind::env,
+                                          .plugin = "env",
+                                          .source = env.name,
+                                          .target = env.name,
+                                          .content = env.value,
+                                          .provenance = {"env", env.reason.text, env.reason.origin}});
+}
+
+}  // namespace graft

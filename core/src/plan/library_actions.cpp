@@ -1,0 +1,101 @@
+// Driver libraries into the image's library directory: one read-only bind
+// per selected file, the soname link the dynamic linker looks for, the
+// policy's extra links (development names, vendor indirections), the 32-bit
+// copies when a granted set asks for them, and one ld cache refresh.
+#include <map>
+#include <set>
+
+#include "base/paths.hpp"
+#include "inventory/driver_procfs.hpp"
+#include "plan/plan_context.hpp"
+
+namespace graft {
+namespace {
+
+#if defined(__x86_64__)
+constexpr const char* multiarch = "x86_64-linux-gnu";
+constexpr const char* multiarch32 = "i386-linux-gnu";
+#elif defined(__aarch64__)
+constexpr const char* multiarch = "aarch64-linux-gnu";
+constexpr const char* multiarch32 = "arm-linux-gnueabihf";
+#else
+#error "unsupported architecture: add its multiarch names"
+#endif
+
+// Debian-like images use multiarch directories; others the lib64 convention.
+// Without a rootfs (audits) the Debian layout is assumed and said so.
+void choose_lib_dirs(const Request& request, Plan& plan) {
+  bool debian_like = !request.layout.known || request.layout.debian_like;
+  plan.lib_dir = debian_like ? std::string("/usr/lib/") + multiarch : "/usr/lib64";
+  plan.lib32_dir = debian_like ? std::string("/usr/lib/") + multiarch32 : "/usr/lib32";
+}
+
+Provenance provenance_of(const CapabilityItem& item) {
+  return {item.capability, item.via.empty() ? item.capability : "via " + item.via, item.origin};
+}
+
+void add_library(const Library& library, const std::string& dir, const Provenance& provenance,
+                 Plan& plan, std::set<std::string>& names) {
+  std::string file = basename_of(library.host_path);
+  plan.actions.push_back(Action{.kind = ActionKind::bind_mount,
+                                .plugin = "libraries",
+                                .source = library.host_path,
+                                .target = dir + "/" + file,
+                                .options = {"ro", "nosuid", "nodev"},
+                                .provenance = provenance});
+  names.insert(file);
+  if (library.soname.empty() || library.soname == file) return;
+  names.insert(library.soname);
+  plan.actions.push_back(Action{.kind = ActionKind::symlink,
+                                .plugin = "libraries",
+                                .source = file,
+                                .target = dir + "/" + library.soname,
+                                .provenance = provenance});
+}
+
+// A policy link is only made when what it points at was injected, so a
+// "libcuda.so" link never dangles in a utility-only container.
+void add_policy_symlinks(PlanContext& context, const std::string& dir,
+                         const std::set<std::string>& names) {
+  const auto& items = context.items;
+  for (size_t i = 0; i < items.symlinks.size(); ++i) {
+    const SymlinkSpec& link = items.symlinks[i];
+    std::string target =
+        expand_template(link.target, {{"driver_version", context.inventory.driver_version}});
+    if (!names.count(target)) continue;
+    context.plan.actions.push_back(Action{.kind = ActionKind::symlink,
+                                          .plugin = "libraries",
+                                          .source = target,
+                                          .target = dir + "/" + link.link,
+                                          .provenance = {items.symlink_sets[i], "link", link.origin}});
+  }
+}
+
+}  // namespace
+
+Status add_library_actions(PlanContext& context) {
+  choose_lib_dirs(context.request, context.plan);
+  std::set<std::string> names, names32;
+  for (const auto& item : context.items.libraries) {
+    auto found = context.inventory.libraries.find(item.value);
+    if (found == context.inventory.libraries.end()) continue;
+    for (const auto& library : found->second) {
+      if (library.lib32 && !context.items.lib32) continue;
+      const std::string& dir = library.lib32 ? context.plan.lib32_dir : context.plan.lib_dir;
+      add_library(library, dir, provenance_of(item), context.plan, library.lib32 ? names32 : names);
+    }
+  }
+  add_policy_symlinks(context, context.plan.lib_dir, names);
+  if (!names32.empty()) add_policy_symlinks(context, context.plan.lib32_dir, names32);
+  if (names.empty() && names32.empty()) return ok_status();
+  Action refresh{.kind = ActionKind::ldcache_update,
+                 .plugin = "ldcache",
+                 .target = "/etc/ld.so.cache",
+                 .provenance = {"libraries", "injected libraries", {}}};
+  refresh.paths.push_back(context.plan.lib_dir);
+  if (!names32.empty()) refresh.paths.push_back(context.plan.lib32_dir);
+  context.plan.actions.push_back(refresh);
+  return ok_status();
+}
+
+}  // namespace graft

@@ -1,0 +1,33 @@
+// What each planning step reads (all const) and the Plan it appends to.
+// Steps are split by kind of action; each file under plan/ owns one.
+#pragma once
+
+#include "base/error.hpp"
+#include "inventory/inventory.hpp"
+#include "plan/capability_items.hpp"
+#include "plan/plan.hpp"
+#include "request/request.hpp"
+
+namespace graft {
+
+struct PlanContext {
+  const Request& request;
+  const Inventory& inventory;
+  const Policy& policy;
+  const Intent& intent;
+  const CapabilityItems& items;
+  Plan& plan;
+};
+
+Status add_device_actions(PlanContext& context);   // device nodes + their cgroup rules
+Status add_extra_actions(PlanContext& context);    // named extras (partition management)
+Status add_library_actions(PlanContext& context);  // libraries, soname and policy symlinks, ld cache
+void add_file_actions(PlanContext& context);       // binaries, firmware, IPC, config files
+void add_procfs_actions(PlanContext& context);     // procfs mask and per-GPU directories
+void add_env_actions(PlanContext& context);
+
+// Sorts into apply order, merges identical actions, and fails when two
+// actions disagree about one target, naming both origins.
+Status order_and_merge(Plan& plan);
+
+}  // namespace graft

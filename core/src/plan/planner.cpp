@@ -1,0 +1,48 @@
+// make_plan: runs the planning steps in a fixed order, then orders and merges.
+// A container that is not a GPU container gets an empty plan.
+#include "plan/planner.hpp"
+
+#include "plan/plan_context.hpp"
+
+namespace graft {
+
+const char* to_string(ActionKind kind) {
+  switch (kind) {
+    case ActionKind::device_node: return "device_node";
+    case ActionKind::cgroup_allow: return "cgroup_allow";
+    case ActionKind::bind_mount: return "bind_mount";
+    case ActionKind::symlink: return "symlink";
+    case ActionKind::procfs_mask: return "procfs_mask";
+    case ActionKind::config_file: return "config_file";
+    case ActionKind::env: return "env";
+    case ActionKind::ldcache_update: return "ldcache_update";
+  }
+  return "unknown";
+}
+
+Result<Plan> make_plan(const Request& request, const Inventory& inventory, const Policy& policy,
+                       const Intent& intent) {
+  Plan plan;
+  plan.container_id = request.container_id;
+  plan.bundle = request.bundle;
+  plan.driver_version = inventory.driver_version;
+  plan.intent = intent;
+  plan.inject = intent.inject && !intent.refusal;
+  if (!plan.inject) return plan;
+  if (inventory.driver_version.empty())
+    return make_error("container {} asks for GPUs but no driver is loaded on this host",
+                      request.container_id);
+
+  CapabilityItems items = expand_capabilities(intent, policy);
+  PlanContext context{request, inventory, policy, intent, items, plan};
+  add_procfs_actions(context);
+  if (auto status = add_device_actions(context); !status) return status.error();
+  if (auto status = add_extra_actions(context); !status) return status.error();
+  if (auto status = add_library_actions(context); !status) return status.error();
+  add_file_actions(context);
+  add_env_actions(context);
+  if (auto status = order_and_merge(plan); !status) return status.error();
+  return plan;
+}
+
+}  // namespace graft

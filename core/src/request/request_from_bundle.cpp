@@ -1,0 +1,135 @@
+// Builds a Request from an OCI bundle's config.json. Only the fields graft
+// needs are read, each checked for type, so a malformed config is one clear
+// error instead of a crash.
+#include <nlohmann/json.hpp>
+
+#include "base/paths.hpp"
+#include "request/request.hpp"
+
+namespace graft {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr int cap_sys_admin_bit = 21;  // capability(7) number, used for the pre-1.0 list form
+
+// json::value() throws on a type mismatch; a hostile config must not get that far.
+std::string string_field(const json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool bool_field(const json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_boolean() && it->get<bool>();
+}
+
+Status read_env(const json& process, Request& request) {
+  auto env = process.find("env");
+  if (env == process.end() || env->is_null()) return ok_status();
+  if (!env->is_array()) return make_error("process.env: expected an array");
+  for (const auto& entry : *env) {
+    if (!entry.is_string()) return make_error("process.env: expected strings");
+    const auto& text = entry.get_ref<const std::string&>();
+    auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0) continue;  // runc ignores these too
+    request.env[text.substr(0, eq)] = text.substr(eq + 1);
+  }
+  return ok_status();
+}
+
+bool has_sys_admin(const json& list) {
+  if (!list.is_array()) return false;
+  for (const auto& cap : list) {
+    if (cap.is_string() && cap.get<std::string>() == "CAP_SYS_ADMIN") return true;
+    if (cap.is_number_integer() && cap.get<long>() == cap_sys_admin_bit) return true;
+  }
+  return false;
+}
+
+// Privileged means CAP_SYS_ADMIN in the bounding set; pre-1.0.0-rc5 configs
+// had a flat list instead of the per-set object.
+bool read_privileged(const json& process) {
+  auto caps = process.find("capabilities");
+  if (caps == process.end()) return false;
+  if (caps->is_array()) return has_sys_admin(*caps);
+  if (caps->is_object() && caps->contains("bounding")) return has_sys_admin((*caps)["bounding"]);
+  return false;
+}
+
+Status read_annotations(const json& config, Request& request) {
+  auto annotations = config.find("annotations");
+  if (annotations == config.end() || annotations->is_null()) return ok_status();
+  if (!annotations->is_object()) return make_error("annotations: expected an object");
+  for (const auto& [key, value] : annotations->items()) {
+    if (!value.is_string()) return make_error("annotations.{}: expected a string", key);
+    request.annotations[key] = value.get<std::string>();
+  }
+  return ok_status();
+}
+
+Status read_mounts(const json& config, Request& request) {
+  auto mounts = config.find("mounts");
+  if (mounts == config.end() || mounts->is_null()) return ok_status();
+  if (!mounts->is_array()) return make_error("mounts: expected an array");
+  for (const auto& mount : *mounts) {
+    if (!mount.is_object()) return make_error("mounts: expected objects");
+    RequestMount entry;
+    entry.destination = string_field(mount, "destination");
+    entry.source = string_field(mount, "source");
+    entry.type = string_field(mount, "type");
+    if (auto options = mount.find("options"); options != mount.end() && options->is_array())
+      for (const auto& option : *options)
+        if (option.is_string()) entry.options.push_back(option.get<std::string>());
+    request.mounts.push_back(std::move(entry));
+  }
+  return ok_status();
+}
+
+Status read_root(const json& config, const std::string& bundle, Request& request) {
+  auto root = config.find("root");
+  if (root == config.end() || !root->is_object() || !root->contains("path") ||
+      !(*root)["path"].is_string())
+    return make_error("root.path: missing");
+  std::string path = (*root)["path"].get<std::string>();
+  request.rootfs = path.starts_with('/') ? normalize_path(path) : join_root(bundle, path);
+  request.rootfs_readonly = bool_field(*root, "readonly");
+  request.layout.known = true;
+  request.layout.debian_like = exists_in_root(request.rootfs, "/etc/debian_version");
+  return ok_status();
+}
+
+Result<Request> parse_config(const json& config, const std::string& bundle) {
+  if (!config.is_object()) return make_error("expected a JSON object");
+  Request request;
+  request.bundle = bundle;
+  if (auto status = read_root(config, bundle, request); !status) return status.error();
+  if (auto process = config.find("process"); process != config.end() && process->is_object()) {
+    if (auto status = read_env(*process, request); !status) return status.error();
+    request.privileged = read_privileged(*process);
+  }
+  if (auto status = read_annotations(config, request); !status) return status.error();
+  if (auto status = read_mounts(config, request); !status) return status.error();
+  if (auto linux_section = config.find("linux");
+      linux_section != config.end() && linux_section->is_object())
+    request.cgroups_path = string_field(*linux_section, "cgroupsPath");
+  return request;
+}
+
+}  // namespace
+
+Result<Request> request_from_bundle(const std::string& bundle, const std::string& container_id,
+                                    int pid) {
+  std::string config_path = join_root(bundle, "/config.json");
+  auto text = read_file(config_path, 64u << 20);
+  if (!text) return text.error();
+  json config = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (config.is_discarded()) return make_error("{}: not valid JSON", config_path);
+  auto request = parse_config(config, normalize_path(bundle));
+  if (!request) return request.error().context(config_path);
+  request->container_id = container_id;
+  request->pid = pid;
+  return request;
+}
+
+}  // namespace graft
