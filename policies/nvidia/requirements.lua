@@ -1,0 +1,215 @@
+-- requirements.lua: NVIDIA_REQUIRE_* constraints, with libnvidia-container's
+-- grammar (src/cli/dsl.c) and the toolkit's sources (GetRequirements):
+--   every env var NVIDIA_REQUIRE_* except NVIDIA_REQUIRE_JETPACK*, at most 32,
+--   plus `cuda>=<major.minor of CUDA_VERSION>` for a legacy CUDA image;
+--   NVIDIA_DISABLE_REQUIRE (a Go bool) turns them all off.
+-- One expression: whitespace separates OR alternatives, a comma separates AND
+-- terms, a term is `name OP value` with name cuda|driver|arch|brand (any case)
+-- and OP one of = != < <= > >=. cuda/driver/arch compare as dotted numeric
+-- versions, brand as a case-insensitive string (= and != only).
+-- Operands without NVML: driver = host.driver_version, cuda =
+-- policy.data.cuda_by_driver_branch[<driver major>], arch and brand unknown.
+-- An unknown operand makes its term pass, as upstream does for missing values.
+-- Only checked for containers that are being injected.
+
+local PREFIX = "NVIDIA_REQUIRE_"
+local EXCLUDED_PREFIX = "NVIDIA_REQUIRE_JETPACK"
+local MAX_REQUIREMENTS = 32
+local MAX_EXPRESSION = 4096
+local CUDA_HINT = ", please update your driver to a newer version, or use an earlier cuda container"
+local OPERATORS = {["="] = true, ["!="] = true, ["<"] = true, ["<="] = true, [">"] = true, [">="] = true}
+local VERSION_NAMES = {cuda = true, driver = true, arch = true}
+
+local function starts_with(s, prefix)
+  return s:sub(1, #prefix) == prefix
+end
+
+-- Go strconv.ParseBool; anything it rejects counts as false.
+local function parse_go_bool(s)
+  local truthy = {["1"] = true, t = true, T = true, TRUE = true, ["true"] = true, True = true}
+  return truthy[s] == true
+end
+
+-- "12.06" -> {"12", "6"}: digit strings without leading zeros, so any length
+-- compares exactly; nil when not digits and dots.
+local function version_parts(s)
+  local parts = {}
+  for part in (s .. "."):gmatch("([^.]*)%.") do
+    if not part:match("^%d+$") then return nil end
+    parts[#parts + 1] = (part:gsub("^0+", ""))
+  end
+  return parts
+end
+
+-- -1, 0 or 1; missing trailing components count as 0 ("" here).
+local function compare_versions(a, b)
+  for i = 1, math.max(#a, #b) do
+    local x, y = a[i] or "", b[i] or ""
+    if #x ~= #y then return #x < #y and -1 or 1 end
+    if x ~= y then return x < y and -1 or 1 end
+  end
+  return 0
+end
+
+local function holds(op, cmp)
+  if op == "=" then return cmp == 0 end
+  if op == "!=" then return cmp ~= 0 end
+  if op == "<" then return cmp < 0 end
+  if op == "<=" then return cmp <= 0 end
+  if op == ">" then return cmp > 0 end
+  return cmp >= 0
+end
+
+-- ---------------------------------------------------------------------------
+-- Parsing. An expression becomes a list of alternatives {text=, terms=};
+-- parse errors come back as nil plus the offending term.
+
+local function parse_term(text)
+  local name, op, value = text:match("^(%a+)([<>=!]+)(.*)$")
+  if not name or not OPERATORS[op] or value == "" then return nil end
+  name = name:lower()
+  if VERSION_NAMES[name] then
+    if not version_parts(value) then return nil end
+  elseif name == "brand" then
+    if op ~= "=" and op ~= "!=" then return nil end
+  else
+    return nil
+  end
+  return {name = name, op = op, value = value}
+end
+
+local function parse_expression(expr)
+  local alternatives = {}
+  for alt_text in expr:gmatch("%S+") do
+    local alt = {text = alt_text, terms = {}}
+    for term_text in alt_text:gmatch("[^,]+") do
+      local term = parse_term(term_text)
+      if not term then return nil, term_text end
+      alt.terms[#alt.terms + 1] = term
+    end
+    alternatives[#alternatives + 1] = alt
+  end
+  return alternatives
+end
+
+-- ---------------------------------------------------------------------------
+-- Evaluation.
+
+-- What the host offers for each name; nil = unknown (the term passes).
+local function host_operands(host)
+  local driver = host.driver_version
+  if driver == "" or not version_parts(driver) then driver = nil end
+  local cuda
+  local branches = policy.data.cuda_by_driver_branch
+  if driver and branches then cuda = branches[driver:match("^(%d+)")] end
+  if cuda ~= nil then cuda = tostring(cuda) end
+  return {driver = driver, cuda = cuda}
+end
+
+local function term_holds(term, operands)
+  local have = operands[term.name]
+  if have == nil then return true end
+  if term.name == "brand" then
+    return holds(term.op, have:lower() == term.value:lower() and 0 or 1)
+  end
+  local have_parts = version_parts(have)
+  if not have_parts then return true end  -- a malformed host value counts as unknown
+  return holds(term.op, compare_versions(have_parts, version_parts(term.value)))
+end
+
+local function alternative_holds(alt, operands)
+  for _, term in ipairs(alt.terms) do
+    if not term_holds(term, operands) then return false end
+  end
+  return true
+end
+
+local function mentions_cuda(alt)
+  for _, term in ipairs(alt.terms) do
+    if term.name == "cuda" then return true end
+  end
+  return false
+end
+
+-- nil when satisfied, else the refusal text.
+local function check(alternatives, operands)
+  if #alternatives == 0 then return nil end
+  for _, alt in ipairs(alternatives) do
+    if alternative_holds(alt, operands) then return nil end
+  end
+  local first = alternatives[1]
+  local msg = "unsatisfied condition: " .. first.text
+  if mentions_cuda(first) then msg = msg .. CUDA_HINT end
+  return msg
+end
+
+-- ---------------------------------------------------------------------------
+-- Sources.
+
+-- {name=, value=} in name order, so the first refusal is stable; or nil plus
+-- a refusal.
+local function collect(env)
+  local names = {}
+  for name, value in pairs(env) do
+    if starts_with(name, PREFIX) and not starts_with(name, EXCLUDED_PREFIX) and value:match("%S") then
+      names[#names + 1] = name
+    end
+  end
+  table.sort(names)
+  local list = {}
+  for _, name in ipairs(names) do list[#list + 1] = {name = name, value = env[name]} end
+
+  local cuda_version = env.CUDA_VERSION or ""
+  if cuda_version ~= "" and (env.NVIDIA_REQUIRE_CUDA or "") == "" then
+    local parts = version_parts(cuda_version)
+    if not parts then
+      return nil, "invalid CUDA_VERSION '" .. cuda_version .. "' in a legacy CUDA image" ..
+                  " (expected a dotted numeric version)"
+    end
+    local major, minor = parts[1], parts[2] or ""
+    list[#list + 1] = {name = "CUDA_VERSION (legacy CUDA image)",
+                       value = "cuda>=" .. (major == "" and "0" or major) .. "." ..
+                               (minor == "" and "0" or minor)}
+  end
+  if #list > MAX_REQUIREMENTS then
+    return nil, "too many requirements: " .. #list .. " NVIDIA_REQUIRE_* constraints (at most " ..
+                MAX_REQUIREMENTS .. ")"
+  end
+  return list
+end
+
+local function describe_operands(operands)
+  return "driver " .. (operands.driver or "unknown") .. ", cuda " .. (operands.cuda or "unknown") ..
+         ", arch and brand unknown"
+end
+
+rule("nvidia-requirements", function(req, host, grant)
+  if not grant:injecting() then return end
+  local disable = req.env.NVIDIA_DISABLE_REQUIRE
+  if disable ~= nil and parse_go_bool(disable) then
+    return grant:note("requirements disabled by NVIDIA_DISABLE_REQUIRE=" .. disable)
+  end
+
+  local list, refusal = collect(req.env)
+  if not list then return grant:deny(refusal) end
+  if #list == 0 then return end
+
+  local operands = host_operands(host)
+  local names = {}
+  for _, r in ipairs(list) do names[#names + 1] = r.name end
+  grant:note("requirements " .. table.concat(names, ", ") .. " checked against " ..
+             describe_operands(operands))
+
+  for _, r in ipairs(list) do
+    if #r.value > MAX_EXPRESSION then
+      return grant:deny("invalid expression in " .. r.name .. ": longer than " ..
+                        MAX_EXPRESSION .. " characters")
+    end
+    local alternatives, bad_term = parse_expression(r.value)
+    if not alternatives then
+      return grant:deny("invalid expression '" .. bad_term .. "' in " .. r.name)
+    end
+    local unmet = check(alternatives, operands)
+    if unmet then return grant:deny(unmet) end
+  end
+end)
