@@ -3,6 +3,7 @@
 // `graft plan` renders it; `graft hook` applies it: the same data either way.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,12 +46,23 @@ struct Action {
   Provenance provenance;
 };
 
+// A granted GPU (or partition) with the identity an auditor recognises.
+struct GrantedDevice {
+  unsigned index = 0;
+  std::optional<unsigned> partition;
+  unsigned minor = 0;
+  std::string uuid;
+  std::string bus_id;
+  Reason reason;
+};
+
 struct Plan {
   std::string container_id;
   std::string bundle;
   std::string driver_version;
   bool inject = false;
   Intent intent;  // kept for rendering the "request/granted/denied" header
+  std::vector<GrantedDevice> devices;
   std::string lib_dir;    // container library dir chosen for this image
   std::string lib32_dir;
   std::vector<Action> actions;  // deterministic order

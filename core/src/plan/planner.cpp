@@ -33,6 +33,11 @@ Result<Plan> make_plan(const Request& request, const Inventory& inventory, const
     return make_error("container {} asks for GPUs but no driver is loaded on this host",
                       request.container_id);
 
+  for (const auto& grant : intent.devices) {
+    if (grant.gpu >= inventory.gpus.size()) return make_error("granted GPU {} does not exist", grant.gpu);
+    const Gpu& gpu = inventory.gpus[grant.gpu];
+    plan.devices.push_back({gpu.index, grant.partition, gpu.minor, gpu.uuid, gpu.bus_id, grant.reason});
+  }
   CapabilityItems items = expand_capabilities(intent, policy);
   PlanContext context{request, inventory, policy, intent, items, plan};
   add_procfs_actions(context);

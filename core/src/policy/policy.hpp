@@ -125,6 +125,7 @@ struct Policy {
   std::vector<SourcedString> rules;  // absolute Lua file paths, vendor rules first
   Limits limits;
   std::string audit_log;             // JSON-lines file; empty = no audit log
+  std::vector<std::string> audit_env;  // fnmatch patterns of env names the audit log records
   nlohmann::json data = nlohmann::json::object();  // free-form [data], read-only to rules
 };
 

@@ -1,0 +1,67 @@
+#include "audit/audit_log.hpp"
+
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+#include "render/render.hpp"
+
+namespace graft {
+namespace {
+
+using json = nlohmann::json;
+
+// Only the env names the policy lists: the full environment may carry secrets.
+json request_json(const Request& request, const std::vector<std::string>& env_patterns) {
+  json env = json::object();
+  for (const auto& [name, value] : request.env)
+    for (const auto& pattern : env_patterns)
+      if (::fnmatch(pattern.c_str(), name.c_str(), 0) == 0) {
+        env[name] = value;
+        break;
+      }
+  return {{"bundle", request.bundle}, {"privileged", request.privileged},
+          {"env", env}, {"annotations", request.annotations}};
+}
+
+json record_json(const AuditRecord& record) {
+  auto now = std::chrono::system_clock::now().time_since_epoch();
+  json line = {{"time", std::chrono::duration<double>(now).count()},
+               {"id", record.request.container_id},
+               {"outcome", record.outcome},
+               {"request", request_json(record.request, record.env_patterns)}};
+  if (!record.error.empty()) line["error"] = record.error;
+  if (const Evaluation* evaluation = record.evaluation) {
+    json plan = render_plan_json(evaluation->plan);
+    line["decisions"] = plan["decisions"];
+    line["actions"] = evaluation->plan.actions.size();
+    line["duration_ms"] = {{"inventory", evaluation->times.inventory_ms},
+                           {"rules", evaluation->times.rules_ms},
+                           {"plan", evaluation->times.plan_ms},
+                           {"total", evaluation->times.total_ms}};
+  }
+  return line;
+}
+
+}  // namespace
+
+Status append_audit_record(const std::string& path, const AuditRecord& record) {
+  if (path.empty()) return ok_status();
+  std::string text = record_json(record).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0640);
+  if (fd < 0) return make_error("audit log {}: {}", path, std::strerror(errno));
+  ssize_t written = ::write(fd, text.data(), text.size());
+  int saved = errno;
+  ::close(fd);
+  if (written != static_cast<ssize_t>(text.size()))
+    return make_error("audit log {}: short write ({})", path, std::strerror(saved));
+  return ok_status();
+}
+
+}  // namespace graft

@@ -1,0 +1,39 @@
+// The `graft` subcommands. Each registers its options on the CLI11 app and
+// returns an exit code when run; errors are printed by the caller, once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "base/error.hpp"
+#include "policy/policy.hpp"
+
+namespace graft::cli {
+
+// Documented in docs/cli.md; scripts rely on these numbers.
+enum ExitCode : int {
+  exit_ok = 0,
+  exit_error = 1,    // policy, discovery, rule or I/O failure
+  exit_usage = 2,    // bad command line
+  exit_refused = 3,  // the policy refused the container
+};
+
+struct GlobalOptions {
+  std::string policy_path;
+  std::vector<std::string> policy_dirs;
+  std::string log_level = "warn";
+};
+
+// Loads the site policy named by the global options (the edge where search
+// paths are decided).
+Result<Policy> load_site_policy(const GlobalOptions& options);
+
+// Registers a subcommand; the returned function runs it after parsing.
+using Runner = std::function<Result<int>()>;
+Runner add_plan_command(CLI::App& app, const GlobalOptions& options);
+Runner add_inventory_command(CLI::App& app, const GlobalOptions& options);
+Runner add_policy_command(CLI::App& app, const GlobalOptions& options);
+
+}  // namespace graft::cli

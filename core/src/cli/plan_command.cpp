@@ -1,0 +1,71 @@
+// `graft plan`: evaluates one container (from a bundle, or from flags for an
+// audit) and prints the plan without touching anything.
+#include <cstdio>
+
+#include "audit/audit_log.hpp"
+#include "cli/commands.hpp"
+#include "engine/evaluate.hpp"
+#include "render/render.hpp"
+
+namespace graft::cli {
+namespace {
+
+struct PlanOptions {
+  std::string bundle;
+  std::string id;
+  std::vector<std::string> env;
+  std::vector<std::string> annotations;
+  std::string rootfs;
+  bool privileged = false;
+  std::string format = "text";
+};
+
+Result<Request> build_request(const PlanOptions& options) {
+  if (!options.bundle.empty())
+    return request_from_bundle(options.bundle, options.id.empty() ? "bundle" : options.id, 0);
+  auto request = request_from_flags(options.env, options.annotations, options.privileged,
+                                    options.rootfs);
+  if (request && !options.id.empty()) request->container_id = options.id;
+  return request;
+}
+
+Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
+  auto policy = load_site_policy(global);
+  if (!policy) return policy.error();
+  auto request = build_request(options);
+  if (!request) return request.error();
+  auto evaluation = evaluate_container(*request, *policy);
+  if (!evaluation) return evaluation.error();
+  const Plan& plan = evaluation->plan;
+  if (options.format == "json")
+    std::printf("%s\n", render_plan_json(plan).dump(2).c_str());
+  else
+    std::fputs(render_plan_text(plan).c_str(), stdout);
+  bool refused = plan.intent.refusal.has_value();
+  AuditRecord record{*request, &*evaluation, refused ? "refused" : "planned", "",
+                     policy->audit_env};
+  if (auto status = append_audit_record(policy->audit_log, record); !status) return status.error();
+  if (!refused) return exit_ok;
+  std::fprintf(stderr, "graft: container %s refused: %s (%s)\n", plan.container_id.c_str(),
+               plan.intent.refusal->text.c_str(), plan.intent.refusal->origin.brief().c_str());
+  return exit_refused;
+}
+
+}  // namespace
+
+Runner add_plan_command(CLI::App& app, const GlobalOptions& global) {
+  auto options = std::make_shared<PlanOptions>();
+  auto* command = app.add_subcommand("plan", "Print what a container would get, and why");
+  auto* bundle = command->add_option("--bundle", options->bundle, "OCI bundle directory");
+  command->add_option("--id", options->id, "Container id to show (default: audit)");
+  auto* env = command->add_option("--env", options->env, "Container env KEY=VALUE (repeatable)");
+  command->add_option("--annotation", options->annotations, "Annotation KEY=VALUE (repeatable)");
+  command->add_option("--rootfs", options->rootfs, "Image rootfs, to pick library directories");
+  command->add_flag("--privileged", options->privileged, "Treat the container as privileged");
+  command->add_option("--format", options->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  bundle->excludes(env);
+  return [&global, options] { return run_plan(global, *options); };
+}
+
+}  // namespace graft::cli

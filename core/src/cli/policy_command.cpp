@@ -1,0 +1,26 @@
+// `graft policy check`: loads the site policy with its includes, drop-ins and
+// rule files, and reports the first error or a short summary.
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "rules/check.hpp"
+
+namespace graft::cli {
+
+Runner add_policy_command(CLI::App& app, const GlobalOptions& global) {
+  auto* command = app.add_subcommand("policy", "Work with the site policy");
+  command->require_subcommand(1);
+  command->add_subcommand("check", "Validate the policy and its rule files");
+  return [&global]() -> Result<int> {
+    auto policy = load_site_policy(global);
+    if (!policy) return policy.error();
+    if (auto status = check_rule_files(*policy); !status) return status.error();
+    for (const auto& file : policy->files) std::printf("policy   %s\n", file.c_str());
+    for (const auto& rule : policy->rules) std::printf("rules    %s\n", rule.value.c_str());
+    std::printf("ok: %zu capability sets, %zu device classes, %zu rule files\n",
+                policy->capabilities.size(), policy->devices.size(), policy->rules.size());
+    return exit_ok;
+  };
+}
+
+}  // namespace graft::cli

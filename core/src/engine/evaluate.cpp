@@ -1,0 +1,42 @@
+#include "engine/evaluate.hpp"
+
+#include <chrono>
+
+#include "plan/planner.hpp"
+#include "rules/evaluate.hpp"
+
+namespace graft {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double elapsed_ms(Clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
+}
+
+}  // namespace
+
+Result<Evaluation> evaluate_container(const Request& request, const Policy& policy) {
+  const std::string where = "container " + request.container_id;
+  auto start = Clock::now();
+  Evaluation evaluation;
+  auto inventory = discover_inventory(policy);
+  if (!inventory) return inventory.error().context(where);
+  evaluation.inventory = std::move(*inventory);
+  evaluation.times.inventory_ms = elapsed_ms(start);
+
+  auto rules_start = Clock::now();
+  auto intent = evaluate_rules(request, evaluation.inventory, policy);
+  if (!intent) return intent.error().context(where);
+  evaluation.times.rules_ms = elapsed_ms(rules_start);
+
+  auto plan_start = Clock::now();
+  auto plan = make_plan(request, evaluation.inventory, policy, *intent);
+  if (!plan) return plan.error().context(where);
+  evaluation.plan = std::move(*plan);
+  evaluation.times.plan_ms = elapsed_ms(plan_start);
+  evaluation.times.total_ms = elapsed_ms(start);
+  return evaluation;
+}
+
+}  // namespace graft

@@ -1,0 +1,30 @@
+// One evaluation of one container: Policy + Request -> Inventory -> Intent ->
+// Plan, timing each phase for the audit log. `graft plan` renders the result,
+// `graft hook` applies it; both get it from here so they cannot drift apart.
+#pragma once
+
+#include "base/error.hpp"
+#include "inventory/inventory.hpp"
+#include "plan/plan.hpp"
+#include "policy/policy.hpp"
+#include "request/request.hpp"
+
+namespace graft {
+
+struct PhaseTimes {
+  double inventory_ms = 0;
+  double rules_ms = 0;
+  double plan_ms = 0;
+  double total_ms = 0;
+};
+
+struct Evaluation {
+  Inventory inventory;
+  Plan plan;
+  PhaseTimes times;
+};
+
+// Errors come back prefixed with the container id.
+Result<Evaluation> evaluate_container(const Request& request, const Policy& policy);
+
+}  // namespace graft

@@ -1,0 +1,78 @@
+// `graft inventory`: what discovery found on this host, as text or JSON.
+#include <fmt/format.h>
+
+#include "render/render.hpp"
+
+namespace graft {
+
+nlohmann::json render_inventory_json(const Inventory& inventory) {
+  using json = nlohmann::json;
+  json gpus = json::array();
+  for (const auto& gpu : inventory.gpus) {
+    json partitions = json::array();
+    for (const auto& p : gpu.partitions)
+      partitions.push_back({{"index", p.index}, {"gi", p.gi}, {"ci", p.ci},
+                            {"gi_minor", p.gi_minor ? json(*p.gi_minor) : json(nullptr)},
+                            {"ci_minor", p.ci_minor ? json(*p.ci_minor) : json(nullptr)}});
+    gpus.push_back({{"index", gpu.index}, {"minor", gpu.minor}, {"uuid", gpu.uuid},
+                    {"bus_id", gpu.bus_id}, {"model", gpu.model}, {"proc_dir", gpu.proc_dir},
+                    {"partitions", partitions}});
+  }
+  json nodes = json::object();
+  for (const auto& [path, node] : inventory.device_nodes)
+    nodes[path] = {{"host_path", node.host_path}, {"type", std::string(1, node.type)},
+                   {"major", node.major}, {"minor", node.minor}, {"exists", node.exists}};
+  json libraries = json::object();
+  for (const auto& [prefix, found] : inventory.libraries)
+    for (const auto& library : found)
+      libraries[prefix].push_back(
+          {{"soname", library.soname}, {"host_path", library.host_path}, {"lib32", library.lib32}});
+  auto files = [](const auto& map) {
+    json out = json::object();
+    for (const auto& [name, file] : map) out[name] = file.host_path;
+    return out;
+  };
+  json firmware = json::array();
+  for (const auto& [_, found] : inventory.firmware)
+    for (const auto& file : found) firmware.push_back(file.host_path);
+  return {{"schema", inventory_schema_id},
+          {"driver_version", inventory.driver_version},
+          {"gpus", gpus},
+          {"char_majors", inventory.char_majors},
+          {"partition_caps", inventory.partition_caps},
+          {"device_nodes", nodes},
+          {"libraries", libraries},
+          {"binaries", files(inventory.binaries)},
+          {"firmware", firmware},
+          {"ipc", files(inventory.ipc)},
+          {"config_files", files(inventory.config_files)},
+          {"warnings", inventory.warnings}};
+}
+
+std::string render_inventory_text(const Inventory& inventory) {
+  std::string out = fmt::format("driver   {}\n", inventory.driver_version.empty()
+                                                     ? "none" : inventory.driver_version);
+  for (const auto& gpu : inventory.gpus) {
+    out += fmt::format("GPU {}    minor {}  {}  {}  {}\n", gpu.index, gpu.minor, gpu.uuid,
+                       gpu.bus_id, gpu.model);
+    for (const auto& p : gpu.partitions)
+      out += fmt::format("  partition {}:{}  gi {} ci {}\n", gpu.index, p.index, p.gi, p.ci);
+  }
+  for (const auto& [path, node] : inventory.device_nodes)
+    out += fmt::format("node     {}  {} {}:{}{}\n", path, node.type, node.major, node.minor,
+                       node.exists ? "" : "  (not created yet)");
+  for (const auto& [prefix, found] : inventory.libraries)
+    for (const auto& library : found)
+      out += fmt::format("library  {:<28} {}{}\n", library.soname, library.host_path,
+                         library.lib32 ? "  (32-bit)" : "");
+  for (const auto& [name, file] : inventory.binaries) out += fmt::format("binary   {}\n", file.host_path);
+  for (const auto& [_, found] : inventory.firmware)
+    for (const auto& file : found) out += fmt::format("firmware {}\n", file.host_path);
+  for (const auto& [name, file] : inventory.ipc) out += fmt::format("ipc      {}\n", file.host_path);
+  for (const auto& [name, file] : inventory.config_files)
+    out += fmt::format("config   {}\n", file.host_path);
+  for (const auto& warning : inventory.warnings) out += fmt::format("warning  {}\n", warning);
+  return out;
+}
+
+}  // namespace graft

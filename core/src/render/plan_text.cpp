@@ -1,0 +1,105 @@
+// The plan as an auditor reads it: who asked for what, what was granted and
+// denied and by which rule, then every action grouped by the capability (or
+// GPU) that brought it, each line ending with its policy or rule origin.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "render/render.hpp"
+
+namespace graft {
+namespace {
+
+std::string join(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+void line(std::string& out, std::string_view label, std::string_view text, std::string_view origin) {
+  out += fmt::format("{:<9}{:<64} {}\n", label, text, origin);
+}
+
+std::string describe(const Action& action) {
+  std::string options = join(action.options, ",");
+  switch (action.kind) {
+    case ActionKind::device_node:
+      return fmt::format("device  {} {} {}:{} ({})", action.target, action.device_type,
+                         action.major, action.minor, options);
+    case ActionKind::cgroup_allow:
+      return fmt::format("cgroup  allow {} {}", action.target, action.access);
+    case ActionKind::bind_mount:
+      return fmt::format("mount   {} {}{}", options, action.target,
+                         action.source == action.target ? "" : " <- " + action.source);
+    case ActionKind::symlink:
+      return fmt::format("link    {} -> {}", action.target, action.source);
+    case ActionKind::procfs_mask:
+      return fmt::format("procfs  mask {} (keep {}{}{})", action.target, join(action.paths, ","),
+                         action.rewrites.empty() ? "" : "; ", join(action.rewrites, "; "));
+    case ActionKind::config_file:
+      return fmt::format("config  {} ({} bytes)", action.target, action.content.size());
+    case ActionKind::env:
+      return fmt::format("env     {}={}", action.target, action.content);
+    case ActionKind::ldcache_update:
+      return fmt::format("ldcache update {}", join(action.paths, " "));
+  }
+  return {};
+}
+
+void render_decisions(const Plan& plan, std::string& out) {
+  const Intent& intent = plan.intent;
+  for (size_t i = 0; i < intent.request_notes.size(); ++i)
+    line(out, i == 0 ? "request" : "", intent.request_notes[i], "");
+  if (!plan.inject && !intent.refusal)
+    line(out, "skip", "not a GPU container: nothing injected", intent.inject_reason.origin.brief());
+  std::string label = "granted";
+  for (const auto& device : plan.devices) {
+    std::string what = device.partition
+                           ? fmt::format("GPU {}:{}  {}  {}", device.index, *device.partition,
+                                         device.uuid, device.bus_id)
+                           : fmt::format("GPU {}  {}  {}", device.index, device.uuid, device.bus_id);
+    line(out, std::exchange(label, ""), what + "  (" + device.reason.text + ")",
+         device.reason.origin.brief());
+  }
+  for (const auto* grants : {&intent.capabilities, &intent.extras})
+    for (const auto& grant : *grants)
+      line(out, std::exchange(label, ""), grant.name + "  (" + grant.reason.text + ")",
+           grant.reason.origin.brief());
+  label = "denied";
+  for (const auto& denial : intent.denials)
+    line(out, std::exchange(label, ""), denial.what + "  (" + denial.reason.text + ")",
+         denial.reason.origin.brief());
+  if (intent.refusal)
+    line(out, "REFUSED", intent.refusal->text, intent.refusal->origin.brief());
+}
+
+}  // namespace
+
+std::string render_plan_text(const Plan& plan) {
+  std::string out = fmt::format("container {}{}   driver {}\n", plan.container_id,
+                                plan.bundle.empty() ? "" : " (bundle " + plan.bundle + ")",
+                                plan.driver_version.empty() ? "none" : plan.driver_version);
+  render_decisions(plan, out);
+  // Group by what brought each action, keeping first-appearance order.
+  std::vector<std::string> groups;
+  std::map<std::string, std::vector<const Action*>> by_group;
+  for (const auto& action : plan.actions) {
+    auto& members = by_group[action.provenance.capability];
+    if (members.empty()) groups.push_back(action.provenance.capability);
+    members.push_back(&action);
+  }
+  for (const auto& group : groups) {
+    out += fmt::format("\n[{}]\n", group);
+    for (const Action* action : by_group[group]) {
+      std::string origin = action->provenance.origin.brief();
+      if (action->provenance.reason != group) origin += "  " + action->provenance.reason;
+      line(out, "", describe(*action), origin);
+    }
+  }
+  if (!plan.warnings.empty()) out += "\n";
+  for (const auto& warning : plan.warnings) line(out, "warning", warning, "");
+  out += fmt::format("\n{} actions\n", plan.actions.size());
+  return out;
+}
+
+}  // namespace graft

@@ -1,0 +1,12 @@
+// Static check of rule files for `graft policy check`: each file must be
+// readable text Lua that compiles. Runs nothing.
+#pragma once
+
+#include "base/error.hpp"
+#include "policy/policy.hpp"
+
+namespace graft {
+
+Status check_rule_files(const Policy& policy);
+
+}  // namespace graft
