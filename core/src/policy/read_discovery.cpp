@@ -1,0 +1,108 @@
+// [discovery] (where the host's driver facts are read) and [procfs] (what a
+// container's driver procfs directory shows).
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "policy/member_readers.hpp"
+#include "policy/read_sections.hpp"
+
+namespace graft::policy_parse {
+namespace {
+
+// Checked here rather than at discovery time so a bad pattern is a policy
+// error with a position, not a failure on every container start.
+Status read_version_pattern(const Field& field, Discovery& discovery, const FileContext&) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  try {
+    std::regex pattern(*value, std::regex::ECMAScript);
+    if (pattern.mark_count() < 1) return field.error("needs a capture group for the version");
+  } catch (const std::regex_error& e) {
+    return field.error(fmt::format("not a valid regular expression: {}", e.what()));
+  }
+  discovery.version_pattern = std::move(*value);
+  return ok_status();
+}
+
+// Merged key by key: a site may rename one field and keep the others.
+Status read_gpu_fields(const Field& field, Discovery& discovery, const FileContext&) {
+  static constexpr std::string_view kKnown[] = {"uuid", "minor", "bus_id", "model"};
+  auto table = as_table(field);
+  if (!table) return table.error();
+  for (auto&& [key, node] : **table) {
+    if (std::find(std::begin(kKnown), std::end(kKnown), key.str()) == std::end(kKnown)) {
+      return unknown_key(field, key, kKnown);
+    }
+    auto value = as_string(field.child(key.str(), node));
+    if (!value) return value.error();
+    discovery.gpu_fields[std::string(key.str())] = std::move(*value);
+  }
+  return ok_status();
+}
+
+constexpr KeyReader<Discovery> kDiscoveryReaders[] = {
+    {"version_file", read_string<&Discovery::version_file>},
+    {"version_pattern", read_version_pattern},
+    {"gpu_glob", read_string<&Discovery::gpu_glob>},
+    {"gpu_fields", read_gpu_fields},
+    {"partition_minors", read_string<&Discovery::partition_minors>},
+    {"partition_dir", read_string<&Discovery::partition_dir>},
+    {"partition_gi_key", read_string<&Discovery::partition_gi_key>},
+    {"partition_ci_key", read_string<&Discovery::partition_ci_key>},
+    {"ldcache", read_string<&Discovery::ldcache>},
+    {"binary_dirs", read_strings<&Discovery::binary_dirs>},
+    {"firmware_dir", read_string<&Discovery::firmware_dir>},
+};
+
+constexpr KeyReader<ProcfsMask::Rewrite> kRewriteReaders[] = {
+    {"file", read_string<&ProcfsMask::Rewrite::file>},
+    {"from", read_string<&ProcfsMask::Rewrite::from>},
+    {"to", read_string<&ProcfsMask::Rewrite::to>},
+};
+
+Status read_rewrite(const Field& field, ProcfsMask::Rewrite& rewrite, const FileContext& file) {
+  auto status = read_table(field, kRewriteReaders, rewrite, file);
+  if (!status) return status;
+  const auto& table = *field.node.as_table();
+  for (auto key : {"file", "from", "to"}) {
+    if (!table.contains(key)) return field.error(fmt::format("missing key '{}'", key));
+  }
+  if (rewrite.from.empty()) return field.error("'from' must not be empty");
+  return ok_status();
+}
+
+// Rewrites replace as a whole, like any array.
+Status read_rewrites(const Field& field, ProcfsMask& procfs, const FileContext& file) {
+  const auto* array = field.node.as_array();
+  if (!array) return field.type_error("an array of tables");
+  std::vector<ProcfsMask::Rewrite> rewrites;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    ProcfsMask::Rewrite rewrite;
+    auto status = read_rewrite(field.element(i, (*array)[i]), rewrite, file);
+    if (!status) return status;
+    rewrites.push_back(std::move(rewrite));
+  }
+  procfs.rewrites = std::move(rewrites);
+  return ok_status();
+}
+
+constexpr KeyReader<ProcfsMask> kProcfsReaders[] = {
+    {"path", read_string<&ProcfsMask::path>},
+    {"copy", read_strings<&ProcfsMask::copy>},
+    {"gpu_dir", read_string<&ProcfsMask::gpu_dir>},
+    {"rewrite", read_rewrites},
+};
+
+}  // namespace
+
+Status read_discovery(const Field& field, Policy& policy, const FileContext& file) {
+  return read_table(field, kDiscoveryReaders, policy.discovery, file);
+}
+
+Status read_procfs(const Field& field, Policy& policy, const FileContext& file) {
+  if (policy.procfs.origin.empty()) policy.procfs.origin = field.origin();
+  return read_table(field, kProcfsReaders, policy.procfs, file);
+}
+
+}  // namespace graft::policy_parse

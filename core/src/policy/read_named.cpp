@@ -1,0 +1,120 @@
+// [capability.*], [device.*] and [extra.*]: named tables that merge key by
+// key across files, so a drop-in can change one field of a vendor set and keep
+// the rest. A name's origin is where it was first defined.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "policy/member_readers.hpp"
+#include "policy/read_sections.hpp"
+
+namespace graft::policy_parse {
+namespace {
+
+bool valid_name(std::string_view name) {
+  auto allowed = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '-' || c == '_';
+  };
+  return !name.empty() && std::all_of(name.begin(), name.end(), allowed);
+}
+
+// A whole symlinks table replaces the earlier one, like an array would, so a
+// site can also remove a vendor symlink.
+Status read_symlinks(const Field& field, CapabilitySet& set, const FileContext&) {
+  auto table = as_table(field);
+  if (!table) return table.error();
+  std::vector<SymlinkSpec> links;
+  for (auto&& [link, node] : **table) {
+    Field target_field = field.child(link.str(), node);
+    auto target = as_string(target_field);
+    if (!target) return target.error();
+    links.push_back(SymlinkSpec{std::string(link.str()), *target, target_field.origin()});
+  }
+  set.symlinks = std::move(links);
+  return ok_status();
+}
+
+constexpr KeyReader<CapabilitySet> kCapabilityReaders[] = {
+    {"always", read_bool<&CapabilitySet::always>},
+    {"lib32", read_bool<&CapabilitySet::lib32>},
+    {"libraries", read_sourced_strings<&CapabilitySet::libraries>},
+    {"binaries", read_sourced_strings<&CapabilitySet::binaries>},
+    {"firmware", read_sourced_strings<&CapabilitySet::firmware>},
+    {"ipc", read_sourced_strings<&CapabilitySet::ipc>},
+    {"devices", read_sourced_strings<&CapabilitySet::devices>},
+    {"config_files", read_sourced_strings<&CapabilitySet::config_files>},
+    {"pulls", read_sourced_strings<&CapabilitySet::pulls>},
+    {"symlinks", read_symlinks},
+};
+
+Status read_per(const Field& field, DeviceClass& device, const FileContext&) {
+  static constexpr std::string_view kPer[] = {"fixed", "gpu", "partition"};
+  auto value = as_string(field);
+  if (!value) return value.error();
+  if (*value == "fixed") {
+    device.per = DeviceClass::Per::fixed;
+  } else if (*value == "gpu") {
+    device.per = DeviceClass::Per::gpu;
+  } else if (*value == "partition") {
+    device.per = DeviceClass::Per::partition;
+  } else {
+    return field.error(fmt::format("expected \"fixed\", \"gpu\" or \"partition\", got \"{}\"{}",
+                                   *value, did_you_mean(*value, kPer)));
+  }
+  return ok_status();
+}
+
+constexpr KeyReader<DeviceClass> kDeviceReaders[] = {
+    {"path", read_string<&DeviceClass::path>},
+    {"per", read_per},
+    {"major_name", read_string<&DeviceClass::major_name>},
+    {"required", read_bool<&DeviceClass::required>},
+};
+
+constexpr KeyReader<Extra> kExtraReaders[] = {
+    {"caps", read_strings<&Extra::caps>},
+    {"all_partition_caps", read_bool<&Extra::all_partition_caps>},
+    {"bind_proc", read_strings<&Extra::bind_proc>},
+    {"bind_dev", read_strings<&Extra::bind_dev>},
+};
+
+template <typename T, std::size_t N>
+Status read_named(const Field& field, std::map<std::string, T>& into,
+                  const KeyReader<T> (&readers)[N], const FileContext& file) {
+  auto table = as_table(field);
+  if (!table) return table.error();
+  for (auto&& [key, node] : **table) {
+    Field entry = field.child(key.str(), node);
+    if (!valid_name(key.str())) {
+      return error_at(origin_of(key.source(), file.path), entry.key,
+                      "a name may only use letters, digits, '-' and '_'");
+    }
+    if (!node.is_table()) return entry.type_error("a table");
+    auto [it, created] = into.try_emplace(std::string(key.str()));
+    if (created) {
+      it->second.name = key.str();
+      it->second.origin = entry.origin();
+    }
+    auto status = read_table(entry, readers, it->second, file);
+    if (!status) return status;
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+Status read_capabilities(const Field& field, Policy& policy, const FileContext& file) {
+  return read_named(field, policy.capabilities, kCapabilityReaders, file);
+}
+
+Status read_devices(const Field& field, Policy& policy, const FileContext& file) {
+  return read_named(field, policy.devices, kDeviceReaders, file);
+}
+
+Status read_extras(const Field& field, Policy& policy, const FileContext& file) {
+  return read_named(field, policy.extras, kExtraReaders, file);
+}
+
+}  // namespace graft::policy_parse

@@ -1,0 +1,211 @@
+// The top level of a policy file and its small sections: host roots, plugins,
+// request trust, defaults, rules, limits, audit and free-form data.
+#include "policy/read_sections.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "policy/schema.hpp"
+
+namespace graft::policy_parse {
+namespace {
+
+Status read_root(const Field& field, std::string& into, const FileContext& file) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  if (value->empty()) return field.error("must not be empty; \"/\" means the host itself");
+  into = resolve_path(file, *value);
+  return ok_status();
+}
+
+constexpr KeyReader<HostRoots> kHostReaders[] = {
+    {"driver_root", [](const Field& f, HostRoots& h, const FileContext& c) { return read_root(f, h.driver_root, c); }},
+    {"dev_root", [](const Field& f, HostRoots& h, const FileContext& c) { return read_root(f, h.dev_root, c); }},
+    {"proc_root", [](const Field& f, HostRoots& h, const FileContext& c) { return read_root(f, h.proc_root, c); }},
+    {"sys_root", [](const Field& f, HostRoots& h, const FileContext& c) { return read_root(f, h.sys_root, c); }},
+    {"run_root", [](const Field& f, HostRoots& h, const FileContext& c) { return read_root(f, h.run_root, c); }},
+};
+
+Status read_plugin_dir(const Field& field, Policy& policy, const FileContext& file) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  policy.plugin_dir = value->empty() ? "" : resolve_path(file, *value);
+  return ok_status();
+}
+
+Status read_plugin_enable(const Field& field, Policy& policy, const FileContext&) {
+  auto names = as_string_list(field);
+  if (!names) return names.error();
+  policy.plugins = std::move(*names);
+  return ok_status();
+}
+
+constexpr KeyReader<Policy> kPluginReaders[] = {
+    {"dir", read_plugin_dir},
+    {"enable", read_plugin_enable},
+};
+
+constexpr std::string_view kChannels[] = {"env", "volume-mounts", "annotations"};
+
+Status read_channels(const Field& field, std::set<std::string>& into) {
+  auto list = as_sourced_list(field);
+  if (!list) return list.error();
+  std::set<std::string> channels;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const auto& name = (*list)[i];
+    if (std::find(std::begin(kChannels), std::end(kChannels), name.value) == std::end(kChannels)) {
+      return error_at(name.origin, fmt::format("{}[{}]", field.key, i),
+                      fmt::format("unknown request channel '{}'{}", name.value,
+                                  did_you_mean(name.value, kChannels)));
+    }
+    channels.insert(name.value);
+  }
+  into = std::move(channels);
+  return ok_status();
+}
+
+constexpr KeyReader<Policy> kRequestReaders[] = {
+    {"privileged", [](const Field& f, Policy& p, const FileContext&) { return read_channels(f, p.trusted_privileged); }},
+    {"unprivileged", [](const Field& f, Policy& p, const FileContext&) { return read_channels(f, p.trusted_unprivileged); }},
+};
+
+Status read_default_capabilities(const Field& field, Policy& policy, const FileContext&) {
+  auto list = as_sourced_list(field);
+  if (!list) return list.error();
+  policy.default_capabilities = std::move(*list);
+  return ok_status();
+}
+
+constexpr KeyReader<Policy> kDefaultsReaders[] = {
+    {"capabilities", read_default_capabilities},
+};
+
+// Rules accumulate across files (vendor first) rather than replace, so a site
+// adds its own rules without restating the vendor's.
+Status read_rules(const Field& field, Policy& policy, const FileContext& file) {
+  auto list = as_sourced_list(field);
+  if (!list) return list.error();
+  for (auto& rule : *list) {
+    rule.value = resolve_path(file, rule.value);
+    auto same = [&](const SourcedString& known) { return known.value == rule.value; };
+    if (std::none_of(policy.rules.begin(), policy.rules.end(), same)) {
+      policy.rules.push_back(std::move(rule));
+    }
+  }
+  return ok_status();
+}
+
+// "32MiB", "512KiB", "1GiB", "1048576" or "1048576B".
+std::optional<std::uint64_t> parse_size(std::string_view text) {
+  std::uint64_t number = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (ec != std::errc() || end == text.data()) return std::nullopt;
+  std::string_view unit(end, text.data() + text.size() - end);
+  std::uint64_t scale = 0;
+  if (unit.empty() || unit == "B") scale = 1;
+  if (unit == "KiB") scale = 1ull << 10;
+  if (unit == "MiB") scale = 1ull << 20;
+  if (unit == "GiB") scale = 1ull << 30;
+  if (scale == 0 || number == 0 || number > UINT64_MAX / scale) return std::nullopt;
+  return number * scale;
+}
+
+Status read_rule_instructions(const Field& field, Limits& limits, const FileContext&) {
+  auto value = as_integer(field);
+  if (!value) return value.error();
+  if (*value <= 0) return field.error(fmt::format("expected an integer > 0, got {}", *value));
+  limits.rule_instructions = static_cast<std::uint64_t>(*value);
+  return ok_status();
+}
+
+Status read_rule_memory(const Field& field, Limits& limits, const FileContext&) {
+  constexpr std::string_view expected = "a size such as \"32MiB\" (B, KiB, MiB, GiB) or a byte count > 0";
+  std::optional<std::uint64_t> bytes;
+  if (const auto* number = field.node.as_integer()) {
+    if (number->get() > 0) bytes = static_cast<std::uint64_t>(number->get());
+  } else if (const auto* text = field.node.as_string()) {
+    bytes = parse_size(text->get());
+  } else {
+    return field.type_error(expected);
+  }
+  if (!bytes) {
+    return field.error(fmt::format("expected {}, got {}", expected, toml_text(field.node)));
+  }
+  limits.rule_memory_bytes = *bytes;
+  return ok_status();
+}
+
+constexpr KeyReader<Limits> kLimitsReaders[] = {
+    {"rule_instructions", read_rule_instructions},
+    {"rule_memory", read_rule_memory},
+};
+
+Status read_audit_log(const Field& field, Policy& policy, const FileContext& file) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  policy.audit_log = value->empty() ? "" : resolve_path(file, *value);
+  return ok_status();
+}
+
+constexpr KeyReader<Policy> kAuditReaders[] = {
+    {"log", read_audit_log},
+};
+
+nlohmann::json to_json(const toml::node& node) {
+  if (const auto* table = node.as_table()) {
+    auto object = nlohmann::json::object();
+    for (auto&& [key, value] : *table) object[std::string(key.str())] = to_json(value);
+    return object;
+  }
+  if (const auto* array = node.as_array()) {
+    auto list = nlohmann::json::array();
+    for (const auto& value : *array) list.push_back(to_json(value));
+    return list;
+  }
+  if (const auto* value = node.as_string()) return value->get();
+  if (const auto* value = node.as_integer()) return value->get();
+  if (const auto* value = node.as_floating_point()) return value->get();
+  if (const auto* value = node.as_boolean()) return value->get();
+  return toml_text(node);  // dates and times: their TOML spelling
+}
+
+// [data] is free-form: no key checks, tables merge recursively (TOML has no
+// null, so a JSON merge patch never deletes anything).
+Status read_data(const Field& field, Policy& policy, const FileContext&) {
+  auto table = as_table(field);
+  if (!table) return table.error();
+  policy.data.merge_patch(to_json(**table));
+  return ok_status();
+}
+
+Status directive(const Field&, Policy&, const FileContext&) { return ok_status(); }
+
+constexpr KeyReader<Policy> kTopReaders[] = {
+    {"include", directive},
+    {"drop_ins", directive},
+    {"rules", read_rules},
+    {"host", [](const Field& f, Policy& p, const FileContext& c) { return read_table(f, kHostReaders, p.host, c); }},
+    {"plugins", [](const Field& f, Policy& p, const FileContext& c) { return read_table(f, kPluginReaders, p, c); }},
+    {"requests", [](const Field& f, Policy& p, const FileContext& c) { return read_table(f, kRequestReaders, p, c); }},
+    {"defaults", [](const Field& f, Policy& p, const FileContext& c) { return read_table(f, kDefaultsReaders, p, c); }},
+    {"capability", read_capabilities},
+    {"device", read_devices},
+    {"extra", read_extras},
+    {"discovery", read_discovery},
+    {"procfs", read_procfs},
+    {"limits", [](const Field& f, Policy& p, const FileContext& c) { return read_table(f, kLimitsReaders, p.limits, c); }},
+    {"audit", [](const Field& f, Policy& p, const FileContext& c) { return read_table(f, kAuditReaders, p, c); }},
+    {"data", read_data},
+};
+
+}  // namespace
+
+Status apply_file(const toml::table& root, const FileContext& file, Policy& policy) {
+  Field top{root, "", &file.path};
+  return read_table(top, kTopReaders, policy, file);
+}
+
+}  // namespace graft::policy_parse

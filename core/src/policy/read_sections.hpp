@@ -1,0 +1,26 @@
+// Reading one parsed policy file onto the policy merged so far. Each reader
+// sets only what the file mentions, so applying files in merge order gives
+// "later files override earlier ones" without a separate merge step.
+#pragma once
+
+#include <toml++/toml.h>
+
+#include "policy/policy.hpp"
+#include "policy/toml_field.hpp"
+
+namespace graft::policy_parse {
+
+// Top level of one file. `include` and `drop_ins` are accepted but left to the
+// loader, which has already acted on them.
+Status apply_file(const toml::table& root, const FileContext& file, Policy& policy);
+
+// Named tables merged key by key: [capability.*], [device.*], [extra.*].
+Status read_capabilities(const Field& field, Policy& policy, const FileContext& file);
+Status read_devices(const Field& field, Policy& policy, const FileContext& file);
+Status read_extras(const Field& field, Policy& policy, const FileContext& file);
+
+// [discovery] and [procfs]: where the host is read, and what procfs shows.
+Status read_discovery(const Field& field, Policy& policy, const FileContext& file);
+Status read_procfs(const Field& field, Policy& policy, const FileContext& file);
+
+}  // namespace graft::policy_parse

@@ -1,0 +1,186 @@
+// load_policy on broken policies: every error is one line that names the
+// file, line, column and key path, and suggests the closest known key or name.
+// Policy files are written into a fresh temp dir by each test.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "policy/policy.hpp"
+
+using namespace graft;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A temp dir to write policy files into; removed with its contents.
+class PolicyFiles {
+ public:
+  PolicyFiles() {
+    std::string pattern = (fs::temp_directory_path() / "graft-policy-XXXXXX").string();
+    root_ = ::mkdtemp(pattern.data());
+  }
+  ~PolicyFiles() {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+  std::string write(const std::string& relative, const std::string& text) const {
+    fs::path path = fs::path(root_) / relative;
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  std::string path(const std::string& relative) const { return root_ + "/" + relative; }
+
+ private:
+  std::string root_;
+};
+
+std::string load_error(const std::string& path, const PolicySearch& search = {}) {
+  auto loaded = load_policy(path, search);
+  if (loaded) FAIL("expected an error loading " << path);
+  return loaded.error().message;
+}
+
+// The error of a one-file policy, with the file's path replaced by "F".
+std::string error_in_file(const std::string& text) {
+  PolicyFiles files;
+  auto path = files.write("graft.toml", text);
+  auto message = load_error(path);
+  if (message.rfind(path, 0) == 0) message = "F" + message.substr(path.size());
+  return message;
+}
+
+}  // namespace
+
+TEST_CASE("a TOML syntax error names file, line and column", "[policy]") {
+  CHECK(error_in_file("[host]\ndriver_root = \n") ==
+        "F:2:15: Error while parsing key-value pair: expected value, saw '\\n'");
+}
+
+TEST_CASE("an unreadable policy file is an error naming it", "[policy]") {
+  CHECK(load_error("/nonexistent/graft.toml") ==
+        "/nonexistent/graft.toml: cannot read: No such file or directory");
+}
+
+TEST_CASE("an unknown top-level key suggests the closest known key", "[policy]") {
+  CHECK(error_in_file("inclde = [\"nvidia\"]\n") ==
+        "F:1:1: inclde: unknown key; did you mean 'include'?");
+  CHECK(error_in_file("[capabilities.compute]\nalways = true\n") ==
+        "F:1:2: capabilities: unknown key; did you mean 'capability'?");
+}
+
+TEST_CASE("an unknown nested key names its full key path", "[policy]") {
+  CHECK(error_in_file("# site\n\n[capability.compute]\nlibaries = []\n") ==
+        "F:4:1: capability.compute.libaries: unknown key; did you mean 'libraries'?");
+  CHECK(error_in_file("[procfs]\nrewrite = [{ file = \"p\", form = \"a\", to = \"b\" }]\n") ==
+        "F:2:26: procfs.rewrite[0].form: unknown key; did you mean 'from'?");
+  CHECK(error_in_file("[discovery]\ngpu_fields = { uid = \"GPU UUID\" }\n") ==
+        "F:2:16: discovery.gpu_fields.uid: unknown key; did you mean 'uuid'?");
+}
+
+TEST_CASE("an unknown key with nothing close has no suggestion", "[policy]") {
+  CHECK(error_in_file("[host]\nzzzzzzzzzz = \"/\"\n") == "F:2:1: host.zzzzzzzzzz: unknown key");
+}
+
+TEST_CASE("a value of the wrong type names the expected and actual types", "[policy]") {
+  CHECK(error_in_file("# site\n[host]\ndriver_root = 5\n") ==
+        "F:3:15: host.driver_root: expected a string, got integer");
+  CHECK(error_in_file("[capability.compute]\nbinaries = [\"a\", true]\n") ==
+        "F:2:18: capability.compute.binaries[1]: expected a string, got boolean");
+  CHECK(error_in_file("host = \"/\"\n") == "F:1:8: host: expected a table, got string");
+}
+
+TEST_CASE("a missing shipped include names the including position and where it looked", "[policy]") {
+  PolicyFiles files;
+  auto site = files.write("site.toml", "# site\ninclude = [\"nvida\"]\n");
+  CHECK(load_error(site, {{files.path("a"), files.path("b")}}) ==
+        site + ":2:12: include[0]: no shipped policy named 'nvida' (looked for " +
+            files.path("a/nvida/nvida.toml") + ", " + files.path("b/nvida/nvida.toml") + ")");
+}
+
+TEST_CASE("a missing include path names the including position and the resolved path", "[policy]") {
+  PolicyFiles files;
+  auto site = files.write("site.toml", "include = [\"x.toml\", \"local/gpu.toml\"]\n");
+  files.write("x.toml", "");
+  CHECK(load_error(site) == site + ":1:22: include[1]: included file " +
+                                files.path("local/gpu.toml") + " does not exist");
+}
+
+TEST_CASE("an include loop names the chain of files", "[policy]") {
+  PolicyFiles files;
+  auto a = files.write("a.toml", "include = [\"b.toml\"]\n");
+  auto b = files.write("b.toml", "\ninclude = [\"a.toml\"]\n");
+  CHECK(load_error(a) ==
+        b + ":2:12: include[0]: include loop: " + a + " includes " + b + " includes " + a);
+}
+
+TEST_CASE("an error in an included file names that file", "[policy]") {
+  PolicyFiles files;
+  auto vendor = files.write("vendor.toml", "[device.gpu]\npath = \"/dev/g{minor}\"\nper = \"gpus\"\n");
+  auto site = files.write("site.toml", "include = [\"vendor.toml\"]\n");
+  CHECK(load_error(site) == vendor +
+                                ":3:7: device.gpu.per: expected \"fixed\", \"gpu\" or \"partition\", "
+                                "got \"gpus\"; did you mean 'gpu'?");
+}
+
+TEST_CASE("an unknown request channel is an error with a suggestion", "[policy]") {
+  CHECK(error_in_file("[requests]\nunprivileged = [\"env\", \"volume-mount\"]\n") ==
+        "F:2:24: requests.unprivileged[1]: unknown request channel 'volume-mount'; "
+        "did you mean 'volume-mounts'?");
+}
+
+TEST_CASE("defaults naming a missing capability set are an error", "[policy]") {
+  CHECK(error_in_file("[defaults]\ncapabilities = [\"compute\"]\n[capability.compte]\n") ==
+        "F:2:17: defaults.capabilities[0]: no capability set named 'compute'; "
+        "did you mean 'compte'?");
+}
+
+TEST_CASE("a pull of a missing capability set is an error", "[policy]") {
+  CHECK(error_in_file("[capability.video]\npulls = [\"compute.libraries\"]\n") ==
+        "F:2:10: capability.video.pulls[0]: no capability set named 'compute'");
+}
+
+TEST_CASE("a pull of a field that is not a list is an error", "[policy]") {
+  CHECK(error_in_file("[capability.a]\n[capability.b]\npulls = [\"a.libaries\"]\n") ==
+        "F:3:10: capability.b.pulls[0]: 'libaries' is not a list field of a capability set; "
+        "did you mean 'libraries'?");
+}
+
+TEST_CASE("a pull cycle is an error naming the cycle", "[policy]") {
+  CHECK(error_in_file("[capability.a]\npulls = [\"b.ipc\"]\n[capability.b]\npulls = [\"a.libraries\"]\n") ==
+        "F:4:10: capability.b.pulls[0]: pull cycle: a -> b -> a");
+}
+
+TEST_CASE("a capability naming a missing device class is an error", "[policy]") {
+  CHECK(error_in_file("[capability.a]\ndevices = [\"ctl\"]\n[device.ct]\npath = \"/dev/ct\"\n") ==
+        "F:2:12: capability.a.devices[0]: no device class named 'ctl'; did you mean 'ct'?");
+}
+
+TEST_CASE("a per-GPU device class without {minor} is an error", "[policy]") {
+  CHECK(error_in_file("[device.gpu]\npath = \"/dev/gpu\"\nper = \"gpu\"\n") ==
+        "F:1:1: device.gpu.path: needs {minor}: one node is made per GPU or partition");
+}
+
+TEST_CASE("bad limits values are errors naming what is accepted", "[policy]") {
+  CHECK(error_in_file("[limits]\nrule_memory = \"32XB\"\n") ==
+        "F:2:15: limits.rule_memory: expected a size such as \"32MiB\" (B, KiB, MiB, GiB) "
+        "or a byte count > 0, got '32XB'");
+  CHECK(error_in_file("[limits]\nrule_instructions = 0\n") ==
+        "F:2:21: limits.rule_instructions: expected an integer > 0, got 0");
+  CHECK(error_in_file("[limits]\nrule_memory = 1.5\n") ==
+        "F:2:15: limits.rule_memory: expected a size such as \"32MiB\" (B, KiB, MiB, GiB) "
+        "or a byte count > 0, got float");
+}
+
+TEST_CASE("a version pattern without a capture group is an error", "[policy]") {
+  CHECK(error_in_file("[discovery]\nversion_pattern = 'Module\\s+[0-9.]+'\n") ==
+        "F:2:19: discovery.version_pattern: needs a capture group for the version");
+}
+
+TEST_CASE("a procfs rewrite missing a key is an error", "[policy]") {
+  CHECK(error_in_file("[procfs]\nrewrite = [{ file = \"params\", from = \"a\" }]\n") ==
+        "F:2:12: procfs.rewrite[0]: missing key 'to'");
+}
