@@ -1,0 +1,306 @@
+// ld.so.cache reader. Layouts follow glibc's sysdeps/generic/dl-cache.h; the
+// cache is written in host byte order, so fields are copied out with memcpy.
+#include "inventory/ldcache.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cerrno>
+#include <cstring>
+
+namespace graft {
+namespace {
+
+constexpr std::string_view kOldMagic = "ld.so-1.7.0";
+constexpr std::size_t kOldHeaderSize = 16;  // magic padded to 12 bytes, u32 nlibs
+constexpr std::size_t kOldEntrySize = 12;   // i32 flags, u32 key, u32 value
+
+constexpr std::string_view kNewMagic = "glibc-ld.so.cache";
+constexpr std::string_view kNewVersion = "1.1";
+constexpr std::size_t kNewVersionOffset = 17;
+constexpr std::size_t kNewNlibsOffset = 20;
+constexpr std::size_t kNewStringsSizeOffset = 24;
+constexpr std::size_t kNewFlagsOffset = 28;
+constexpr std::size_t kNewExtensionOffset = 32;
+constexpr std::size_t kNewHeaderSize = 48;
+constexpr std::size_t kNewEntrySize = 24;  // + u32 osversion, u64 hwcap
+// glibc's ALIGN_CACHE: __alignof__(struct cache_file_new), 8 on 64-bit hosts.
+constexpr std::size_t kNewHeaderAlign = 8;
+
+// glibc >= 2.33 appends an extension directory (generator string, hwcaps)
+// whose offsets count from the start of the file.
+constexpr std::uint32_t kExtensionMagic = 0xeaa42174;
+constexpr std::size_t kExtensionHeaderSize = 8;   // u32 magic, u32 count
+constexpr std::size_t kExtensionSectionSize = 16;  // u32 tag, flags, offset, size
+
+// Header flags, low two bits: byte order (0 = unset by older glibc).
+constexpr std::uint8_t kEndianMask = 3;
+constexpr std::uint8_t kEndianInvalid = 1;
+constexpr std::uint8_t kEndianHost = std::endian::native == std::endian::little ? 2 : 3;
+
+// A cache file rejected for a larger size is not a cache anyone wrote.
+constexpr off_t kMaxCacheSize = 16 << 20;
+
+constexpr std::int32_t kTypeMask = 0x00ff;
+constexpr std::int32_t kTypeElfLibc6 = 0x0003;
+constexpr std::int32_t kAbiMask = 0xff00;
+#if defined(__x86_64__)
+constexpr std::int32_t kNativeAbi = 0x0300;  // x86-64
+constexpr std::int32_t kCompatAbi = 0x0000;  // i386
+#elif defined(__aarch64__)
+constexpr std::int32_t kNativeAbi = 0x0a00;  // aarch64
+constexpr std::int32_t kCompatAbi = 0x0900;  // ARM hard-float
+#else
+constexpr std::int32_t kNativeAbi = -1;  // unknown build target: nothing matches
+constexpr std::int32_t kCompatAbi = -1;
+#endif
+
+// Where a table of entries lives and what its string offsets are relative to.
+struct Table {
+  std::size_t entries_pos = 0;
+  std::uint32_t nlibs = 0;
+  std::size_t entry_size = 0;
+  std::size_t strings_base = 0;
+};
+
+// Bytes plus the name for messages; every accessor is bounds-checked by its caller.
+class Reader {
+ public:
+  Reader(std::string_view bytes, const std::string& name) : bytes_(bytes), name_(name) {}
+
+  std::size_t size() const { return bytes_.size(); }
+  std::string_view bytes(std::size_t pos, std::size_t n) const { return bytes_.substr(pos, n); }
+
+  bool has_at(std::size_t pos, std::string_view text) const {
+    return pos <= bytes_.size() && bytes_.size() - pos >= text.size() &&
+           bytes_.compare(pos, text.size(), text) == 0;
+  }
+
+  // The bytes at `pos` are a (possibly truncated) prefix of `text`.
+  bool starts_like(std::size_t pos, std::string_view text) const {
+    if (pos >= bytes_.size()) return false;
+    std::size_t n = std::min(bytes_.size() - pos, text.size());
+    return bytes_.compare(pos, n, text.substr(0, n)) == 0;
+  }
+
+  template <typename T>
+  T field(std::size_t pos) const {
+    T value;
+    std::memcpy(&value, bytes_.data() + pos, sizeof value);
+    return value;
+  }
+
+  Error fail(const std::string& detail) const {
+    return Error{fmt::format("ld.so.cache {}: {}", name_, detail)};
+  }
+
+  // The NUL-terminated string at `base + offset`.
+  Result<std::string> string_at(std::size_t base, std::uint32_t offset, std::size_t entry,
+                                const char* what) const {
+    if (base > bytes_.size() || offset >= bytes_.size() - base) {
+      return fail(fmt::format("entry {} {} offset {} beyond end of file", entry, what, offset));
+    }
+    std::size_t start = base + offset;
+    const void* nul = std::memchr(bytes_.data() + start, '\0', bytes_.size() - start);
+    if (nul == nullptr) {
+      return fail(fmt::format("entry {} {} at offset {} has no NUL terminator before end of file",
+                              entry, what, offset));
+    }
+    std::size_t length = static_cast<const char*>(nul) - (bytes_.data() + start);
+    return std::string(bytes_.substr(start, length));
+  }
+
+ private:
+  std::string_view bytes_;
+  const std::string& name_;
+};
+
+// Shows a few header bytes in messages without letting binary junk through.
+std::string printable(std::string_view bytes) {
+  std::string out;
+  for (unsigned char c : bytes) {
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+    }
+  }
+  return out;
+}
+
+// Fails when `nlibs` entries of `entry_size` bytes do not fit after `entries_pos`.
+// Dividing instead of multiplying keeps a huge nlibs from overflowing.
+Result<Done> check_entries_fit(const Reader& in, const Table& table, const char* format) {
+  std::size_t room = in.size() >= table.entries_pos ? in.size() - table.entries_pos : 0;
+  if (table.nlibs > room / table.entry_size) {
+    return in.fail(fmt::format("{} header claims {} entries of {} bytes, but only {} bytes follow",
+                               format, table.nlibs, table.entry_size, room));
+  }
+  return Done{};
+}
+
+Result<std::vector<LdCacheEntry>> read_entries(const Reader& in, const Table& table) {
+  std::vector<LdCacheEntry> entries;
+  entries.reserve(table.nlibs);
+  for (std::size_t i = 0; i < table.nlibs; ++i) {
+    std::size_t pos = table.entries_pos + i * table.entry_size;
+    auto key = in.string_at(table.strings_base, in.field<std::uint32_t>(pos + 4), i, "key");
+    if (!key) return key.error();
+    auto value = in.string_at(table.strings_base, in.field<std::uint32_t>(pos + 8), i, "value");
+    if (!value) return value.error();
+    entries.push_back({in.field<std::int32_t>(pos), std::move(*key), std::move(*value)});
+  }
+  return entries;
+}
+
+Result<Done> check_byte_order(const Reader& in, std::size_t pos) {
+  auto endian = static_cast<std::uint8_t>(in.field<std::uint8_t>(pos + kNewFlagsOffset) &
+                                          kEndianMask);
+  if (endian == kEndianInvalid) return in.fail("header marks its byte order as invalid");
+  if (endian != 0 && endian != kEndianHost) {
+    return in.fail("written for a host of the other byte order");
+  }
+  return Done{};
+}
+
+// The declared string table must fit after the entries, so a file cut short
+// inside the strings is reported as such rather than as a bad offset.
+Result<Done> check_strings_fit(const Reader& in, const Table& table) {
+  std::size_t entries_end = table.entries_pos + table.nlibs * table.entry_size;
+  auto strings = in.field<std::uint32_t>(table.strings_base + kNewStringsSizeOffset);
+  if (strings > in.size() - entries_end) {
+    return in.fail(fmt::format("string table of {} bytes extends beyond end of file ({} bytes left)",
+                               strings, in.size() - entries_end));
+  }
+  return Done{};
+}
+
+Result<Done> check_extensions(const Reader& in, std::size_t pos) {
+  auto offset = in.field<std::uint32_t>(pos + kNewExtensionOffset);
+  if (offset == 0) return Done{};
+  if (offset > in.size() || in.size() - offset < kExtensionHeaderSize) {
+    return in.fail(fmt::format("extension directory at offset {} beyond end of file", offset));
+  }
+  if (in.field<std::uint32_t>(offset) != kExtensionMagic) {
+    return in.fail(fmt::format("extension directory at offset {} has bad magic", offset));
+  }
+  auto count = in.field<std::uint32_t>(offset + 4);
+  std::size_t room = in.size() - offset - kExtensionHeaderSize;
+  if (count > room / kExtensionSectionSize) {
+    return in.fail(fmt::format("extension directory claims {} sections, beyond end of file", count));
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    std::size_t at = offset + kExtensionHeaderSize + i * kExtensionSectionSize;
+    auto start = in.field<std::uint32_t>(at + 8);
+    auto size = in.field<std::uint32_t>(at + 12);
+    if (start > in.size() || size > in.size() - start) {
+      return in.fail(fmt::format("extension section {} ({} bytes at offset {}) beyond end of file",
+                                 i, size, start));
+    }
+  }
+  return Done{};
+}
+
+// New-format header at `pos`; its string offsets count from the header itself.
+Result<std::vector<LdCacheEntry>> parse_new(const Reader& in, std::size_t pos) {
+  if (in.size() - pos < kNewHeaderSize) {
+    return in.fail(fmt::format("truncated new-format header at offset {}: {} of {} bytes", pos,
+                               in.size() - pos, kNewHeaderSize));
+  }
+  if (!in.has_at(pos, kNewMagic)) return in.fail("bad magic in new-format header");
+  if (!in.has_at(pos + kNewVersionOffset, kNewVersion)) {
+    return in.fail(fmt::format("unsupported version \"{}\" (expected \"{}\")",
+                               printable(in.bytes(pos + kNewVersionOffset, kNewVersion.size())),
+                               kNewVersion));
+  }
+  Table table{pos + kNewHeaderSize, in.field<std::uint32_t>(pos + kNewNlibsOffset),
+              kNewEntrySize, pos};
+  if (auto check = check_byte_order(in, pos); !check) return check.error();
+  if (auto check = check_entries_fit(in, table, "new-format"); !check) return check.error();
+  if (auto check = check_strings_fit(in, table); !check) return check.error();
+  if (auto check = check_extensions(in, pos); !check) return check.error();
+  return read_entries(in, table);
+}
+
+// Old-format header at 0. A new-format header may follow its entries (the
+// combined layout glibc < 2.32 wrote); it is preferred when present.
+Result<std::vector<LdCacheEntry>> parse_old(const Reader& in) {
+  if (in.size() < kOldHeaderSize) {
+    return in.fail(fmt::format("truncated old-format header: {} of {} bytes", in.size(),
+                               kOldHeaderSize));
+  }
+  Table table{kOldHeaderSize, in.field<std::uint32_t>(kOldMagic.size() + 1), kOldEntrySize, 0};
+  if (auto check = check_entries_fit(in, table, "old-format"); !check) return check.error();
+  std::size_t entries_end = table.entries_pos + table.nlibs * kOldEntrySize;
+  std::size_t new_pos = (entries_end + kNewHeaderAlign - 1) & ~(kNewHeaderAlign - 1);
+  // A file cut inside the new magic is a truncated combined cache, not an old one.
+  bool cut_in_magic = new_pos < in.size() && in.size() - new_pos < kNewMagic.size() &&
+                      in.starts_like(new_pos, kNewMagic);
+  if (in.has_at(new_pos, kNewMagic) || cut_in_magic) return parse_new(in, new_pos);
+  table.strings_base = entries_end;
+  return read_entries(in, table);
+}
+
+}  // namespace
+
+Result<std::vector<LdCacheEntry>> parse_ldcache(std::string_view bytes,
+                                                const std::string& name_for_errors) {
+  Reader in(bytes, name_for_errors);
+  if (bytes.empty()) return in.fail("empty file");
+  if (in.starts_like(0, kNewMagic)) return parse_new(in, 0);
+  if (in.starts_like(0, kOldMagic)) return parse_old(in);
+  return in.fail(fmt::format("bad magic \"{}\" (expected \"{}\" or \"{}\")",
+                             printable(bytes.substr(0, kNewMagic.size())), kNewMagic, kOldMagic));
+}
+
+Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path) {
+  auto fail = [&](const std::string& detail) {
+    return Error{fmt::format("ld.so.cache {}: {}", path, detail)};
+  };
+  // O_NONBLOCK: a FIFO planted in a driver root must not hang discovery.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) return fail(fmt::format("cannot open: {}", std::strerror(errno)));
+  struct stat st {};
+  std::string problem;
+  if (::fstat(fd, &st) != 0) {
+    problem = fmt::format("cannot stat: {}", std::strerror(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    problem = "not a regular file";
+  } else if (st.st_size > kMaxCacheSize) {
+    problem = fmt::format("too large ({} bytes)", st.st_size);
+  }
+  if (!problem.empty()) {
+    ::close(fd);
+    return fail(problem);
+  }
+  std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  int saved = errno;
+  ::close(fd);
+  if (done != bytes.size()) {
+    return fail(fmt::format("short read ({} of {} bytes): {}", done, bytes.size(),
+                            std::strerror(saved)));
+  }
+  return parse_ldcache(bytes, path);
+}
+
+LdCacheAbi ldcache_abi(std::int32_t flags) {
+  std::int32_t abi = flags & kAbiMask;
+  if (abi == kNativeAbi) return LdCacheAbi::native;
+  if (abi == kCompatAbi) return LdCacheAbi::compat32;
+  return LdCacheAbi::other;
+}
+
+bool ldcache_is_elf_libc6(std::int32_t flags) { return (flags & kTypeMask) == kTypeElfLibc6; }
+
+bool ldcache_is_elf(std::int32_t flags) { return (flags & 0x1) != 0; }
+
+}  // namespace graft

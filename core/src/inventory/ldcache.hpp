@@ -1,0 +1,48 @@
+// ld.so.cache: a bounds-checked reader for glibc's dynamic linker cache, in
+// the new format ("glibc-ld.so.cache1.1", glibc >= 2.32 writes only this),
+// the old format ("ld.so-1.7.0") and the combined file older glibc wrote.
+// The file belongs to whoever controls the driver root, so every count,
+// offset and string is checked before it is used.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/error.hpp"
+
+namespace graft {
+
+struct LdCacheEntry {
+  std::int32_t flags = 0;  // type in the low byte, ABI in 0xff00
+  std::string key;         // soname, e.g. "libfoo.so.1"
+  std::string value;       // path as seen from the cache's root
+};
+
+// Entries in file order (glibc sorts them; callers must not rely on it).
+// When a file has both formats, only the new-format entries are returned.
+// `name_for_errors` is the path every error message names.
+Result<std::vector<LdCacheEntry>> parse_ldcache(std::string_view bytes,
+                                                const std::string& name_for_errors);
+
+// Reads `path` whole and parses it.
+Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path);
+
+// Which ABI an entry belongs to, relative to the ABI this program was built for.
+enum class LdCacheAbi {
+  native,  // the build's own 64-bit ABI (x86-64, aarch64)
+  compat32,  // its 32-bit companion (i386 on x86-64, ARM hard-float on aarch64)
+  other,
+};
+
+LdCacheAbi ldcache_abi(std::int32_t flags);
+
+// True for an ELF library linked against libc.so.6 (type byte 3), the only
+// kind a modern dynamic linker loads.
+bool ldcache_is_elf_libc6(std::int32_t flags);
+
+// True when the entry describes an ELF object at all (type bit 0x1).
+bool ldcache_is_elf(std::int32_t flags);
+
+}  // namespace graft
