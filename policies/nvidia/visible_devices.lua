@@ -110,9 +110,11 @@ local function env_tokens(req)
     return {{id = "all", source = ENV_NAME, reason = why}}, why
   end
   local tokens = {}
-  for _, id in ipairs(split_commas(value or "")) do
-    if id ~= "" then
-      tokens[#tokens + 1] = {id = id, source = ENV_NAME, reason = ENV_NAME .. "=" .. id}
+  for _, raw in ipairs(split_commas(value or "")) do
+    if raw ~= "" then
+      -- A fully qualified CDI name of our kind means its device id.
+      local id = starts_with(raw, CDI_KIND .. "=") and raw:sub(#CDI_KIND + 2) or raw
+      tokens[#tokens + 1] = {id = id, source = ENV_NAME, reason = ENV_NAME .. "=" .. raw}
     end
   end
   return tokens, "env " .. ENV_NAME .. "=" .. (value or "")
