@@ -2,7 +2,8 @@
 -- grammar (src/cli/dsl.c) and the toolkit's sources (GetRequirements):
 --   every env var NVIDIA_REQUIRE_* except NVIDIA_REQUIRE_JETPACK*, at most 32,
 --   plus `cuda>=<major.minor of CUDA_VERSION>` for a legacy CUDA image;
---   NVIDIA_DISABLE_REQUIRE (a Go bool) turns them all off.
+--   NVIDIA_DISABLE_REQUIRE (a Go bool) or policy.data.disable_require = true
+--   turns them all off.
 -- One expression: whitespace separates OR alternatives, a comma separates AND
 -- terms, a term is `name OP value` with name cuda|driver|arch|brand (any case)
 -- and OP one of = != < <= > >=. cuda/driver/arch compare as dotted numeric
@@ -185,6 +186,10 @@ end
 
 rule("nvidia-requirements", function(req, host, grant)
   if not grant:injecting() then return end
+  -- The site-wide switch, like the toolkit's `disable-require = true`.
+  if policy.data.disable_require == true then
+    return grant:note("requirements disabled by policy (data.disable_require)")
+  end
   local disable = req.env.NVIDIA_DISABLE_REQUIRE
   if disable ~= nil and parse_go_bool(disable) then
     return grant:note("requirements disabled by NVIDIA_DISABLE_REQUIRE=" .. disable)

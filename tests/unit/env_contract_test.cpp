@@ -555,6 +555,15 @@ TEST_CASE("NVIDIA_DISABLE_REQUIRE with a false or invalid value keeps requiremen
   }
 }
 
+TEST_CASE("data.disable_require in the policy disables requirements for every container", "[env]") {
+  Policy policy = trusting_policy();
+  policy.data["disable_require"] = true;
+  auto intent = evaluate(
+      make_request({{"NVIDIA_VISIBLE_DEVICES", "0"}, {"NVIDIA_REQUIRE_CUDA", "cuda>=99.0"}}), policy);
+  CHECK_FALSE(intent.refusal);
+  CHECK(has_note(intent, "requirements disabled by policy"));
+}
+
 TEST_CASE("requirements are not checked for a container that is not injected", "[env]") {
   auto intent = evaluate_env({{"NVIDIA_VISIBLE_DEVICES", "void"}, {"NVIDIA_REQUIRE_CUDA", "cuda>=99"}});
   CHECK_FALSE(intent.refusal);
