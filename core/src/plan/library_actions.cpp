@@ -67,7 +67,7 @@ void add_policy_symlinks(PlanContext& context, const std::string& dir,
                                           .plugin = "libraries",
                                           .source = target,
                                           .target = dir + "/" + link.link,
-                                          .provenance = {items.symlink_sets[i], "link", link.origin}});
+                                          .provenance = {items.symlink_sets[i], items.symlink_sets[i], link.origin}});
   }
 }
 

@@ -30,8 +30,7 @@ Result<Plan> make_plan(const Request& request, const Inventory& inventory, const
   plan.inject = intent.inject && !intent.refusal;
   if (!plan.inject) return plan;
   if (inventory.driver_version.empty())
-    return make_error("container {} asks for GPUs but no driver is loaded on this host",
-                      request.container_id);
+    return make_error("GPUs requested but no driver is loaded on this host");
 
   for (const auto& grant : intent.devices) {
     if (grant.gpu >= inventory.gpus.size()) return make_error("granted GPU {} does not exist", grant.gpu);
