@@ -1,0 +1,152 @@
+// The `graft` command line as runtimes, admins and auditors use it: exit
+// codes, one-line errors, JSON that matches the published schema, the audit log.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "fake_host.hpp"
+#include "run_command.hpp"
+#include "site_policy.hpp"
+
+using namespace graft;
+using namespace graft::testing;
+
+namespace {
+
+struct CliHost {
+  fixture::FakeHost host = fixture::FakeHost::build(fixture::FakeHostSpec::with_gpus(8));
+  std::string audit = host.path("/audit.jsonl");
+  std::string policy = fixture::write_site_policy(
+      host, "[audit]\nlog = \"" + audit + "\"\n");
+};
+
+CliHost& cli_host() {
+  static CliHost host;
+  return host;
+}
+
+size_t line_count(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+std::string write_bundle(const std::string& dir, bool debian_like, const std::string& env) {
+  std::filesystem::create_directories(dir + "/rootfs/etc");
+  if (debian_like) std::ofstream(dir + "/rootfs/etc/debian_version") << "12.7\n";
+  std::ofstream(dir + "/config.json")
+      << R"({"ociVersion":"1.0.2","root":{"path":"rootfs"},"process":{"env":[)" << env
+      << R"(],"capabilities":{"bounding":["CAP_CHOWN"]}}})";
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("graft version prints the version and exits 0", "[cli]") {
+  auto result = run_graft({"version"});
+  CHECK(result.exit_code == 0);
+  CHECK(result.out.starts_with("graft "));
+}
+
+TEST_CASE("an unknown option is a usage error with exit code 2", "[cli]") {
+  CHECK(run_graft({"plan", "--no-such-flag"}).exit_code == 2);
+}
+
+TEST_CASE("a missing policy file is one line on stderr and exit code 1", "[cli]") {
+  auto result = run_graft({"--policy", "/nonexistent/graft.toml", "plan", "--env", "A=B"});
+  CHECK(result.exit_code == 1);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::Contains("/nonexistent/graft.toml"));
+}
+
+TEST_CASE("a refused container prints the plan, one error line, and exits 3", "[cli]") {
+  auto& host = cli_host();
+  auto result = run_graft({"--policy", host.policy, "plan", "--env", "NVIDIA_VISIBLE_DEVICES=99"});
+  CHECK(result.exit_code == 3);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::Contains("refused") && Catch::Contains("99"));
+  CHECK_THAT(result.out, Catch::Contains("REFUSED"));
+}
+
+TEST_CASE("the JSON plan validates against docs/plan-schema.json", "[cli]") {
+  auto& host = cli_host();
+  if (!host.host.device_nodes_created()) {
+    WARN("skipped: device nodes need root");
+    return;
+  }
+  for (std::string devices : {"1", "all", "none", "void", "0:0"}) {
+    auto result = run_graft({"--policy", host.policy, "plan", "--format", "json", "--env",
+                             "NVIDIA_VISIBLE_DEVICES=" + devices, "--env",
+                             "NVIDIA_DRIVER_CAPABILITIES=all"});
+    INFO(devices << ": " << result.err);
+    CHECK((result.exit_code == 0 || result.exit_code == 3));
+    std::string file = host.host.path("/plan-" + std::to_string(std::hash<std::string>{}(devices)) + ".json");
+    std::ofstream(file) << result.out;
+    auto check = run_command({"/usr/bin/python3", "-c",
+                              "import json,sys,jsonschema;"
+                              "jsonschema.validate(json.load(open(sys.argv[1])),"
+                              "json.load(open(sys.argv[2])))",
+                              file, std::string(GRAFT_SOURCE_DIR) + "/docs/plan-schema.json"});
+    INFO(check.err);
+    CHECK(check.exit_code == 0);
+  }
+}
+
+TEST_CASE("each evaluation appends one intact JSON line to the audit log", "[cli]") {
+  auto& host = cli_host();
+  if (!host.host.device_nodes_created()) {
+    WARN("skipped: device nodes need root");
+    return;
+  }
+  std::filesystem::remove(host.audit);
+  run_graft({"--policy", host.policy, "plan", "--id", "c1", "--env", "NVIDIA_VISIBLE_DEVICES=2"});
+  run_graft({"--policy", host.policy, "plan", "--id", "c2", "--env", "NVIDIA_VISIBLE_DEVICES=x"});
+  std::ifstream in(host.audit);
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0]["id"] == "c1");
+  CHECK(lines[0]["outcome"] == "planned");
+  CHECK(lines[0]["actions"].get<int>() > 10);
+  CHECK(lines[0]["duration_ms"]["total"].get<double>() > 0);
+  CHECK(lines[0]["decisions"]["granted"]["devices"][0]["gpu"] == 2);
+  CHECK(lines[1]["outcome"] == "refused");
+}
+
+TEST_CASE("a bundle with a non-Debian rootfs gets libraries in /usr/lib64", "[cli]") {
+  auto& host = cli_host();
+  if (!host.host.device_nodes_created()) {
+    WARN("skipped: device nodes need root");
+    return;
+  }
+  std::string env = R"("NVIDIA_VISIBLE_DEVICES=0")";
+  auto debian = run_graft({"--policy", host.policy, "plan", "--format", "json", "--bundle",
+                           write_bundle(host.host.path("/bundle-debian"), true, env)});
+  auto other = run_graft({"--policy", host.policy, "plan", "--format", "json", "--bundle",
+                          write_bundle(host.host.path("/bundle-other"), false, env)});
+  REQUIRE(debian.exit_code == 0);
+  REQUIRE(other.exit_code == 0);
+  CHECK(nlohmann::json::parse(debian.out)["lib_dir"] == fixture::FakeHost::lib_dir());
+  CHECK(nlohmann::json::parse(other.out)["lib_dir"] == "/usr/lib64");
+}
+
+TEST_CASE("graft inventory lists the GPUs in minor order", "[cli]") {
+  auto& host = cli_host();
+  auto result = run_graft({"--policy", host.policy, "inventory", "--format", "json"});
+  REQUIRE(result.exit_code == 0);
+  auto inventory = nlohmann::json::parse(result.out);
+  CHECK(inventory["driver_version"] == "560.35.03");
+  REQUIRE(inventory["gpus"].size() == 8);
+  CHECK(inventory["gpus"][3]["minor"] == 3);
+}
+
+TEST_CASE("graft policy check names the file and line of a broken rule", "[cli]") {
+  auto& host = cli_host();
+  std::string rule = host.host.path("/broken.lua");
+  std::ofstream(rule) << "rule('x', function(req, host, grant)\n  if then end\nend)\n";
+  std::string policy = fixture::write_site_policy(host.host, "rules = [\"" + rule + "\"]\n");
+  auto result = run_graft({"--policy", policy, "policy", "check"});
+  CHECK(result.exit_code == 1);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::Contains("broken.lua:2"));
+}

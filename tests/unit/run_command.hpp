@@ -1,0 +1,21 @@
+// Runs a command (argv, no shell) and captures its exit code, stdout and
+// stderr, for tests that exercise the real `graft` binary.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace graft::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+CommandResult run_command(const std::vector<std::string>& argv, const std::string& input = "");
+
+// The graft binary built alongside the tests.
+CommandResult run_graft(const std::vector<std::string>& args);
+
+}  // namespace graft::testing
