@@ -1,0 +1,130 @@
+// Request: what graft reads from an OCI bundle, and what it refuses to read.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "request/request.hpp"
+#include "temp_dir.hpp"
+
+using namespace graft;
+
+namespace {
+
+struct Bundle {
+  fixture::TempDir dir{"graft-bundle-"};
+
+  Result<Request> read(const std::string& config, int pid = 42) {
+    std::ofstream(dir.path() + "/config.json") << config;
+    return request_from_bundle(dir.path(), "3f2a", pid);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a bundle request carries env, annotations, mounts, cgroups path and ids", "[request]") {
+  Bundle bundle;
+  auto request = bundle.read(R"({
+    "root": {"path": "rootfs", "readonly": true},
+    "process": {"env": ["A=1", "NVIDIA_VISIBLE_DEVICES=0", "A=2", "EMPTY=", "BROKEN"]},
+    "annotations": {"example.com/tenant": "team-a"},
+    "mounts": [{"destination": "/var/run/x/0", "source": "/dev/null", "type": "bind",
+                "options": ["bind", "ro"]}],
+    "linux": {"cgroupsPath": "/pods/3f2a"}})");
+  REQUIRE(request);
+  CHECK(request->container_id == "3f2a");
+  CHECK(request->pid == 42);
+  CHECK(request->env.at("A") == "2");  // later duplicates win, as runc applies them
+  CHECK(request->env.at("EMPTY").empty());
+  CHECK_FALSE(request->env.count("BROKEN"));
+  CHECK(request->annotations.at("example.com/tenant") == "team-a");
+  REQUIRE(request->mounts.size() == 1);
+  CHECK(request->mounts[0].source == "/dev/null");
+  CHECK(request->mounts[0].options == std::vector<std::string>{"bind", "ro"});
+  CHECK(request->cgroups_path == "/pods/3f2a");
+  CHECK(request->rootfs == bundle.dir.path() + "/rootfs");
+  CHECK(request->rootfs_readonly);
+}
+
+TEST_CASE("CAP_SYS_ADMIN in the bounding set makes a container privileged", "[request]") {
+  Bundle bundle;
+  auto privileged = bundle.read(
+      R"({"root":{"path":"r"},"process":{"capabilities":{"bounding":["CAP_SYS_ADMIN"]}}})");
+  auto effective_only = bundle.read(
+      R"({"root":{"path":"r"},"process":{"capabilities":{"effective":["CAP_SYS_ADMIN"]}}})");
+  auto legacy_list = bundle.read(R"({"root":{"path":"r"},"process":{"capabilities":["CAP_SYS_ADMIN"]}})");
+  REQUIRE(privileged);
+  CHECK(privileged->privileged);
+  CHECK_FALSE(effective_only->privileged);
+  CHECK(legacy_list->privileged);
+}
+
+TEST_CASE("an absolute root path is used as is", "[request]") {
+  Bundle bundle;
+  auto request = bundle.read(R"({"root":{"path":"/srv/rootfs/"}})");
+  REQUIRE(request);
+  CHECK(request->rootfs == "/srv/rootfs");
+}
+
+TEST_CASE("a rootfs with /etc/debian_version is Debian-like", "[request]") {
+  Bundle bundle;
+  std::filesystem::create_directories(bundle.dir.path() + "/rootfs/etc");
+  auto before = bundle.read(R"({"root":{"path":"rootfs"}})");
+  std::ofstream(bundle.dir.path() + "/rootfs/etc/debian_version") << "12\n";
+  auto after = bundle.read(R"({"root":{"path":"rootfs"}})");
+  CHECK_FALSE(before->layout.debian_like);
+  CHECK(after->layout.debian_like);
+}
+
+TEST_CASE("an image symlink cannot make the layout check look at the host", "[request]") {
+  Bundle bundle;
+  std::filesystem::create_directories(bundle.dir.path() + "/rootfs");
+  // On the host /etc exists (with or without debian_version); inside the
+  // root the link resolves to the rootfs's own /etc, which is empty.
+  std::filesystem::create_directory_symlink("/etc", bundle.dir.path() + "/rootfs/etc");
+  auto request = bundle.read(R"({"root":{"path":"rootfs"}})");
+  REQUIRE(request);
+  CHECK_FALSE(request->layout.debian_like);
+}
+
+TEST_CASE("malformed bundles are one clear error naming config.json", "[request]") {
+  Bundle bundle;
+  for (const char* config : {"not json", "[1,2]", R"({"process":{}})",
+                             R"({"root":{"path":"r"},"process":{"env":"A=1"}})",
+                             R"({"root":{"path":"r"},"process":{"env":[1]}})",
+                             R"({"root":{"path":"r"},"annotations":{"a":1}})",
+                             R"({"root":{"path":"r"},"mounts":{}})"}) {
+    auto request = bundle.read(config);
+    INFO(config);
+    REQUIRE_FALSE(request);
+    CHECK_THAT(request.error().message, Catch::Contains("config.json"));
+    CHECK(request.error().message.find('\n') == std::string::npos);
+  }
+}
+
+TEST_CASE("fields of the wrong type are ignored rather than trusted", "[request]") {
+  Bundle bundle;
+  auto request = bundle.read(
+      R"({"root":{"path":"r","readonly":"yes"},"mounts":[{"destination":5}],"linux":{"cgroupsPath":1}})");
+  REQUIRE(request);
+  CHECK_FALSE(request->rootfs_readonly);
+  CHECK(request->mounts.at(0).destination.empty());
+  CHECK(request->cgroups_path.empty());
+}
+
+TEST_CASE("a missing bundle is an error naming the path", "[request]") {
+  auto request = request_from_bundle("/nonexistent-bundle", "x", 1);
+  REQUIRE_FALSE(request);
+  CHECK_THAT(request.error().message, Catch::Contains("/nonexistent-bundle/config.json"));
+}
+
+TEST_CASE("flag requests need KEY=VALUE pairs", "[request]") {
+  auto good = request_from_flags({"A=1", "B=x=y"}, {"k=v"}, true, "");
+  REQUIRE(good);
+  CHECK(good->env.at("B") == "x=y");
+  CHECK(good->privileged);
+  CHECK(good->container_id == "audit");
+  auto bad = request_from_flags({"NOEQUALS"}, {}, false, "");
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error().message, Catch::Contains("--env 'NOEQUALS'"));
+}
