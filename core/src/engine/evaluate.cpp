@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include <spdlog/spdlog.h>
+
 #include "plan/planner.hpp"
 #include "rules/evaluate.hpp"
 
@@ -24,6 +26,7 @@ Result<Evaluation> evaluate_container(const Request& request, const Policy& poli
   if (!inventory) return inventory.error().context(where);
   evaluation.inventory = std::move(*inventory);
   evaluation.times.inventory_ms = elapsed_ms(start);
+  for (const auto& warning : evaluation.inventory.warnings) spdlog::info("{}: {}", where, warning);
 
   auto rules_start = Clock::now();
   auto intent = evaluate_rules(request, evaluation.inventory, policy);
@@ -36,6 +39,9 @@ Result<Evaluation> evaluate_container(const Request& request, const Policy& poli
   evaluation.plan = std::move(*plan);
   evaluation.times.plan_ms = elapsed_ms(plan_start);
   evaluation.times.total_ms = elapsed_ms(start);
+  spdlog::debug("{}: {} actions; inventory {:.2f} ms, rules {:.2f} ms, plan {:.2f} ms", where,
+                evaluation.plan.actions.size(), evaluation.times.inventory_ms,
+                evaluation.times.rules_ms, evaluation.times.plan_ms);
   return evaluation;
 }
 

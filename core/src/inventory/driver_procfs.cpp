@@ -135,21 +135,25 @@ Status read_gpus(const Policy& policy, Inventory& inventory) {
   return ok_status();
 }
 
+// The minors table lists every possible partition of every possible GPU
+// (thousands of lines), so it is split by hand rather than with streams.
 Status read_partition_caps(const Policy& policy, Inventory& inventory) {
   if (policy.discovery.partition_minors.empty()) return ok_status();
   std::string path = join_root(policy.host.proc_root, policy.discovery.partition_minors);
   auto text = read_file(path);
   if (!text) return ok_status();  // no partition support on this host
-  std::istringstream lines(*text);
-  int number = 0;
-  for (std::string line; std::getline(lines, line);) {
-    ++number;
-    std::istringstream words(line);
-    std::string name, minor_text;
-    if (!(words >> name >> minor_text)) continue;
+  std::string_view rest = *text;
+  for (int number = 1; !rest.empty(); ++number) {
+    auto end = rest.find('\n');
+    std::string_view line = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    auto space = line.find_first_of(" \t");
+    if (space == std::string_view::npos) continue;
+    std::string_view name = line.substr(0, space);
+    std::string minor_text = trim(line.substr(space));
     auto minor = parse_unsigned(minor_text);
     if (!minor) return make_error("{}:{}: invalid minor '{}'", path, number, minor_text);
-    inventory.partition_caps[name] = *minor;
+    inventory.partition_caps.emplace(std::string(name), *minor);
   }
   return ok_status();
 }

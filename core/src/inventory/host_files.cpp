@@ -56,6 +56,22 @@ void add_partition_node(unsigned minor, const DeviceClass& device_class, Invento
       DeviceNode{path, join_root(dev_root, path), 'c', major->second, minor, false};
 }
 
+// Only the capabilities something can grant: existing partitions and the
+// caps extras name. The minors table lists every possible partition of every
+// possible GPU (thousands), most of which never exist.
+std::set<unsigned> partition_minors_in_use(const Policy& policy, const Inventory& inventory) {
+  std::set<unsigned> minors;
+  for (const auto& gpu : inventory.gpus)
+    for (const auto& partition : gpu.partitions)
+      for (auto minor : {partition.gi_minor, partition.ci_minor})
+        if (minor) minors.insert(*minor);
+  for (const auto& [_, extra] : policy.extras)
+    for (const auto& name : extra.caps)
+      if (auto found = inventory.partition_caps.find(name); found != inventory.partition_caps.end())
+        minors.insert(found->second);
+  return minors;
+}
+
 }  // namespace
 
 void find_device_nodes(const Policy& policy, Inventory& inventory) {
@@ -71,7 +87,7 @@ void find_device_nodes(const Policy& policy, Inventory& inventory) {
                    dev_root, inventory);
         break;
       case DeviceClass::Per::partition:
-        for (const auto& [_, minor] : inventory.partition_caps)
+        for (unsigned minor : partition_minors_in_use(policy, inventory))
           add_partition_node(minor, device_class, inventory, dev_root);
         break;
     }
