@@ -1,0 +1,171 @@
+// evaluate_rules: a fresh Sandbox per evaluation; every file of
+// Policy::rules loaded in order, then every registered rule run in order over
+// the read-only views, building the Intent through the grant object.
+#include "rules/evaluate.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <exception>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "rules/environment.hpp"
+#include "rules/grant.hpp"
+#include "rules/grant_api.hpp"
+#include "rules/rule_book.hpp"
+#include "rules/rule_file.hpp"
+#include "rules/sandbox.hpp"
+#include "rules/views.hpp"
+
+namespace graft {
+
+namespace {
+
+using namespace graft::rules;
+
+struct RuleFile {
+  std::string path;
+  std::string short_src;  // how Lua names it in messages (long paths are shortened)
+};
+
+class Evaluation {
+ public:
+  Evaluation(const Request& request, const Inventory& inventory, const Policy& policy)
+      : policy_(policy),
+        inventory_(inventory),
+        request_facts_(request_facts(request, policy)),
+        policy_facts_(policy_facts(policy)),
+        grant_(inventory, policy) {}
+
+  Result<Intent> run();
+
+ private:
+  static int setup(lua_State* L);
+  Status prepare();
+  Status load(const SourcedString& file);
+  Result<bool> run_rule(std::size_t i);
+  Sandbox::Failure locate(Sandbox::Failure failure) const;
+
+  const Policy& policy_;
+  const Inventory& inventory_;
+  RequestFacts request_facts_;
+  PolicyFacts policy_facts_;
+  Grant grant_;
+  RuleBook book_;
+  std::vector<RuleFile> files_;
+  int request_ref_ = LUA_NOREF;
+  int host_ref_ = LUA_NOREF;
+  int grant_ref_ = LUA_NOREF;
+  // Declared last so the Lua state closes before the data its views point at.
+  std::unique_ptr<Sandbox> sandbox_;
+};
+
+Result<Intent> Evaluation::run() {
+  auto sandbox = Sandbox::create(policy_.limits);
+  if (!sandbox) return sandbox.error();
+  sandbox_ = std::move(sandbox.value());
+  if (Status prepared = prepare(); !prepared) return prepared.error();
+  for (const SourcedString& file : policy_.rules)
+    if (Status loaded = load(file); !loaded) return loaded.error();
+  book_.close();
+  for (std::size_t i = 0; i < book_.rules().size(); ++i) {
+    Result<bool> refused = run_rule(i);
+    if (!refused) return refused.error();
+    if (*refused) break;  // grant:deny ends the evaluation
+  }
+  return grant_.take();
+}
+
+int Evaluation::setup(lua_State* L) {
+  auto* self = static_cast<Evaluation*>(lua_touserdata(L, 1));
+  open_safe_libraries(L);
+  register_views(L);
+  register_grant_api(L);
+  self->book_.install(L);
+  push_policy_view(L, self->policy_facts_);
+  add_global(L, "policy");
+  push_request_view(L, self->request_facts_);
+  self->request_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  push_host_view(L, self->inventory_);
+  self->host_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  push_grant(L, self->grant_);
+  self->grant_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  return 0;
+}
+
+Status Evaluation::prepare() {
+  lua_State* L = sandbox_->state();
+  lua_pushcfunction(L, &Evaluation::setup);
+  lua_pushlightuserdata(L, this);
+  if (auto failure = sandbox_->call(1))
+    return make_error("cannot prepare the rules sandbox: {}", failure->message);
+  return ok_status();
+}
+
+Status Evaluation::load(const SourcedString& file) {
+  Result<std::string> text = read_rule_text(file.value);
+  if (!text) return file.origin.empty() ? text.error() : text.error().context(file.origin.full());
+  std::string chunkname = "@" + file.value;
+  ChunkSource source{chunkname.c_str(), text->data(), text->size(), {}};
+  lua_State* L = sandbox_->state();
+  lua_pushcfunction(L, load_rule_chunk);
+  lua_pushlightuserdata(L, &source);
+  std::optional<Sandbox::Failure> failure = sandbox_->call(1);
+  files_.push_back(RuleFile{file.value, source.short_src});
+  if (!failure) return ok_status();
+  Sandbox::Failure located = locate(std::move(*failure));
+  std::string where = located.where.empty() ? file.value : located.where.full();
+  return make_error("{}: {}", where, located.message);
+}
+
+// True when the rule refused the container.
+Result<bool> Evaluation::run_rule(std::size_t i) {
+  const RegisteredRule& rule = book_.rules()[i];
+  lua_State* L = sandbox_->state();
+  book_.push_function(L, i);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, request_ref_);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, host_ref_);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, grant_ref_);
+  std::optional<Sandbox::Failure> failure = sandbox_->call(3);
+  // A refusal stands unless a limit was hit; the error grant:deny raised to
+  // stop the rule is not a failure.
+  if (failure && (sandbox_->limit_exceeded() || !grant_.refused())) {
+    Sandbox::Failure located = locate(std::move(*failure));
+    const Origin& where = located.where.empty() ? rule.origin : located.where;
+    return make_error("rule '{}' ({}): {}", rule.name, where.full(), located.message);
+  }
+  return grant_.refused();
+}
+
+// Lua starts messages with "<short_src>:<line>: ". When short_src names a
+// loaded file, that position replaces the frame position: it is the one the
+// error was raised for (error(msg, 2) points at the caller).
+Sandbox::Failure Evaluation::locate(Sandbox::Failure failure) const {
+  std::string_view message = failure.message;
+  for (const RuleFile& file : files_) {
+    if (file.short_src.empty() || !message.starts_with(file.short_src)) continue;
+    std::string_view rest = message.substr(file.short_src.size());
+    if (!rest.starts_with(':')) continue;
+    rest.remove_prefix(1);
+    int line = 0;
+    auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), line);
+    if (error != std::errc() || end == rest.data()) continue;
+    rest.remove_prefix(static_cast<std::size_t>(end - rest.data()));
+    if (!rest.starts_with(": ")) continue;
+    return Sandbox::Failure{std::string(rest.substr(2)), Origin{file.path, line, 0}};
+  }
+  return failure;
+}
+
+}  // namespace
+
+Result<Intent> evaluate_rules(const Request& request, const Inventory& inventory, const Policy& policy) {
+  try {
+    return Evaluation(request, inventory, policy).run();
+  } catch (const std::exception& e) {
+    return make_error("evaluating rules: {}", e.what());
+  }
+}
+
+}  // namespace graft

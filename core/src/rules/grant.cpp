@@ -1,0 +1,149 @@
+// The checks and bookkeeping behind each grant method.
+#include "rules/grant.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace graft::rules {
+
+namespace {
+
+bool has_name(const std::vector<NamedGrant>& list, std::string_view name) {
+  return std::any_of(list.begin(), list.end(), [&](const NamedGrant& g) { return g.name == name; });
+}
+
+// Adds once; the first reason is the one kept.
+void add_named(std::vector<NamedGrant>& list, std::string_view name, const Reason& reason) {
+  if (!has_name(list, name)) list.push_back(NamedGrant{std::string(name), reason});
+}
+
+// Removes and records a denial only when the name was granted.
+void drop_named(std::vector<NamedGrant>& list, std::vector<Denial>& denials, std::string_view kind,
+                std::string_view name, const Reason& reason) {
+  auto it = std::find_if(list.begin(), list.end(), [&](const NamedGrant& g) { return g.name == name; });
+  if (it == list.end()) return;
+  list.erase(it);
+  denials.push_back(Denial{fmt::format("{} {}", kind, name), reason});
+}
+
+}  // namespace
+
+void Grant::inject(const Reason& reason) {
+  if (intent_.inject) return;
+  intent_.inject = true;
+  intent_.inject_reason = reason;
+}
+
+void Grant::skip(const Reason& reason) {
+  intent_.inject = false;
+  intent_.inject_reason = reason;
+}
+
+Status Grant::check_gpu(std::int64_t gpu) const {
+  if (gpu < 0 || static_cast<std::uint64_t>(gpu) >= inventory_.gpus.size())
+    return make_error("no GPU with index {} (the host has {})", gpu, inventory_.gpus.size());
+  return ok_status();
+}
+
+void Grant::add_device_grant(DeviceGrant grant) {
+  auto same = [&](const DeviceGrant& d) { return d.gpu == grant.gpu && d.partition == grant.partition; };
+  if (std::any_of(intent_.devices.begin(), intent_.devices.end(), same)) return;
+  inject(grant.reason);
+  intent_.devices.push_back(std::move(grant));
+}
+
+Status Grant::add_device(std::int64_t gpu, const Reason& reason) {
+  if (auto status = check_gpu(gpu); !status.ok()) return status;
+  add_device_grant(DeviceGrant{static_cast<unsigned>(gpu), std::nullopt, reason});
+  return ok_status();
+}
+
+Status Grant::add_partition(std::int64_t gpu, std::int64_t partition, const Reason& reason) {
+  if (auto status = check_gpu(gpu); !status.ok()) return status;
+  const auto& partitions = inventory_.gpus[static_cast<std::size_t>(gpu)].partitions;
+  bool known = std::any_of(partitions.begin(), partitions.end(), [&](const Partition& p) {
+    return static_cast<std::int64_t>(p.index) == partition;
+  });
+  if (!known) return make_error("GPU {} has no partition {}", gpu, partition);
+  add_device_grant(DeviceGrant{static_cast<unsigned>(gpu), static_cast<unsigned>(partition), reason});
+  return ok_status();
+}
+
+void Grant::remove_gpu(unsigned gpu, const Reason& reason) {
+  auto& devices = intent_.devices;
+  auto removed = std::remove_if(devices.begin(), devices.end(), [&](const DeviceGrant& d) { return d.gpu == gpu; });
+  if (removed == devices.end()) return;
+  devices.erase(removed, devices.end());
+  intent_.denials.push_back(Denial{fmt::format("GPU {}", gpu), reason});
+}
+
+Status Grant::remove_device(std::int64_t gpu, const Reason& reason) {
+  if (auto status = check_gpu(gpu); !status.ok()) return status;
+  remove_gpu(static_cast<unsigned>(gpu), reason);
+  return ok_status();
+}
+
+void Grant::restrict_devices(std::span<const unsigned char> keep, const Reason& reason) {
+  for (std::size_t gpu = 0; gpu < inventory_.gpus.size(); ++gpu) {
+    if (gpu < keep.size() && keep[gpu] != 0) continue;
+    remove_gpu(static_cast<unsigned>(gpu), reason);
+  }
+}
+
+std::optional<unsigned> Grant::gpu_by_uuid(std::string_view uuid) const noexcept {
+  // Positions, not Gpu::index: the inventory keeps GPUs in index order.
+  for (std::size_t i = 0; i < inventory_.gpus.size(); ++i)
+    if (inventory_.gpus[i].uuid == uuid) return static_cast<unsigned>(i);
+  return std::nullopt;
+}
+
+Status Grant::add_capability(std::string_view name, const Reason& reason) {
+  if (!policy_.capabilities.contains(std::string(name)))
+    return make_error("unknown capability '{}' (not defined by the policy)", name);
+  add_named(intent_.capabilities, name, reason);
+  return ok_status();
+}
+
+Status Grant::drop_capability(std::string_view name, const Reason& reason) {
+  if (!policy_.capabilities.contains(std::string(name)))
+    return make_error("unknown capability '{}' (not defined by the policy)", name);
+  drop_named(intent_.capabilities, intent_.denials, "capability", name, reason);
+  return ok_status();
+}
+
+Status Grant::add_extra(std::string_view name, const Reason& reason) {
+  if (!policy_.extras.contains(std::string(name)))
+    return make_error("unknown extra '{}' (not defined by the policy)", name);
+  add_named(intent_.extras, name, reason);
+  return ok_status();
+}
+
+Status Grant::drop_extra(std::string_view name, const Reason& reason) {
+  if (!policy_.extras.contains(std::string(name)))
+    return make_error("unknown extra '{}' (not defined by the policy)", name);
+  drop_named(intent_.extras, intent_.denials, "extra", name, reason);
+  return ok_status();
+}
+
+Status Grant::set_env(std::string_view name, std::string_view value, const Reason& reason) {
+  if (name.empty() || name.find_first_of(std::string_view("=\0", 2)) != std::string_view::npos)
+    return make_error("invalid environment variable name '{}'", name);
+  if (value.find('\0') != std::string_view::npos)
+    return make_error("value of environment variable {} contains a NUL byte", name);
+  for (EnvGrant& env : intent_.env) {
+    if (env.name != name) continue;
+    env.value = std::string(value);
+    env.reason = reason;
+    return ok_status();
+  }
+  intent_.env.push_back(EnvGrant{std::string(name), std::string(value), reason});
+  return ok_status();
+}
+
+void Grant::note(std::string_view text) { intent_.request_notes.emplace_back(text); }
+
+void Grant::deny(const Reason& reason) {
+  if (!intent_.refusal) intent_.refusal = reason;
+}
+
+}  // namespace graft::rules

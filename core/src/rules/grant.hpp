@@ -1,0 +1,56 @@
+// Grant: the Intent under construction, changed only through checked
+// operations. Each operation takes the Reason (text + rule file:line) that the
+// Intent keeps for the audit. Knows nothing of Lua; grant_api binds it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "base/error.hpp"
+#include "intent/intent.hpp"
+#include "inventory/inventory.hpp"
+#include "policy/policy.hpp"
+
+namespace graft::rules {
+
+class Grant {
+ public:
+  Grant(const Inventory& inventory, const Policy& policy) : inventory_(inventory), policy_(policy) {}
+
+  void inject(const Reason& reason);
+  void skip(const Reason& reason);
+
+  Status add_device(std::int64_t gpu, const Reason& reason);
+  Status add_partition(std::int64_t gpu, std::int64_t partition, const Reason& reason);
+  Status remove_device(std::int64_t gpu, const Reason& reason);
+  // keep[i] != 0 keeps GPU i; every other granted GPU is removed and denied.
+  void restrict_devices(std::span<const unsigned char> keep, const Reason& reason);
+
+  Status add_capability(std::string_view name, const Reason& reason);
+  Status drop_capability(std::string_view name, const Reason& reason);
+  Status add_extra(std::string_view name, const Reason& reason);
+  Status drop_extra(std::string_view name, const Reason& reason);
+
+  Status set_env(std::string_view name, std::string_view value, const Reason& reason);
+  void note(std::string_view text);
+  void deny(const Reason& reason);
+
+  std::size_t gpu_count() const { return inventory_.gpus.size(); }
+  std::optional<unsigned> gpu_by_uuid(std::string_view uuid) const noexcept;
+  bool refused() const { return intent_.refusal.has_value(); }
+  const Intent& intent() const { return intent_; }
+  Intent take() { return std::move(intent_); }
+
+ private:
+  Status check_gpu(std::int64_t gpu) const;
+  void add_device_grant(DeviceGrant grant);
+  void remove_gpu(unsigned gpu, const Reason& reason);
+
+  const Inventory& inventory_;
+  const Policy& policy_;
+  Intent intent_;
+};
+
+}  // namespace graft::rules

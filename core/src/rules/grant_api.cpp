@@ -1,0 +1,251 @@
+// The grant methods: argument checks in Lua terms, then Grant does the work
+// inside guarded() (see guard.hpp for why).
+#include "rules/grant_api.hpp"
+
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "rules/guard.hpp"
+#include "rules/place.hpp"
+#include "rules/sandbox.hpp"
+
+namespace graft::rules {
+
+namespace {
+
+constexpr const char* kGrantMeta = "graft.grant";
+
+Grant& self(lua_State* L) { return **static_cast<Grant**>(luaL_checkudata(L, 1, kGrantMeta)); }
+
+// One method call: the grant, the reason argument and the calling rule line.
+struct Call {
+  Grant* grant;
+  std::string_view reason;
+  Place place;
+};
+
+Call begin(lua_State* L, int reason_arg) {
+  Call call{&self(L), {}, {}};
+  size_t size = 0;
+  const char* text = luaL_checklstring(L, reason_arg, &size);
+  call.reason = std::string_view(text, size);
+  find_place(L, 1, call.place);
+  return call;
+}
+
+Reason reason_of(const Call& call) { return Reason{std::string(call.reason), call.place.origin()}; }
+
+std::string_view check_name(lua_State* L, int arg) {
+  size_t size = 0;
+  const char* text = luaL_checklstring(L, arg, &size);
+  return {text, size};
+}
+
+int finish(lua_State* L, const Failure& failure) {
+  if (failure.failed) return raise(L, failure);
+  return 0;
+}
+
+int inject(lua_State* L) {
+  Call call = begin(L, 2);
+  return finish(L, guarded([&] { call.grant->inject(reason_of(call)); return ok_status(); }));
+}
+
+int skip(lua_State* L) {
+  Call call = begin(L, 2);
+  return finish(L, guarded([&] { call.grant->skip(reason_of(call)); return ok_status(); }));
+}
+
+int add_device(lua_State* L) {
+  lua_Integer gpu = luaL_checkinteger(L, 2);
+  Call call = begin(L, 3);
+  return finish(L, guarded([&] { return call.grant->add_device(gpu, reason_of(call)); }));
+}
+
+int add_partition(lua_State* L) {
+  lua_Integer gpu = luaL_checkinteger(L, 2);
+  lua_Integer partition = luaL_checkinteger(L, 3);
+  Call call = begin(L, 4);
+  return finish(L, guarded([&] { return call.grant->add_partition(gpu, partition, reason_of(call)); }));
+}
+
+int remove_device(lua_State* L) {
+  lua_Integer gpu = luaL_checkinteger(L, 2);
+  Call call = begin(L, 3);
+  return finish(L, guarded([&] { return call.grant->remove_device(gpu, reason_of(call)); }));
+}
+
+// Marks the GPU named by the list entry on top of the stack. Entries naming
+// no GPU of this host are ignored: a lease may list GPUs of other nodes.
+void mark_entry(lua_State* L, const Grant& grant, unsigned char* keep, lua_Integer entry) {
+  std::size_t count = grant.gpu_count();
+  if (lua_type(L, -1) == LUA_TNUMBER) {
+    int is_integer = 0;
+    lua_Integer i = lua_tointegerx(L, -1, &is_integer);
+    if (is_integer == 0) luaL_error(L, "restrict_devices: entry %I is not an integer", entry);
+    if (i >= 0 && static_cast<std::size_t>(i) < count) keep[i] = 1;
+    return;
+  }
+  if (lua_type(L, -1) != LUA_TSTRING)
+    luaL_error(L, "restrict_devices: entry %I is a %s, expected a GPU index or UUID", entry,
+               luaL_typename(L, -1));
+  size_t size = 0;
+  const char* text = lua_tolstring(L, -1, &size);
+  std::string_view id(text, size);
+  if (auto gpu = grant.gpu_by_uuid(id)) {
+    keep[*gpu] = 1;
+  } else if (!id.empty() && id.find_first_not_of("0123456789") == std::string_view::npos && id.size() < 10) {
+    unsigned long i = std::strtoul(text, nullptr, 10);
+    if (i < count) keep[i] = 1;
+  }
+}
+
+int restrict_devices(lua_State* L) {
+  int list_type = lua_type(L, 2);
+  luaL_argexpected(L, list_type == LUA_TTABLE || list_type == LUA_TUSERDATA, 2, "list of GPU indices or UUIDs");
+  Call call = begin(L, 3);
+  std::size_t count = call.grant->gpu_count();
+  // Scratch space owned by Lua, so an error while reading the list leaks nothing.
+  auto* keep = static_cast<unsigned char*>(lua_newuserdatauv(L, count + 1, 0));
+  std::memset(keep, 0, count + 1);
+  for (lua_Integer entry = 1; lua_geti(L, 2, entry) != LUA_TNIL; ++entry) {
+    mark_entry(L, *call.grant, keep, entry);
+    lua_pop(L, 1);
+  }
+  return finish(L, guarded([&] {
+    call.grant->restrict_devices(std::span<const unsigned char>(keep, count), reason_of(call));
+    return ok_status();
+  }));
+}
+
+int add_capability(lua_State* L) {
+  std::string_view name = check_name(L, 2);
+  Call call = begin(L, 3);
+  return finish(L, guarded([&] { return call.grant->add_capability(name, reason_of(call)); }));
+}
+
+int drop_capability(lua_State* L) {
+  std::string_view name = check_name(L, 2);
+  Call call = begin(L, 3);
+  return finish(L, guarded([&] { return call.grant->drop_capability(name, reason_of(call)); }));
+}
+
+int add_extra(lua_State* L) {
+  std::string_view name = check_name(L, 2);
+  Call call = begin(L, 3);
+  return finish(L, guarded([&] { return call.grant->add_extra(name, reason_of(call)); }));
+}
+
+int drop_extra(lua_State* L) {
+  std::string_view name = check_name(L, 2);
+  Call call = begin(L, 3);
+  return finish(L, guarded([&] { return call.grant->drop_extra(name, reason_of(call)); }));
+}
+
+int set_env(lua_State* L) {
+  std::string_view name = check_name(L, 2);
+  std::string_view value = check_name(L, 3);
+  Call call = begin(L, 4);
+  return finish(L, guarded([&] { return call.grant->set_env(name, value, reason_of(call)); }));
+}
+
+int note(lua_State* L) {
+  Grant& grant = self(L);
+  std::string_view text = check_name(L, 2);
+  return finish(L, guarded([&] { grant.note(text); return ok_status(); }));
+}
+
+// Records the refusal, then stops the sandbox: no later instruction runs,
+// and a pcall around the call cannot undo it.
+int deny(lua_State* L) {
+  Call call = begin(L, 2);
+  Failure failure = guarded([&] { call.grant->deny(reason_of(call)); return ok_status(); });
+  if (failure.failed) return raise(L, failure);
+  return Sandbox::of(L).halt(L);
+}
+
+int devices(lua_State* L) {
+  const auto& list = self(L).intent().devices;
+  lua_createtable(L, static_cast<int>(list.size()), 0);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    lua_createtable(L, 0, 2);
+    lua_pushinteger(L, list[i].gpu);
+    lua_setfield(L, -2, "gpu");
+    if (list[i].partition) {
+      lua_pushinteger(L, *list[i].partition);
+      lua_setfield(L, -2, "partition");
+    }
+    lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+  }
+  return 1;
+}
+
+int push_names(lua_State* L, const std::vector<NamedGrant>& list) {
+  lua_createtable(L, static_cast<int>(list.size()), 0);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    lua_pushlstring(L, list[i].name.data(), list[i].name.size());
+    lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+  }
+  return 1;
+}
+
+int capabilities(lua_State* L) { return push_names(L, self(L).intent().capabilities); }
+int extras(lua_State* L) { return push_names(L, self(L).intent().extras); }
+
+int injecting(lua_State* L) {
+  lua_pushboolean(L, self(L).intent().inject ? 1 : 0);
+  return 1;
+}
+
+int grant_newindex(lua_State* L) { return luaL_error(L, "grant is read-only (use its methods)"); }
+
+int grant_tostring(lua_State* L) {
+  lua_pushliteral(L, "grant");
+  return 1;
+}
+
+constexpr luaL_Reg kMethods[] = {
+    {"inject", inject},
+    {"skip", skip},
+    {"add_device", add_device},
+    {"add_partition", add_partition},
+    {"remove_device", remove_device},
+    {"restrict_devices", restrict_devices},
+    {"add_capability", add_capability},
+    {"drop_capability", drop_capability},
+    {"add_extra", add_extra},
+    {"drop_extra", drop_extra},
+    {"set_env", set_env},
+    {"note", note},
+    {"deny", deny},
+    {"devices", devices},
+    {"capabilities", capabilities},
+    {"extras", extras},
+    {"injecting", injecting},
+    {nullptr, nullptr}};
+
+}  // namespace
+
+void register_grant_api(lua_State* L) {
+  luaL_newmetatable(L, kGrantMeta);
+  // Methods live in their own table: with __index pointing at the metatable,
+  // grant.__index would hand it out.
+  luaL_newlib(L, kMethods);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, grant_newindex);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushcfunction(L, grant_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pushliteral(L, "read-only");
+  lua_setfield(L, -2, "__metatable");
+  lua_pop(L, 1);
+}
+
+void push_grant(lua_State* L, Grant& grant) {
+  auto** slot = static_cast<Grant**>(lua_newuserdatauv(L, sizeof(Grant*), 0));
+  *slot = &grant;
+  luaL_setmetatable(L, kGrantMeta);
+}
+
+}  // namespace graft::rules

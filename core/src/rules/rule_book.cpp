@@ -1,0 +1,49 @@
+// rule(name, fn): registering rules while their files load.
+#include "rules/rule_book.hpp"
+
+#include "rules/environment.hpp"
+#include "rules/guard.hpp"
+#include "rules/place.hpp"
+
+namespace graft::rules {
+
+void RuleBook::install(lua_State* L) {
+  lua_newtable(L);
+  table_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  lua_pushlightuserdata(L, this);
+  lua_pushcclosure(L, &RuleBook::define, 1);
+  add_global(L, "rule");
+}
+
+void RuleBook::push_function(lua_State* L, std::size_t i) const {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, table_ref_);
+  lua_rawgeti(L, -1, static_cast<lua_Integer>(i + 1));
+  lua_remove(L, -2);
+}
+
+Status RuleBook::add(std::string_view name, const Origin& origin) {
+  for (const RegisteredRule& rule : rules_)
+    if (rule.name == name) return make_error("rule '{}' is already defined at {}", name, rule.origin.full());
+  rules_.push_back(RegisteredRule{std::string(name), origin});
+  return ok_status();
+}
+
+int RuleBook::define(lua_State* L) {
+  auto* book = static_cast<RuleBook*>(lua_touserdata(L, lua_upvalueindex(1)));
+  size_t size = 0;
+  const char* name = luaL_checklstring(L, 1, &size);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  if (!book->open_) return luaL_error(L, "rule() can only be called while rule files load");
+  if (size == 0) return luaL_argerror(L, 1, "rule name is empty");
+  // Store the function first: if that runs out of memory, the book is unchanged.
+  lua_rawgeti(L, LUA_REGISTRYINDEX, book->table_ref_);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, static_cast<lua_Integer>(book->rules_.size() + 1));
+  Place place;
+  find_place(L, 1, place);
+  Failure failure = guarded([&] { return book->add(std::string_view(name, size), place.origin()); });
+  if (failure.failed) return raise(L, failure);
+  return 0;
+}
+
+}  // namespace graft::rules

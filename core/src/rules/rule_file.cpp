@@ -1,0 +1,66 @@
+// Reading and loading one rule file.
+#include "rules/rule_file.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "rules/environment.hpp"
+#include "rules/sandbox.hpp"
+
+namespace graft::rules {
+
+Result<std::string> read_rule_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error("cannot read rule file {}: {}", path, std::strerror(errno));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return make_error("cannot read rule file {}: {}", path, std::strerror(errno));
+  std::string text = std::move(buffer).str();
+
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
+  // The newline ending a "#" line stays, so line numbers do not shift.
+  std::size_t start = 0;
+  if (text.starts_with("#")) {
+    text.erase(0, std::min(text.find('\n'), text.size()));
+    start = text.empty() ? 0 : 1;
+  }
+  // Lua's own test: a chunk starting with ESC is precompiled bytecode, which
+  // can crash the VM when crafted. Mode "t" refuses it too; this says why.
+  if (text.size() > start && text[start] == LUA_SIGNATURE[0])
+    return make_error("{}: binary (precompiled) chunks are not allowed; rule files must be Lua source text",
+                      path);
+  return text;
+}
+
+namespace {
+
+// A load reports errors as a status; raise them, keeping a memory error one.
+int failed_load(lua_State* L, int status) {
+  Sandbox::of(L).after_protected_call(L, status);
+  return lua_error(L);
+}
+
+}  // namespace
+
+int load_rule_chunk(lua_State* L) {
+  auto* source = static_cast<ChunkSource*>(lua_touserdata(L, 1));
+  // Learn Lua's short name for this file from an empty chunk of the same
+  // name, so messages can be traced back to the full path.
+  int status = luaL_loadbufferx(L, "", 0, source->chunkname, "t");
+  if (status != LUA_OK) return failed_load(L, status);
+  lua_Debug ar;
+  lua_getinfo(L, ">S", &ar);
+  std::memcpy(source->short_src, ar.short_src, sizeof ar.short_src);
+  status = luaL_loadbufferx(L, source->text, source->size, source->chunkname, "t");
+  if (status != LUA_OK) return failed_load(L, status);
+  push_environment(L);
+  // A main chunk has exactly one upvalue, _ENV.
+  lua_setupvalue(L, -2, 1);
+  lua_call(L, 0, 0);
+  return 0;
+}
+
+}  // namespace graft::rules
