@@ -1,0 +1,36 @@
+-- tenant-gpu-lease.lua: a tenant's containers only ever see the GPUs leased
+-- to that tenant.
+--
+-- The tenant comes from the annotation `example.com/tenant`; its lease is
+-- policy.data.leases[<tenant>], a list of GPU UUIDs and/or GPU indices.
+-- Lists may name GPUs of other nodes: entries this host does not have are
+-- ignored. GPUs (and their partitions) outside the lease are removed from the
+-- grant and show in the plan as denials ("GPU 3 ... lease for team-a").
+--
+--   * no tenant annotation: the rule does not apply;
+--   * not a GPU container (nothing injected): the rule does not apply;
+--   * a tenant without a lease: the container is REFUSED, rather than started
+--     with no GPUs, so a missing lease is a loud error, not a silent
+--     CPU-only job.
+--
+-- Pod authors can set arbitrary annotations, so the annotation must come from
+-- something the site trusts (e.g. an admission webhook that overwrites it).
+--
+-- Site policy:
+--   rules = ["/usr/share/graft/policies/examples/tenant-gpu-lease.lua"]
+--   [data.leases]
+--   team-a = ["GPU-4f0e6c3a-5e2b-11ee-8c99-0242ac120002"]
+--   team-b = [2, 3]
+
+local ANNOTATION = "example.com/tenant"
+
+rule("tenant-gpu-lease", function(req, host, grant)
+  local tenant = req.annotations[ANNOTATION]
+  if tenant == nil or not grant:injecting() then return end
+  local leases = policy.data.leases
+  local lease = leases and leases[tenant]
+  if lease == nil then
+    return grant:deny("tenant '" .. tenant .. "' has no GPU lease (policy.data.leases)")
+  end
+  grant:restrict_devices(lease, "lease for " .. tenant)
+end)
