@@ -12,7 +12,7 @@ struct Origin {
   int column = 0;
 
   bool empty() const { return file.empty(); }
-  // "nvidia.toml:12" (basename, line) for plan output.
+  // "vendor.toml:12" (basename, line) for plan output.
   std::string brief() const;
   // "/etc/graft/graft.toml:12:5" for error messages.
   std::string full() const;

@@ -12,7 +12,7 @@
 namespace graft {
 
 struct Reason {
-  std::string text;  // "NVIDIA_VISIBLE_DEVICES=0", "lease for team-a"
+  std::string text;  // "VISIBLE_DEVICES=0", "lease for team-a"
   Origin origin;     // rule file:line, or policy file:line
 };
 

@@ -37,7 +37,7 @@ struct Gpu {
 };
 
 struct DeviceNode {
-  std::string path;       // container path, e.g. "/dev/nvidia0"
+  std::string path;       // container path, e.g. "/dev/gpu0"
   std::string host_path;  // dev_root + path
   char type = 'c';
   unsigned major = 0;
@@ -47,13 +47,13 @@ struct DeviceNode {
 
 // One library file chosen for an ld.so.cache key.
 struct Library {
-  std::string soname;     // cache key, e.g. "libcuda.so.1"
+  std::string soname;     // cache key, e.g. "libvendor.so.1"
   std::string host_path;  // real file after resolving symlinks inside driver_root
   bool lib32 = false;
 };
 
 struct HostFile {
-  std::string name;       // what the policy asked for ("nvidia-smi", "/run/x/socket")
+  std::string name;       // what the policy asked for ("vendor-smi", "/run/x/socket")
   std::string host_path;  // where it was found
   std::string container_path;
   bool directory = false;

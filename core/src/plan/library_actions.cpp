@@ -54,7 +54,7 @@ void add_library(const Library& library, const std::string& dir, const Provenanc
 }
 
 // A policy link is only made when what it points at was injected, so a
-// "libcuda.so" link never dangles in a utility-only container.
+// development link never dangles in a utility-only container.
 void add_policy_symlinks(PlanContext& context, const std::string& dir,
                          const std::set<std::string>& names) {
   const auto& items = context.items;

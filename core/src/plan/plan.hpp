@@ -27,7 +27,7 @@ const char* to_string(ActionKind kind);
 
 struct Provenance {
   std::string capability;  // grouping for the auditor: "compute", "GPU 1", "base"
-  std::string reason;      // "compute", "GPU 1 (NVIDIA_VISIBLE_DEVICES=1)"
+  std::string reason;      // "compute", "GPU 1 (VISIBLE_DEVICES=1)"
   Origin origin;
 };
 

@@ -33,7 +33,7 @@ struct HostRoots {
 };
 
 struct SymlinkSpec {
-  std::string link;    // name created in the container library dir, e.g. "libcuda.so"
+  std::string link;    // name created in the container library dir, e.g. "libvendor.so"
   std::string target;  // what it points to, may use {driver_version}
   Origin origin;
 };
@@ -44,7 +44,7 @@ struct CapabilitySet {
   Origin origin;
   bool always = false;  // part of every injection, whatever capabilities were asked
   bool lib32 = false;   // adds the 32-bit copy of every library already selected
-  std::vector<SourcedString> libraries;     // ld.so.cache key prefixes ("libcuda.so")
+  std::vector<SourcedString> libraries;     // ld.so.cache key prefixes ("libvendor.so")
   std::vector<SourcedString> binaries;      // names searched in discovery.binary_dirs
   std::vector<SourcedString> firmware;      // globs under discovery.firmware_dir
   std::vector<SourcedString> ipc;           // paths under host.run_root
@@ -59,7 +59,7 @@ struct CapabilitySet {
 struct DeviceClass {
   enum class Per { fixed, gpu, partition };
   std::string name;
-  std::string path;        // container path, e.g. "/dev/nvidia{minor}"; host path is dev_root + path
+  std::string path;        // container path, e.g. "/dev/gpu{minor}"; host path is dev_root + path
   Per per = Per::fixed;
   std::string major_name;  // /proc/devices name used when the node is absent (e.g. caps)
   bool required = false;   // missing node is an error rather than a warning

@@ -1,6 +1,7 @@
 // The top level of a policy file and its small sections: host roots, plugins,
 // request trust, defaults, rules, limits, audit and free-form data.
 #include "policy/read_sections.hpp"
+#include "policy/member_readers.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -152,6 +153,7 @@ Status read_audit_log(const Field& field, Policy& policy, const FileContext& fil
 
 constexpr KeyReader<Policy> kAuditReaders[] = {
     {"log", read_audit_log},
+    {"env", read_strings<&Policy::audit_env>},
 };
 
 nlohmann::json to_json(const toml::node& node) {
