@@ -1,19 +1,19 @@
 // The fake host fixture: what it builds is what discovery will read, so each
 // piece is checked against the format the real driver and tools produce.
+#include "fake_host.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include <catch2/catch.hpp>
-
-#include "fake_host.hpp"
 #include "fixture_files.hpp"
 #include "inventory/ldcache.hpp"
 
@@ -38,7 +38,8 @@ struct stat lstat_of(const std::string& path) {
 bool has_entry(const std::vector<LdCacheEntry>& entries, std::string_view key,
                const std::string& value) {
   return std::any_of(entries.begin(), entries.end(), [&](const LdCacheEntry& entry) {
-    return entry.key == key && entry.value == value && ldcache_abi(entry.flags) == LdCacheAbi::native;
+    return entry.key == key && entry.value == value &&
+           ldcache_abi(entry.flags) == LdCacheAbi::native;
   });
 }
 
@@ -54,9 +55,10 @@ bool host_has_gpu_driver() {
 TEST_CASE("A fake host writes a driver version file naming its version", "[fixture]") {
   FakeHost host = FakeHost::build(FakeHostSpec::with_gpus(1));
   std::string version = read_text(host.path("/proc/driver/nvidia/version"));
-  CHECK_THAT(version, Catch::StartsWith("NVRM version: NVIDIA UNIX ") &&
-                          Catch::Contains("Kernel Module  560.35.03  Fri Aug 16 21:39:15 UTC 2024\n") &&
-                          Catch::Contains("\nGCC version:  gcc version"));
+  CHECK_THAT(version,
+             Catch::StartsWith("NVRM version: NVIDIA UNIX ") &&
+                 Catch::Contains("Kernel Module  560.35.03  Fri Aug 16 21:39:15 UTC 2024\n") &&
+                 Catch::Contains("\nGCC version:  gcc version"));
   CHECK_THAT(read_text(host.path("/proc/driver/nvidia/params")),
              Catch::Contains("\nModifyDeviceFiles: 1\n"));
   CHECK(std::filesystem::is_regular_file(host.path("/proc/driver/nvidia/registry")));
@@ -89,9 +91,11 @@ TEST_CASE("MIG capability files and mig-minors agree on the minors", "[fixture]"
              Catch::StartsWith(fmt::format("DeviceFileMinor: {}\n", mig_ci_minor(1, 2, 1))));
 
   std::string minors = read_text(host.path("/proc/driver/nvidia-caps/mig-minors"));
-  CHECK_THAT(minors, Catch::StartsWith("config 1\nmonitor 2\ngpu0/gi0/access 3\ngpu0/gi0/ci0/access 4\n"));
+  CHECK_THAT(minors,
+             Catch::StartsWith("config 1\nmonitor 2\ngpu0/gi0/access 3\ngpu0/gi0/ci0/access 4\n"));
   CHECK_THAT(minors, Catch::Contains(fmt::format("\ngpu1/gi2/access {}\n", mig_gi_minor(1, 2))));
-  CHECK_THAT(minors, Catch::Contains(fmt::format("\ngpu1/gi2/ci1/access {}\n", mig_ci_minor(1, 2, 1))));
+  CHECK_THAT(minors,
+             Catch::Contains(fmt::format("\ngpu1/gi2/ci1/access {}\n", mig_ci_minor(1, 2, 1))));
   CHECK_THAT(minors, Catch::EndsWith("\ngpu31/gi14/ci7/access 4322\n"));
 }
 
@@ -123,7 +127,8 @@ TEST_CASE("Every fake library is in the cache under its soname, linked to the ve
     INFO(lib.file << " soname " << lib.soname);
     std::string soname_path = FakeHost::lib_dir() + "/" + std::string(lib.soname);
     CHECK(has_entry(*entries, lib.soname, soname_path));
-    CHECK(std::filesystem::is_regular_file(host.path(FakeHost::lib_dir() + "/" + std::string(lib.file))));
+    CHECK(std::filesystem::is_regular_file(
+        host.path(FakeHost::lib_dir() + "/" + std::string(lib.file))));
     if (lib.soname != lib.file) {
       CHECK(std::filesystem::read_symlink(host.path(soname_path)) == lib.file);
     }
@@ -170,22 +175,27 @@ TEST_CASE("A library left out by the spec is missing from the tree and the cache
   FakeHostSpec spec = FakeHostSpec::with_gpus(1);
   spec.without_libraries = {"libnvidia-ngx.so.1"};
   FakeHost host = FakeHost::build(spec);
-  CHECK_FALSE(std::filesystem::exists(host.path(FakeHost::lib_dir() + "/libnvidia-ngx.so.560.35.03")));
+  CHECK_FALSE(
+      std::filesystem::exists(host.path(FakeHost::lib_dir() + "/libnvidia-ngx.so.560.35.03")));
   if (!host.ldcache_created()) return;
   auto entries = read_ldcache(host.path("/etc/ld.so.cache"));
   REQUIRE(entries.ok());
-  CHECK_FALSE(has_entry(*entries, "libnvidia-ngx.so.1", FakeHost::lib_dir() + "/libnvidia-ngx.so.1"));
+  CHECK_FALSE(
+      has_entry(*entries, "libnvidia-ngx.so.1", FakeHost::lib_dir() + "/libnvidia-ngx.so.1"));
 }
 
 TEST_CASE("Binaries are executable and firmware sits under the driver version", "[fixture]") {
   FakeHost host = FakeHost::build(FakeHostSpec::with_gpus(1));
-  for (const char* name : {"nvidia-smi", "nvidia-debugdump", "nvidia-persistenced",
-                           "nv-fabricmanager", "nvidia-cuda-mps-control", "nvidia-cuda-mps-server"}) {
+  for (const char* name :
+       {"nvidia-smi", "nvidia-debugdump", "nvidia-persistenced", "nv-fabricmanager",
+        "nvidia-cuda-mps-control", "nvidia-cuda-mps-server"}) {
     INFO(name);
     CHECK(::access(host.path(std::string("/usr/bin/") + name).c_str(), X_OK) == 0);
   }
-  CHECK(std::filesystem::is_regular_file(host.path("/lib/firmware/nvidia/560.35.03/gsp_ga10x.bin")));
-  CHECK(std::filesystem::is_regular_file(host.path("/lib/firmware/nvidia/560.35.03/gsp_tu10x.bin")));
+  CHECK(
+      std::filesystem::is_regular_file(host.path("/lib/firmware/nvidia/560.35.03/gsp_ga10x.bin")));
+  CHECK(
+      std::filesystem::is_regular_file(host.path("/lib/firmware/nvidia/560.35.03/gsp_tu10x.bin")));
 }
 
 TEST_CASE("IPC endpoints are real sockets and the MPS pipe directory exists", "[fixture]") {

@@ -1,18 +1,18 @@
 // ld.so.cache parsing: real caches written by the system ldconfig, caches
 // built byte by byte here (old, new, combined layouts), and damaged ones.
+#include "inventory/ldcache.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
-#include <catch2/catch.hpp>
-
 #include "fake_host.hpp"
 #include "fixture_files.hpp"
-#include "inventory/ldcache.hpp"
 #include "temp_dir.hpp"
 
 using namespace graft;
@@ -68,8 +68,8 @@ std::string new_section(const std::vector<RawEntry>& entries) {
     append_u32(out, static_cast<std::uint32_t>(entries[i].flags));
     append_u32(out, strings_start + strings.offsets[2 * i]);
     append_u32(out, strings_start + strings.offsets[2 * i + 1]);
-    append_u32(out, 0);             // osversion
-    out += std::string(8, '\0');    // hwcap
+    append_u32(out, 0);           // osversion
+    out += std::string(8, '\0');  // hwcap
   }
   return out + strings.bytes;
 }
@@ -149,7 +149,8 @@ std::string system_ldconfig_cache(const TempDir& root, const std::string& format
   copy_file(FakeHost::lib_dir() + "/libc.so.6", lib_dir + "/libc.so.6");
   write_file(join(root.path(), "etc/ld.so.conf"), FakeHost::lib_dir() + "\n");
   std::vector<std::string> argv = {"/sbin/ldconfig", "-r", root.path(), "-c", format};
-  if (::geteuid() != 0) argv.insert(argv.begin(), {"/usr/bin/unshare", "--user", "--map-root-user"});
+  if (::geteuid() != 0)
+    argv.insert(argv.begin(), {"/usr/bin/unshare", "--user", "--map-root-user"});
   if (run_program(argv).exit_code != 0) return {};
   return read_bytes(join(root.path(), "etc/ld.so.cache"));
 }
@@ -248,6 +249,25 @@ TEST_CASE("Every truncation of a real cache is an error, never a crash", "[ldcac
   }
 }
 
+TEST_CASE("Overwriting any single byte of a real cache never reads out of bounds", "[ldcache]") {
+  FakeHost host = FakeHost::build(FakeHostSpec::with_gpus(1));
+  if (!host.ldcache_created()) {
+    WARN("skipped: the fixture could not run ldconfig: " << host.ldcache_problem());
+    return;
+  }
+  const std::string bytes = read_bytes(host.path("etc/ld.so.cache"));
+  std::size_t rejected = 0;
+  for (std::size_t pos = 0; pos < bytes.size(); ++pos) {
+    for (char junk : {'\x00', '\x7f', '\xff'}) {
+      std::string damaged = bytes;
+      damaged[pos] = junk;
+      // Either outcome is fine; the sanitizer build checks nothing is read out of bounds.
+      if (!parse_ldcache(damaged, "damaged").ok()) ++rejected;
+    }
+  }
+  CHECK(rejected > 0);
+}
+
 TEST_CASE("Every truncation of old and combined caches is an error", "[ldcache]") {
   for (const std::string& bytes :
        {old_cache(kTwoLibraries), combined_cache({kTwoLibraries[0]}, kTwoLibraries)}) {
@@ -274,17 +294,18 @@ TEST_CASE("A huge nlibs is rejected without overflow", "[ldcache]") {
 TEST_CASE("A key offset beyond the end of the file is named in the error", "[ldcache]") {
   std::string bytes = new_section(kTwoLibraries);
   put_u32(bytes, 48 + 24 + 4, 99999);  // entry 1, key
-  CHECK(error_of(bytes) == "ld.so.cache /x/etc/ld.so.cache: entry 1 key offset 99999 beyond end of file");
+  CHECK(error_of(bytes) ==
+        "ld.so.cache /x/etc/ld.so.cache: entry 1 key offset 99999 beyond end of file");
 }
 
 TEST_CASE("A value offset beyond the end of the file is named in the error", "[ldcache]") {
   std::string bytes = old_cache(kTwoLibraries);
   put_u32(bytes, 16 + 8, 0xfffffff0);  // entry 0, value
-  CHECK_THAT(error_of(bytes), Catch::Contains("entry 0 value offset 4294967280 beyond end of file"));
+  CHECK_THAT(error_of(bytes),
+             Catch::Contains("entry 0 value offset 4294967280 beyond end of file"));
 }
 
-TEST_CASE("A string without a NUL terminator before the end of the file is an error",
-          "[ldcache]") {
+TEST_CASE("A string without a NUL terminator before the end of the file is an error", "[ldcache]") {
   std::string bytes = old_cache(kTwoLibraries);
   bytes.pop_back();  // the last string's terminator
   CHECK_THAT(error_of(bytes), Catch::Contains("entry 1 value at offset") &&
@@ -294,11 +315,14 @@ TEST_CASE("A string without a NUL terminator before the end of the file is an er
 TEST_CASE("A string table larger than the file is an error", "[ldcache]") {
   std::string bytes = new_section(kTwoLibraries);
   put_u32(bytes, 24, 100000);
-  CHECK_THAT(error_of(bytes), Catch::Contains("string table of 100000 bytes extends beyond end of file"));
+  CHECK_THAT(error_of(bytes),
+             Catch::Contains("string table of 100000 bytes extends beyond end of file"));
 }
 
 TEST_CASE("A file with neither magic is rejected as bad magic", "[ldcache]") {
-  CHECK_THAT(error_of("\x7f" "ELF not a cache at all, just bytes"), Catch::Contains("bad magic \"\\x7fELF"));
+  CHECK_THAT(error_of("\x7f"
+                      "ELF not a cache at all, just bytes"),
+             Catch::Contains("bad magic \"\\x7fELF"));
   CHECK_THAT(error_of(""), Catch::Contains("empty file"));
 }
 

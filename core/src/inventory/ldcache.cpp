@@ -32,7 +32,7 @@ constexpr std::size_t kNewHeaderAlign = 8;
 // glibc >= 2.33 appends an extension directory (generator string, hwcaps)
 // whose offsets count from the start of the file.
 constexpr std::uint32_t kExtensionMagic = 0xeaa42174;
-constexpr std::size_t kExtensionHeaderSize = 8;   // u32 magic, u32 count
+constexpr std::size_t kExtensionHeaderSize = 8;    // u32 magic, u32 count
 constexpr std::size_t kExtensionSectionSize = 16;  // u32 tag, flags, offset, size
 
 // Header flags, low two bits: byte order (0 = unset by older glibc).
@@ -156,8 +156,8 @@ Result<std::vector<LdCacheEntry>> read_entries(const Reader& in, const Table& ta
 }
 
 Result<Done> check_byte_order(const Reader& in, std::size_t pos) {
-  auto endian = static_cast<std::uint8_t>(in.field<std::uint8_t>(pos + kNewFlagsOffset) &
-                                          kEndianMask);
+  auto endian =
+      static_cast<std::uint8_t>(in.field<std::uint8_t>(pos + kNewFlagsOffset) & kEndianMask);
   if (endian == kEndianInvalid) return in.fail("header marks its byte order as invalid");
   if (endian != 0 && endian != kEndianHost) {
     return in.fail("written for a host of the other byte order");
@@ -171,8 +171,9 @@ Result<Done> check_strings_fit(const Reader& in, const Table& table) {
   std::size_t entries_end = table.entries_pos + table.nlibs * table.entry_size;
   auto strings = in.field<std::uint32_t>(table.strings_base + kNewStringsSizeOffset);
   if (strings > in.size() - entries_end) {
-    return in.fail(fmt::format("string table of {} bytes extends beyond end of file ({} bytes left)",
-                               strings, in.size() - entries_end));
+    return in.fail(
+        fmt::format("string table of {} bytes extends beyond end of file ({} bytes left)", strings,
+                    in.size() - entries_end));
   }
   return Done{};
 }
@@ -189,7 +190,8 @@ Result<Done> check_extensions(const Reader& in, std::size_t pos) {
   auto count = in.field<std::uint32_t>(offset + 4);
   std::size_t room = in.size() - offset - kExtensionHeaderSize;
   if (count > room / kExtensionSectionSize) {
-    return in.fail(fmt::format("extension directory claims {} sections, beyond end of file", count));
+    return in.fail(
+        fmt::format("extension directory claims {} sections, beyond end of file", count));
   }
   for (std::size_t i = 0; i < count; ++i) {
     std::size_t at = offset + kExtensionHeaderSize + i * kExtensionSectionSize;
@@ -215,8 +217,8 @@ Result<std::vector<LdCacheEntry>> parse_new(const Reader& in, std::size_t pos) {
                                printable(in.bytes(pos + kNewVersionOffset, kNewVersion.size())),
                                kNewVersion));
   }
-  Table table{pos + kNewHeaderSize, in.field<std::uint32_t>(pos + kNewNlibsOffset),
-              kNewEntrySize, pos};
+  Table table{pos + kNewHeaderSize, in.field<std::uint32_t>(pos + kNewNlibsOffset), kNewEntrySize,
+              pos};
   if (auto check = check_byte_order(in, pos); !check) return check.error();
   if (auto check = check_entries_fit(in, table, "new-format"); !check) return check.error();
   if (auto check = check_strings_fit(in, table); !check) return check.error();
@@ -228,8 +230,8 @@ Result<std::vector<LdCacheEntry>> parse_new(const Reader& in, std::size_t pos) {
 // combined layout glibc < 2.32 wrote); it is preferred when present.
 Result<std::vector<LdCacheEntry>> parse_old(const Reader& in) {
   if (in.size() < kOldHeaderSize) {
-    return in.fail(fmt::format("truncated old-format header: {} of {} bytes", in.size(),
-                               kOldHeaderSize));
+    return in.fail(
+        fmt::format("truncated old-format header: {} of {} bytes", in.size(), kOldHeaderSize));
   }
   Table table{kOldHeaderSize, in.field<std::uint32_t>(kOldMagic.size() + 1), kOldEntrySize, 0};
   if (auto check = check_entries_fit(in, table, "old-format"); !check) return check.error();
@@ -286,8 +288,8 @@ Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path) {
   int saved = errno;
   ::close(fd);
   if (done != bytes.size()) {
-    return fail(fmt::format("short read ({} of {} bytes): {}", done, bytes.size(),
-                            std::strerror(saved)));
+    return fail(
+        fmt::format("short read ({} of {} bytes): {}", done, bytes.size(), std::strerror(saved)));
   }
   return parse_ldcache(bytes, path);
 }

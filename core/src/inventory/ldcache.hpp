@@ -31,7 +31,7 @@ Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path);
 
 // Which ABI an entry belongs to, relative to the ABI this program was built for.
 enum class LdCacheAbi {
-  native,  // the build's own 64-bit ABI (x86-64, aarch64)
+  native,    // the build's own 64-bit ABI (x86-64, aarch64)
   compat32,  // its 32-bit companion (i386 on x86-64, ARM hard-float on aarch64)
   other,
 };
