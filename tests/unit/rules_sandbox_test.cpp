@@ -240,3 +240,19 @@ TEST_CASE("the process stays healthy after faulty rules", "[rules]") {
   REQUIRE(good->devices.size() == 1);
   CHECK(good->devices[0].reason.text == "fine");
 }
+
+TEST_CASE("a to-be-closed handler cannot outlast the instruction budget", "[rules]") {
+  RuleDir dir;
+  auto result = evaluate_files(dir, {{"close.lua", one_rule("close", R"(local guard <close> = setmetatable({}, {__close = function() while true do end end})
+    while true do end)")}});
+  CHECK_THAT(error_of(result), Catch::StartsWith("rule 'close' (" + dir.path() + "/close.lua:"));
+  CHECK_THAT(error_of(result), Catch::EndsWith("instruction budget of 1000000 exceeded"));
+}
+
+TEST_CASE("a memory limit too small for the sandbox itself is a clean error", "[rules]") {
+  RuleDir dir;
+  Policy policy = test_policy({dir.write("ok.lua", "rule('ok', function() end)\n")});
+  policy.limits.rule_memory_bytes = 8192;
+  auto result = evaluate_rules(test_request(), test_inventory(), policy);
+  CHECK_THAT(error_of(result), Catch::Contains("memory limit (8192 bytes)"));
+}
