@@ -89,10 +89,14 @@ std::string render_plan_text(const Plan& plan) {
     members.push_back(&action);
   }
   for (const auto& group : groups) {
-    out += fmt::format("\n[{}]\n", group);
+    // The group's first reason heads it; lines repeat a reason only if theirs differs.
+    const std::string& reason = by_group[group].front()->provenance.reason;
+    out += reason == group ? fmt::format("\n[{}]\n", group)
+                           : fmt::format("\n[{}]  {}\n", group, reason);
     for (const Action* action : by_group[group]) {
       std::string origin = action->provenance.origin.brief();
-      if (action->provenance.reason != group) origin += "  " + action->provenance.reason;
+      if (action->provenance.reason != reason && action->provenance.reason != group)
+        origin += "  " + action->provenance.reason;
       line(out, "", describe(*action), origin);
     }
   }
