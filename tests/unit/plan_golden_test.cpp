@@ -181,3 +181,16 @@ TEST_CASE("a refused request produces no actions", "[plan]") {
   REQUIRE(plan.intent.refusal);
   CHECK(plan.actions.empty());
 }
+
+TEST_CASE("graphics writes a driver profile naming only the granted GPUs", "[plan]") {
+  const auto& host = eight_gpu_host();
+  if (!nodes_available(host)) return;
+  Plan plan = host.plan({{"NVIDIA_VISIBLE_DEVICES", "1,3"}, {"NVIDIA_DRIVER_CAPABILITIES", "graphics"}});
+  const Action* profile = find_action(
+      plan, ActionKind::config_file, "/etc/nvidia/nvidia-application-profiles-rc.d/10-container.conf");
+  REQUIRE(profile);
+  CHECK_THAT(profile->content, Catch::Contains("\"EGLVisibleDGPUDevices\",0xa]"));
+  CHECK(profile->provenance.origin.brief().starts_with("graphics.lua:"));
+  Plan compute = host.plan({{"NVIDIA_VISIBLE_DEVICES", "1"}, {"NVIDIA_DRIVER_CAPABILITIES", "compute"}});
+  CHECK(targets(compute, ActionKind::config_file).empty());
+}

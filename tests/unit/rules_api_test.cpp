@@ -189,6 +189,28 @@ end))");
   CHECK(error_of(bad) == "rule 'r' (" + dir.path() + "/api.lua:2): invalid environment variable name 'A=B'");
 }
 
+TEST_CASE("grant:write_file records a file and a later call for the same path replaces it", "[rules]") {
+  RuleDir dir;
+  Intent intent = run_ok(dir, R"(rule('r', function(req, host, grant)
+  grant:write_file('/etc/x.conf', 'one', 'first')
+  grant:write_file('/etc/x.conf', 'two', 'second')
+end))");
+  REQUIRE(intent.files.size() == 1);
+  CHECK(intent.files[0].path == "/etc/x.conf");
+  CHECK(intent.files[0].content == "two");
+  CHECK(intent.files[0].reason.origin == at(dir, 3));
+}
+
+TEST_CASE("grant:write_file refuses relative paths, '..' and oversized content", "[rules]") {
+  RuleDir dir;
+  for (std::string call : {"grant:write_file('etc/x', 'a', 'r')", "grant:write_file('/etc/../x', 'a', 'r')",
+                           "grant:write_file('/etc/x', string.rep('a', 70000), 'r')"}) {
+    auto result = evaluate_files(dir, {{"api.lua", "rule('r', function(req, host, grant)\n  " + call + "\nend)"}});
+    INFO(call);
+    CHECK_THAT(error_of(result), Catch::Contains("api.lua:2): write_file:"));
+  }
+}
+
 TEST_CASE("grant:note appends to the request notes", "[rules]") {
   RuleDir dir;
   Intent intent = run_ok(dir, "rule('r', function(req, host, grant)\n  grant:note('one')\n  grant:note('two')\nend)");

@@ -38,6 +38,14 @@ struct EnvGrant {
   Reason reason;
 };
 
+// A small file the container gets, written by the plan (e.g. a driver
+// profile naming only the granted GPUs).
+struct FileGrant {
+  std::string path;  // absolute container path
+  std::string content;
+  Reason reason;
+};
+
 struct Intent {
   // False means the container is not a GPU container: nothing is injected.
   bool inject = false;
@@ -47,6 +55,7 @@ struct Intent {
   std::vector<NamedGrant> capabilities;
   std::vector<NamedGrant> extras;
   std::vector<EnvGrant> env;
+  std::vector<FileGrant> files;
   std::vector<Denial> denials;  // things asked for and refused, kept for the audit
   // A hard refusal: the container must not start. Rendered as one error line.
   std::optional<Reason> refusal;

@@ -46,6 +46,17 @@ void add_file_actions(PlanContext& context) {
       bind(*file, "libraries", {"ro", "nosuid", "nodev", "noexec"}, item, plan);
 }
 
+void add_config_file_actions(PlanContext& context) {
+  for (const auto& file : context.intent.files)
+    context.plan.actions.push_back(Action{.kind = ActionKind::config_file,
+                                          .plugin = "libraries",
+                                          .source = "",
+                                          .target = file.path,
+                                          .options = {"ro", "nosuid", "nodev", "noexec"},
+                                          .content = file.content,
+                                          .provenance = {"files", file.reason.text, file.reason.origin}});
+}
+
 void add_env_actions(PlanContext& context) {
   for (const auto& env : context.intent.env)
     context.plan.actions.push_back(Action{.kind = ActionKind::env,

@@ -37,9 +37,10 @@ bool same_effect(const Action& a, const Action& b) {
 }
 
 std::string describe(const Action& action) {
-  return fmt::format("{} {} ({})", to_string(action.kind),
-                     action.source.empty() ? action.content : action.source,
-                     action.provenance.origin.brief());
+  std::string what = action.kind == ActionKind::config_file
+                         ? fmt::format("of {} bytes", action.content.size())
+                         : (action.source.empty() ? action.content : action.source);
+  return fmt::format("{} {} ({})", to_string(action.kind), what, action.provenance.origin.brief());
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ Status add_extra_actions(PlanContext& context);    // named extras (partition ma
 Status add_library_actions(PlanContext& context);  // libraries, soname and policy symlinks, ld cache
 void add_file_actions(PlanContext& context);       // binaries, firmware, IPC, config files
 void add_procfs_actions(PlanContext& context);     // procfs mask and per-GPU directories
+void add_config_file_actions(PlanContext& context);  // files rules asked to write
 void add_env_actions(PlanContext& context);
 
 // Sorts into apply order, merges identical actions, and fails when two

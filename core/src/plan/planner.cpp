@@ -44,6 +44,7 @@ Result<Plan> make_plan(const Request& request, const Inventory& inventory, const
   if (auto status = add_extra_actions(context); !status) return status.error();
   if (auto status = add_library_actions(context); !status) return status.error();
   add_file_actions(context);
+  add_config_file_actions(context);
   add_env_actions(context);
   if (auto status = order_and_merge(plan); !status) return status.error();
   return plan;

@@ -69,12 +69,19 @@ json decisions_json(const Plan& plan) {
     entry["value"] = grant.value;
     env.push_back(entry);
   }
+  json files = json::array();
+  for (const auto& file : intent.files) {
+    json entry = reason_json(file.reason);
+    entry["path"] = file.path;
+    files.push_back(entry);
+  }
   return {{"notes", intent.request_notes},
           {"granted",
            {{"devices", devices},
             {"capabilities", named_json(intent.capabilities)},
             {"extras", named_json(intent.extras)},
-            {"env", env}}},
+            {"env", env},
+            {"files", files}}},
           {"denied", denied},
           {"refusal", intent.refusal ? reason_json(*intent.refusal) : json(nullptr)}};
 }

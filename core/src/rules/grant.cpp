@@ -140,6 +140,26 @@ Status Grant::set_env(std::string_view name, std::string_view value, const Reaso
   return ok_status();
 }
 
+// Paths are container paths the apply step resolves inside the rootfs; they
+// must still be plain absolute paths so the plan says exactly where they land.
+Status Grant::write_file(std::string_view path, std::string_view content, const Reason& reason) {
+  constexpr std::size_t max_content = 64 * 1024;
+  if (!path.starts_with('/') || path.find("/../") != std::string_view::npos ||
+      path.ends_with("/..") || path.ends_with('/') || path.find('\0') != std::string_view::npos)
+    return make_error("write_file: '{}' is not an absolute file path without '..'", path);
+  if (content.size() > max_content)
+    return make_error("write_file: content for {} is {} bytes, more than {}", path, content.size(),
+                      max_content);
+  for (FileGrant& file : intent_.files) {
+    if (file.path != path) continue;
+    file.content = std::string(content);
+    file.reason = reason;
+    return ok_status();
+  }
+  intent_.files.push_back(FileGrant{std::string(path), std::string(content), reason});
+  return ok_status();
+}
+
 void Grant::note(std::string_view text) { intent_.request_notes.emplace_back(text); }
 
 void Grant::deny(const Reason& reason) {

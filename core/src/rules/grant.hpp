@@ -34,6 +34,7 @@ class Grant {
   Status drop_extra(std::string_view name, const Reason& reason);
 
   Status set_env(std::string_view name, std::string_view value, const Reason& reason);
+  Status write_file(std::string_view path, std::string_view content, const Reason& reason);
   void note(std::string_view text);
   void deny(const Reason& reason);
 

@@ -150,6 +150,13 @@ int set_env(lua_State* L) {
   return finish(L, guarded([&] { return call.grant->set_env(name, value, reason_of(call)); }));
 }
 
+int write_file(lua_State* L) {
+  std::string_view path = check_name(L, 2);
+  std::string_view content = check_name(L, 3);
+  Call call = begin(L, 4);
+  return finish(L, guarded([&] { return call.grant->write_file(path, content, reason_of(call)); }));
+}
+
 int note(lua_State* L) {
   Grant& grant = self(L);
   std::string_view text = check_name(L, 2);
@@ -217,6 +224,7 @@ constexpr luaL_Reg kMethods[] = {
     {"add_extra", add_extra},
     {"drop_extra", drop_extra},
     {"set_env", set_env},
+    {"write_file", write_file},
     {"note", note},
     {"deny", deny},
     {"devices", devices},
