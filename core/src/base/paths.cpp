@@ -57,11 +57,11 @@ Result<std::string> resolve_in_root(const std::string& root, const std::string& 
   constexpr int max_links = 40;
   int links = 0;
   std::string done = "/";  // root-relative prefix already resolved
-  std::string todo = normalize_path(path);
-  while (todo != "/" && !todo.empty()) {
-    auto next = todo.find('/', 1);
-    std::string part = todo.substr(1, next == std::string::npos ? std::string::npos : next - 1);
-    todo = next == std::string::npos ? "/" : todo.substr(next);
+  std::string remaining = normalize_path(path);
+  while (remaining != "/" && !remaining.empty()) {
+    auto next = remaining.find('/', 1);
+    std::string part = remaining.substr(1, next == std::string::npos ? std::string::npos : next - 1);
+    remaining = next == std::string::npos ? "/" : remaining.substr(next);
     if (part.empty() || part == ".") continue;
     if (part == "..") {
       done = dirname_of(done);
@@ -76,13 +76,13 @@ Result<std::string> resolve_in_root(const std::string& root, const std::string& 
     }
     if (++links > max_links) return make_error("{}: too many levels of symbolic links", path);
     std::string link(target, static_cast<size_t>(n));
-    std::string rest = todo == "/" ? "" : todo;
+    std::string rest = remaining == "/" ? "" : remaining;
     if (link.starts_with('/')) {
       done = "/";
-      todo = normalize_path(link + rest);
+      remaining = normalize_path(link + rest);
     } else {
-      todo = "/" + link + rest;  // relative to `done`; ".." handled above
-      if (todo.back() == '/' && todo.size() > 1) todo.pop_back();
+      remaining = "/" + link + rest;  // relative to `done`; ".." handled above
+      if (remaining.back() == '/' && remaining.size() > 1) remaining.pop_back();
     }
   }
   return done;

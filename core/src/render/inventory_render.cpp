@@ -5,47 +5,65 @@
 
 namespace graft {
 
-nlohmann::json render_inventory_json(const Inventory& inventory) {
-  using json = nlohmann::json;
-  json gpus = json::array();
-  for (const auto& gpu : inventory.gpus) {
+namespace {
+
+using json = nlohmann::json;
+
+json gpus_json(const std::vector<Gpu>& gpus) {
+  json out = json::array();
+  for (const auto& gpu : gpus) {
     json partitions = json::array();
     for (const auto& p : gpu.partitions)
       partitions.push_back({{"index", p.index}, {"gi", p.gi}, {"ci", p.ci},
                             {"gi_minor", p.gi_minor ? json(*p.gi_minor) : json(nullptr)},
                             {"ci_minor", p.ci_minor ? json(*p.ci_minor) : json(nullptr)}});
-    gpus.push_back({{"index", gpu.index}, {"minor", gpu.minor}, {"uuid", gpu.uuid},
-                    {"bus_id", gpu.bus_id}, {"model", gpu.model}, {"proc_dir", gpu.proc_dir},
-                    {"partitions", partitions}});
+    out.push_back({{"index", gpu.index}, {"minor", gpu.minor}, {"uuid", gpu.uuid},
+                   {"bus_id", gpu.bus_id}, {"model", gpu.model}, {"proc_dir", gpu.proc_dir},
+                   {"partitions", partitions}});
   }
-  json nodes = json::object();
-  for (const auto& [path, node] : inventory.device_nodes)
-    nodes[path] = {{"host_path", node.host_path}, {"type", std::string(1, node.type)},
-                   {"major", node.major}, {"minor", node.minor}, {"exists", node.exists}};
-  json libraries = json::object();
-  for (const auto& [prefix, found] : inventory.libraries)
+  return out;
+}
+
+json nodes_json(const std::map<std::string, DeviceNode>& nodes) {
+  json out = json::object();
+  for (const auto& [path, node] : nodes)
+    out[path] = {{"host_path", node.host_path}, {"type", std::string(1, node.type)},
+                 {"major", node.major}, {"minor", node.minor}, {"exists", node.exists}};
+  return out;
+}
+
+json libraries_json(const std::map<std::string, std::vector<Library>>& libraries) {
+  json out = json::object();
+  for (const auto& [prefix, found] : libraries)
     for (const auto& library : found)
-      libraries[prefix].push_back(
+      out[prefix].push_back(
           {{"soname", library.soname}, {"host_path", library.host_path}, {"lib32", library.lib32}});
-  auto files = [](const auto& map) {
-    json out = json::object();
-    for (const auto& [name, file] : map) out[name] = file.host_path;
-    return out;
-  };
+  return out;
+}
+
+json files_json(const std::map<std::string, HostFile>& files) {
+  json out = json::object();
+  for (const auto& [name, file] : files) out[name] = file.host_path;
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json render_inventory_json(const Inventory& inventory) {
   json firmware = json::array();
   for (const auto& [_, found] : inventory.firmware)
     for (const auto& file : found) firmware.push_back(file.host_path);
   return {{"schema", inventory_schema_id},
           {"driver_version", inventory.driver_version},
-          {"gpus", gpus},
+          {"gpus", gpus_json(inventory.gpus)},
           {"char_majors", inventory.char_majors},
           {"partition_caps", inventory.partition_caps},
-          {"device_nodes", nodes},
-          {"libraries", libraries},
-          {"binaries", files(inventory.binaries)},
+          {"device_nodes", nodes_json(inventory.device_nodes)},
+          {"libraries", libraries_json(inventory.libraries)},
+          {"binaries", files_json(inventory.binaries)},
           {"firmware", firmware},
-          {"ipc", files(inventory.ipc)},
-          {"config_files", files(inventory.config_files)},
+          {"ipc", files_json(inventory.ipc)},
+          {"config_files", files_json(inventory.config_files)},
           {"warnings", inventory.warnings}};
 }
 
