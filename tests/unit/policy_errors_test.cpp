@@ -1,42 +1,17 @@
 // load_policy on broken policies: every error is one line that names the
 // file, line, column and key path, and suggests the closest known key or name.
 // Policy files are written into a fresh temp dir by each test.
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include <catch2/catch.hpp>
 
 #include "policy/policy.hpp"
+#include "policy_support.hpp"
 
 using namespace graft;
-namespace fs = std::filesystem;
+using namespace graft::policy_test;
 
 namespace {
-
-// A temp dir to write policy files into; removed with its contents.
-class PolicyFiles {
- public:
-  PolicyFiles() {
-    std::string pattern = (fs::temp_directory_path() / "graft-policy-XXXXXX").string();
-    root_ = ::mkdtemp(pattern.data());
-  }
-  ~PolicyFiles() {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-  }
-  std::string write(const std::string& relative, const std::string& text) const {
-    fs::path path = fs::path(root_) / relative;
-    fs::create_directories(path.parent_path());
-    std::ofstream(path) << text;
-    return path.string();
-  }
-  std::string path(const std::string& relative) const { return root_ + "/" + relative; }
-
- private:
-  std::string root_;
-};
 
 std::string load_error(const std::string& path, const PolicySearch& search = {}) {
   auto loaded = load_policy(path, search);

@@ -1,0 +1,36 @@
+// Shared setup for the [policy] tests: a fresh temp dir that each test writes
+// its policy files into.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+
+namespace graft::policy_test {
+
+// A temp dir to write policy files into; removed with its contents.
+class PolicyFiles {
+ public:
+  PolicyFiles() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "graft-policy-XXXXXX").string();
+    root_ = ::mkdtemp(pattern.data());
+  }
+  ~PolicyFiles() {
+    std::error_code ec;
+    std::filesystem::remove_all(root_, ec);
+  }
+  std::string write(const std::string& relative, const std::string& text) const {
+    std::filesystem::path path = std::filesystem::path(root_) / relative;
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  std::string path(const std::string& relative) const { return root_ + "/" + relative; }
+
+ private:
+  std::string root_;
+};
+
+}  // namespace graft::policy_test
