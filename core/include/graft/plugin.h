@@ -1,0 +1,190 @@
+/*
+ * graft plugin ABI: the only header a graft plugin needs.
+ *
+ * graft plans what a container gets (a list of typed actions) and hands each
+ * action to the plugin that claims its kind. Plugins are shared objects
+ * (MODULE libraries) loaded with dlopen(RTLD_NOW | RTLD_LOCAL) from the
+ * policy's plugin directory. This header is plain C so a plugin can be written
+ * in C, C++ or anything that can export a C symbol; it must compile as both.
+ *
+ * Rules that hold for every pointer crossing this boundary:
+ *  - No C++ types and no exceptions cross it. A C++ plugin must catch every
+ *    exception inside each function below and turn it into a status + message.
+ *  - No allocator mixing: whoever allocates frees. The host never frees memory
+ *    a plugin returned, and a plugin never frees memory the host passed in.
+ *  - Borrowed pointers are valid only for the duration of the call they are
+ *    passed to, unless the comment next to them says otherwise. Copy what you
+ *    need to keep.
+ *  - Strings are NUL-terminated UTF-8 unless a length is given next to them.
+ *  - String lists are arrays of `const char*` terminated by a NULL entry; an
+ *    empty list is a pointer to a single NULL entry, never a NULL pointer.
+ *
+ * Threading: the host calls a plugin from one thread at a time, in the order
+ * init -> apply* -> destroy. A plugin needs no locking for its own state.
+ *
+ * Versioning: the host refuses a plugin whose abi_major differs from its own.
+ * Minor versions only append members to the end of structs; every struct that
+ * may grow starts with (or carries) a struct_size so either side can tell
+ * which members the other one knows. Read a member only when the struct_size
+ * the other side reported covers it.
+ */
+#ifndef GRAFT_PLUGIN_H
+#define GRAFT_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GRAFT_PLUGIN_ABI_MAJOR 1
+#define GRAFT_PLUGIN_ABI_MINOR 0
+
+/* The one symbol a plugin exports. Plugins are built with
+ * -fvisibility=hidden; GRAFT_PLUGIN_EXPORT marks the entry as visible. */
+#define GRAFT_PLUGIN_ENTRY_SYMBOL "graft_plugin_entry"
+#define GRAFT_PLUGIN_EXPORT __attribute__((visibility("default")))
+
+/* Status codes returned by init, apply and expand. Any non-zero value is a
+ * failure; the message comes from the out-parameter (init) or last_error. */
+#define GRAFT_OK 0
+#define GRAFT_ERROR 1
+
+/* Action kinds, mirroring graft's ActionKind. The numbers are part of the
+ * ABI and never change; 0 is never a valid kind. */
+enum graft_action_kind {
+  GRAFT_ACTION_DEVICE_NODE = 1,    /* device node at target (major:minor, type) */
+  GRAFT_ACTION_CGROUP_ALLOW = 2,   /* allow type major:minor access in the device cgroup */
+  GRAFT_ACTION_BIND_MOUNT = 3,     /* bind host source at target with options */
+  GRAFT_ACTION_SYMLINK = 4,        /* create target -> source inside the container */
+  GRAFT_ACTION_PROCFS_MASK = 5,    /* tmpfs at target with filtered copies of source files */
+  GRAFT_ACTION_CONFIG_FILE = 6,    /* write content to target */
+  GRAFT_ACTION_ENV = 7,            /* set target=content in the container's environment */
+  GRAFT_ACTION_LDCACHE_UPDATE = 8  /* refresh the container's ld.so.cache for paths */
+};
+
+/* Levels for graft_host_services.log, lowest first. */
+enum graft_log_level {
+  GRAFT_LOG_DEBUG = 0,
+  GRAFT_LOG_INFO = 1,
+  GRAFT_LOG_WARNING = 2,
+  GRAFT_LOG_ERROR = 3
+};
+
+/* One planned action. Owned by the host; every pointer in it is borrowed and
+ * valid only during the apply call it is passed to. */
+struct graft_action {
+  uint32_t struct_size;            /* sizeof(struct graft_action) as the host knows it */
+  uint32_t kind;                   /* an enum graft_action_kind value */
+  const char* plugin;              /* the plugin name the plan chose (this plugin's name) */
+  const char* source;              /* host path; link value for symlinks; "" when unused */
+  const char* target;              /* container path; "c MAJ:MIN" for cgroup_allow; env name */
+  const char* const* options;      /* NULL-terminated: "ro", "nosuid", "nodev", "mkdir", ... */
+  char device_type;                /* 'c' or 'b' for device_node / cgroup_allow, else 0 */
+  uint32_t major;                  /* device major number (device kinds) */
+  uint32_t minor;                  /* device minor number (device kinds) */
+  const char* access;              /* cgroup access such as "rw"; "" when unused */
+  const char* content;             /* config_file content / env value; not NUL-safe: */
+  size_t content_length;           /*   use content_length bytes (a NUL follows them) */
+  const char* const* paths;        /* NULL-terminated: procfs files kept / ld cache dirs */
+  const char* const* rewrites;     /* NULL-terminated: procfs "file:from=>to" edits */
+  const char* capability;          /* provenance: grouping such as "compute", "GPU 1" */
+  const char* reason;              /* provenance: why, such as "GPU 1 (VISIBLE_DEVICES=1)" */
+  const char* origin;              /* provenance: "file:line" of the policy or rule; may be "" */
+};
+
+/* Where an action is applied. Owned by the host; borrowed for one apply call. */
+struct graft_apply_context {
+  uint32_t struct_size;            /* sizeof(struct graft_apply_context) as the host knows it */
+  const char* container_id;        /* the OCI container id; "" when unknown */
+  int rootfs_fd;                   /* O_PATH directory fd of the container's root filesystem,
+                                      owned by the host (do not close); -1 when there is none.
+                                      Resolve container paths through resolve_in_root. */
+  const char* rootfs_path;         /* the same root as a host path, for messages only */
+  int32_t pid;                     /* the container's init pid; 0 when unknown */
+};
+
+/* Services the host offers a plugin. Owned by the host; the pointer given to
+ * init stays valid until destroy returns, so a plugin may keep it in state. */
+struct graft_host_services {
+  uint32_t struct_size;            /* sizeof(struct graft_host_services) as the host knows it */
+  void* host;                      /* opaque host data; pass it back as the first argument */
+
+  /* Writes one line to graft's log, attributed to this plugin. `message` is
+   * borrowed for the call. Never fails, never blocks for long. */
+  void (*log)(void* host, int level, const char* message);
+
+  /* Opens `path` inside the directory `root_fd` as if root_fd were "/":
+   * absolute paths, "..", and symlinks (absolute or relative) never leave
+   * root_fd (openat2 with RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS). `flags`
+   * are open(2) flags (O_CLOEXEC is always added; O_CREAT is refused since
+   * the mode is not passed). Returns a new fd the caller owns and must close,
+   * or -errno on failure. This is how a plugin must open any container path:
+   * the rootfs belongs to whoever built the image. */
+  int (*resolve_in_root)(void* host, int root_fd, const char* path, int flags);
+};
+
+/* Reserved for planning contributions (a later minor version defines them). */
+struct graft_expand_request;
+struct graft_expand_result;
+
+/* The descriptor a plugin returns from graft_plugin_entry. Owned by the
+ * plugin, static storage: it must stay valid and unchanged until the host
+ * dlcloses the plugin. The first three members never move. */
+struct graft_plugin {
+  uint32_t abi_major;              /* GRAFT_PLUGIN_ABI_MAJOR the plugin was built with */
+  uint32_t abi_minor;              /* GRAFT_PLUGIN_ABI_MINOR the plugin was built with */
+  uint32_t struct_size;            /* sizeof(struct graft_plugin) as the plugin knows it */
+
+  const char* name;                /* must equal the file's name ("devices" in libdevices.so) */
+  const char* version;             /* free-form, for logs and the audit line */
+
+  const uint32_t* kinds;           /* the enum graft_action_kind values this plugin executes; */
+  uint32_t kind_count;             /*   static storage. kind_count may be 0 (kinds then unused) */
+
+  /* Creates the plugin's state. `services` is borrowed until destroy (see
+   * graft_host_services). `config_json` is a JSON object the host has
+   * validated ("{}" when the policy configures nothing), borrowed for the call.
+   * On success return GRAFT_OK and set *state (NULL is allowed). On failure
+   * return non-zero and set *error to a message that is either static or owned
+   * by *state; the host copies it at once, then calls destroy(*state), so a
+   * plugin that allocated state for its message frees both there. The host
+   * never frees *error. Required. */
+  int (*init)(const struct graft_host_services* services, const char* config_json,
+              void** state, const char** error);
+
+  /* Executes one action whose kind this plugin claims. `action` and
+   * `context` are borrowed for the call. Returns GRAFT_OK, or non-zero with
+   * the reason available from last_error(state). Must not leave a partial
+   * change behind that a retry would trip over. Required when kind_count > 0. */
+  int (*apply)(void* state, const struct graft_action* action,
+               const struct graft_apply_context* context);
+
+  /* Frees the state init created (and any message it owns). Called exactly
+   * once per init, also after a failed init; `state` may be NULL. Required. */
+  void (*destroy)(void* state);
+
+  /* The message for the last failed call on `state`. Owned by the plugin:
+   * valid until the next call on the same state. May return NULL. Required. */
+  const char* (*last_error)(void* state);
+
+  /* Reserved for plugins that contribute to planning (expand an action into
+   * more, resolve host paths). ABI 1.0 hosts never call it; set it to NULL.
+   * Optional: a plugin whose struct_size ends before it is treated as NULL. */
+  int (*expand)(void* state, const struct graft_expand_request* request,
+                struct graft_expand_result* result);
+};
+
+/* The entry point, looked up by name (GRAFT_PLUGIN_ENTRY_SYMBOL). Returns the
+ * plugin's static descriptor; it must not allocate or fail, and may be called
+ * more than once. Returning NULL makes the host refuse the plugin. */
+GRAFT_PLUGIN_EXPORT const struct graft_plugin* graft_plugin_entry(void);
+
+typedef const struct graft_plugin* (*graft_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* GRAFT_PLUGIN_H */

@@ -1,0 +1,86 @@
+// Guarded calls into one plugin. Plugin code is C by contract, but a C++
+// plugin that lets an exception escape must not take the host down with an
+// unrelated message: catch everything and name the plugin file.
+#include "plugins/loaded_plugin.hpp"
+
+#include <algorithm>
+#include <dlfcn.h>
+
+#include "plugins/action_view.hpp"
+
+namespace graft {
+
+LoadedPlugin::LoadedPlugin(std::string path, void* handle, const graft_plugin* descriptor,
+                           std::vector<ActionKind> kinds)
+    : path_(std::move(path)),
+      name_(descriptor->name),
+      version_(descriptor->version ? descriptor->version : ""),
+      handle_(handle),
+      descriptor_(descriptor),
+      kinds_(std::move(kinds)),
+      services_(name_) {}
+
+LoadedPlugin::~LoadedPlugin() {
+  if (initialised_) {
+    try {
+      descriptor_->destroy(state_);
+    } catch (...) {
+      // Nothing to report to from a destructor; the process is tearing down.
+    }
+  }
+  if (handle_ != nullptr) dlclose(handle_);
+}
+
+bool LoadedPlugin::claims(ActionKind kind) const {
+  return std::find(kinds_.begin(), kinds_.end(), kind) != kinds_.end();
+}
+
+Status LoadedPlugin::init(const std::string& config_json) {
+  if (initialised_) return make_error("plugin {}: initialised twice", path_);
+  const char* message = nullptr;
+  int status = GRAFT_ERROR;
+  initialised_ = true;  // destroy(state) is owed even when init fails
+  try {
+    status = descriptor_->init(services_.get(), config_json.c_str(), &state_, &message);
+  } catch (...) {
+    return make_error("plugin {}: init threw an exception", path_);
+  }
+  if (status == GRAFT_OK) return ok_status();
+  // Copy now: the message may live in state, which destroy frees.
+  return make_error("plugin {}: init failed: {}", path_,
+                    message ? message : fmt::format("status {}", status));
+}
+
+std::string LoadedPlugin::last_error_message() {
+  try {
+    const char* text = descriptor_->last_error(state_);
+    if (text != nullptr && *text != '\0') return text;
+  } catch (...) {
+  }
+  return "no message";
+}
+
+Status LoadedPlugin::apply(const Action& action, const ApplyTarget& target) {
+  auto where = [&] {
+    return fmt::format("plugin {}: {} {}", path_, to_string(action.kind), action.target);
+  };
+  if (!initialised_ || !claims(action.kind))
+    return make_error("{}: not initialised or kind not claimed", where());
+  ActionView view(action);
+  graft_apply_context context{};
+  context.struct_size = sizeof context;
+  context.container_id = target.container_id.c_str();
+  context.rootfs_fd = target.rootfs_fd;
+  context.rootfs_path = target.rootfs.c_str();
+  context.pid = target.pid;
+  int status = GRAFT_ERROR;
+  try {
+    status = descriptor_->apply(state_, view.get(), &context);
+  } catch (...) {
+    return make_error("{}: apply threw an exception", where());
+  }
+  if (status == GRAFT_OK) return ok_status();
+  return make_error("{}: {}", where(), last_error_message());
+}
+
+}  // namespace graft

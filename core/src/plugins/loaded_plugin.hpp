@@ -1,0 +1,58 @@
+// One loaded plugin: the dlopen handle, its validated descriptor, its host
+// services table and its state. Owns all four: destruction calls the plugin's
+// destroy, then dlclose. Every call into plugin code goes through here and is
+// guarded so a failure (status, exception) becomes an Error naming the file.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+#include "graft/plugin.h"
+#include "plan/plan.hpp"
+#include "plugins/host_services.hpp"
+
+namespace graft {
+
+// Where actions are applied; mirrors graft_apply_context.
+struct ApplyTarget {
+  std::string container_id;
+  int rootfs_fd = -1;  // O_PATH fd of the container root, owned by the caller
+  std::string rootfs;  // for messages
+  int pid = 0;
+};
+
+class LoadedPlugin {
+ public:
+  // Takes ownership of `handle`. `descriptor` must already be validated
+  // (see plugin_loader.cpp); `kinds` are its claimed kinds, converted.
+  LoadedPlugin(std::string path, void* handle, const graft_plugin* descriptor,
+               std::vector<ActionKind> kinds);
+  ~LoadedPlugin();
+  LoadedPlugin(const LoadedPlugin&) = delete;
+  LoadedPlugin& operator=(const LoadedPlugin&) = delete;
+
+  // Calls the plugin's init once; on failure the Error carries its message.
+  Status init(const std::string& config_json);
+  Status apply(const Action& action, const ApplyTarget& target);
+
+  const std::string& name() const { return name_; }
+  const std::string& path() const { return path_; }
+  const std::string& version() const { return version_; }
+  const std::vector<ActionKind>& kinds() const { return kinds_; }
+  bool claims(ActionKind kind) const;
+
+ private:
+  std::string last_error_message();
+
+  std::string path_, name_, version_;
+  void* handle_;
+  const graft_plugin* descriptor_;
+  std::vector<ActionKind> kinds_;
+  HostServices services_;
+  void* state_ = nullptr;
+  bool initialised_ = false;  // destroy is owed once init has been called
+};
+
+}  // namespace graft
