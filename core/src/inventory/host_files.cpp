@@ -13,17 +13,6 @@
 namespace graft {
 namespace {
 
-// Every name a capability set lists in `field`, each once, in policy order.
-template <typename Field>
-std::vector<std::string> names_in_sets(const Policy& policy, Field field) {
-  std::vector<std::string> names;
-  std::set<std::string> seen;
-  for (const auto& [_, set] : policy.capabilities)
-    for (const auto& entry : set.*field)
-      if (seen.insert(entry.value).second) names.push_back(entry.value);
-  return names;
-}
-
 std::optional<DeviceNode> stat_node(const std::string& path, const std::string& dev_root) {
   DeviceNode node;
   node.path = path;
@@ -73,6 +62,16 @@ std::set<unsigned> partition_minors_in_use(const Policy& policy, const Inventory
 }
 
 }  // namespace
+
+std::vector<std::string> names_in_sets(const Policy& policy,
+                                       std::vector<SourcedString> CapabilitySet::*field) {
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  for (const auto& [_, set] : policy.capabilities)
+    for (const auto& entry : set.*field)
+      if (seen.insert(entry.value).second) names.push_back(entry.value);
+  return names;
+}
 
 void find_device_nodes(const Policy& policy, Inventory& inventory) {
   const std::string& dev_root = policy.host.dev_root;

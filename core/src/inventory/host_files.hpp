@@ -7,6 +7,10 @@
 
 namespace graft {
 
+// Every value the capability sets list in `field`, each once, in policy order.
+std::vector<std::string> names_in_sets(const Policy& policy,
+                                       std::vector<SourcedString> CapabilitySet::*field);
+
 void find_device_nodes(const Policy& policy, Inventory& inventory);
 Status find_libraries(const Policy& policy, Inventory& inventory);
 void find_binaries(const Policy& policy, Inventory& inventory);

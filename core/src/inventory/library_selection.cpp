@@ -11,15 +11,6 @@
 namespace graft {
 namespace {
 
-std::vector<std::string> library_prefixes(const Policy& policy) {
-  std::vector<std::string> prefixes;
-  std::set<std::string> seen;
-  for (const auto& [_, set] : policy.capabilities)
-    for (const auto& entry : set.libraries)
-      if (seen.insert(entry.value).second) prefixes.push_back(entry.value);
-  return prefixes;
-}
-
 struct Candidate {
   std::string soname;
   std::string path;  // real file, root-relative
@@ -36,7 +27,7 @@ void consider(const LdCacheEntry& entry, const Policy& policy, const std::string
 }  // namespace
 
 Status find_libraries(const Policy& policy, Inventory& inventory) {
-  auto prefixes = library_prefixes(policy);
+  auto prefixes = names_in_sets(policy, &CapabilitySet::libraries);
   if (prefixes.empty()) return ok_status();
   if (inventory.driver_version.empty()) {
     inventory.warnings.push_back("no driver version: driver libraries not selected");

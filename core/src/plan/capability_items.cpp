@@ -58,6 +58,10 @@ void add_set(const CapabilitySet& set, const Policy& policy, CapabilityItems& it
 
 }  // namespace
 
+Provenance provenance_of(const CapabilityItem& item) {
+  return {item.capability, item.via.empty() ? item.capability : "via " + item.via, item.origin};
+}
+
 CapabilityItems expand_capabilities(const Intent& intent, const Policy& policy) {
   CapabilityItems items;
   std::set<std::string> done;

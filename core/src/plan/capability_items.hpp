@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "intent/intent.hpp"
+#include "plan/plan.hpp"
 #include "policy/policy.hpp"
 
 namespace graft {
@@ -27,5 +28,8 @@ struct CapabilityItems {
 };
 
 CapabilityItems expand_capabilities(const Intent& intent, const Policy& policy);
+
+// How an action brought by `item` is explained: its set, and the pull it came through.
+Provenance provenance_of(const CapabilityItem& item);
 
 }  // namespace graft

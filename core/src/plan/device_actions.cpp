@@ -10,12 +10,6 @@
 namespace graft {
 namespace {
 
-const DeviceClass* class_with(const Policy& policy, DeviceClass::Per per) {
-  for (const auto& [_, device_class] : policy.devices)
-    if (device_class.per == per) return &device_class;
-  return nullptr;
-}
-
 void add_node(const DeviceNode& node, const Provenance& provenance, Plan& plan) {
   Action device;
   device.kind = ActionKind::device_node;
@@ -28,14 +22,7 @@ void add_node(const DeviceNode& node, const Provenance& provenance, Plan& plan) 
   device.options = {node.exists ? "bind" : "mknod"};
   device.provenance = provenance;
   plan.actions.push_back(device);
-  plan.actions.push_back(Action{.kind = ActionKind::cgroup_allow,
-                                .plugin = "cgroup",
-                                .target = fmt::format("{} {}:{}", node.type, node.major, node.minor),
-                                .device_type = node.type,
-                                .major = node.major,
-                                .minor = node.minor,
-                                .access = "rw",
-                                .provenance = provenance});
+  plan.actions.push_back(cgroup_allow_action(node.major, node.minor, provenance));
 }
 
 Status add_named_node(const std::string& path, const Provenance& provenance, bool required,
@@ -54,9 +41,7 @@ Status add_capability_nodes(PlanContext& context) {
   for (const auto& item : context.items.devices) {
     auto device_class = context.policy.devices.find(item.value);
     if (device_class == context.policy.devices.end()) continue;
-    Provenance provenance{item.capability, item.via.empty() ? item.capability : "via " + item.via,
-                          item.origin};
-    if (auto status = add_named_node(device_class->second.path, provenance,
+    if (auto status = add_named_node(device_class->second.path, provenance_of(item),
                                      device_class->second.required, context);
         !status)
       return status;
@@ -77,7 +62,7 @@ void bind_proc_file(const std::string& host_path, const std::string& root,
 
 Status add_partition_nodes(const Gpu& gpu, const Partition& partition, const Provenance& provenance,
                            PlanContext& context) {
-  const DeviceClass* caps = class_with(context.policy, DeviceClass::Per::partition);
+  const DeviceClass* caps = device_class_for(context.policy, DeviceClass::Per::partition);
   const std::string& proc_root = context.policy.host.proc_root;
   bind_proc_file(partition.gi_access, proc_root, provenance, context.plan);
   bind_proc_file(partition.ci_access, proc_root, provenance, context.plan);
@@ -91,7 +76,7 @@ Status add_partition_nodes(const Gpu& gpu, const Partition& partition, const Pro
 }
 
 Status add_gpu_nodes(PlanContext& context) {
-  const DeviceClass* gpu_class = class_with(context.policy, DeviceClass::Per::gpu);
+  const DeviceClass* gpu_class = device_class_for(context.policy, DeviceClass::Per::gpu);
   for (const auto& grant : context.intent.devices) {
     if (grant.gpu >= context.inventory.gpus.size())
       return make_error("granted GPU {} does not exist", grant.gpu);
@@ -112,6 +97,23 @@ Status add_gpu_nodes(PlanContext& context) {
 }
 
 }  // namespace
+
+const DeviceClass* device_class_for(const Policy& policy, DeviceClass::Per per) {
+  for (const auto& [_, device_class] : policy.devices)
+    if (device_class.per == per) return &device_class;
+  return nullptr;
+}
+
+Action cgroup_allow_action(unsigned major, unsigned minor, const Provenance& provenance) {
+  return Action{.kind = ActionKind::cgroup_allow,
+                .plugin = "cgroup",
+                .target = fmt::format("c {}:{}", major, minor),
+                .device_type = 'c',
+                .major = major,
+                .minor = minor,
+                .access = "rw",
+                .provenance = provenance};
+}
 
 Status add_device_actions(PlanContext& context) {
   if (auto status = add_capability_nodes(context); !status) return status;

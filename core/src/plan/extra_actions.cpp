@@ -12,25 +12,8 @@
 namespace graft {
 namespace {
 
-const DeviceClass* partition_class(const Policy& policy) {
-  for (const auto& [_, device_class] : policy.devices)
-    if (device_class.per == DeviceClass::Per::partition) return &device_class;
-  return nullptr;
-}
-
-Action cgroup_rule(unsigned major, unsigned minor, const Provenance& provenance) {
-  return Action{.kind = ActionKind::cgroup_allow,
-                .plugin = "cgroup",
-                .target = fmt::format("c {}:{}", major, minor),
-                .device_type = 'c',
-                .major = major,
-                .minor = minor,
-                .access = "rw",
-                .provenance = provenance};
-}
-
 Status add_named_caps(const Extra& extra, const Provenance& provenance, PlanContext& context) {
-  const DeviceClass* caps = partition_class(context.policy);
+  const DeviceClass* caps = device_class_for(context.policy, DeviceClass::Per::partition);
   for (const auto& name : extra.caps) {
     auto minor = context.inventory.partition_caps.find(name);
     if (!caps || minor == context.inventory.partition_caps.end())
@@ -40,7 +23,7 @@ Status add_named_caps(const Extra& extra, const Provenance& provenance, PlanCont
     if (node == context.inventory.device_nodes.end())
       return make_error("extra '{}': device node {} not found", extra.name, path);
     const DeviceNode& found = node->second;
-    context.plan.actions.push_back(cgroup_rule(found.major, found.minor, provenance));
+    context.plan.actions.push_back(cgroup_allow_action(found.major, found.minor, provenance));
   }
   return ok_status();
 }
@@ -48,7 +31,7 @@ Status add_named_caps(const Extra& extra, const Provenance& provenance, PlanCont
 // Every partition capability of each visible GPU, so the container can
 // create and destroy partitions, not only use existing ones.
 void add_all_partition_caps(const Provenance& provenance, PlanContext& context) {
-  const DeviceClass* caps = partition_class(context.policy);
+  const DeviceClass* caps = device_class_for(context.policy, DeviceClass::Per::partition);
   if (!caps) return;
   auto major = context.inventory.char_majors.find(caps->major_name);
   if (major == context.inventory.char_majors.end()) return;
@@ -61,7 +44,7 @@ void add_all_partition_caps(const Provenance& provenance, PlanContext& context) 
                                          {{"minor", std::to_string(gpu.minor)}});
     for (const auto& [name, minor] : context.inventory.partition_caps)
       if (!prefix.empty() && name.starts_with(prefix))
-        context.plan.actions.push_back(cgroup_rule(major->second, minor, provenance));
+        context.plan.actions.push_back(cgroup_allow_action(major->second, minor, provenance));
   }
 }
 

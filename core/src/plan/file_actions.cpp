@@ -6,10 +6,6 @@
 namespace graft {
 namespace {
 
-Provenance provenance_of(const CapabilityItem& item) {
-  return {item.capability, item.via.empty() ? item.capability : "via " + item.via, item.origin};
-}
-
 void bind(const HostFile& file, const char* plugin, std::vector<std::string> options,
           const CapabilityItem& item, Plan& plan) {
   plan.actions.push_back(Action{.kind = ActionKind::bind_mount,

@@ -30,10 +30,6 @@ void choose_lib_dirs(const Request& request, Plan& plan) {
   plan.lib32_dir = debian_like ? std::string("/usr/lib/") + multiarch32 : "/usr/lib32";
 }
 
-Provenance provenance_of(const CapabilityItem& item) {
-  return {item.capability, item.via.empty() ? item.capability : "via " + item.via, item.origin};
-}
-
 void add_library(const Library& library, const std::string& dir, const Provenance& provenance,
                  Plan& plan, std::set<std::string>& names) {
   std::string file = basename_of(library.host_path);

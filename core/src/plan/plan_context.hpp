@@ -19,6 +19,11 @@ struct PlanContext {
   Plan& plan;
 };
 
+// The policy's device class expanded per GPU or per partition, if any.
+const DeviceClass* device_class_for(const Policy& policy, DeviceClass::Per per);
+// The device-cgroup rule that lets the container open a character device.
+Action cgroup_allow_action(unsigned major, unsigned minor, const Provenance& provenance);
+
 Status add_device_actions(PlanContext& context);   // device nodes + their cgroup rules
 Status add_extra_actions(PlanContext& context);    // named extras (partition management)
 Status add_library_actions(PlanContext& context);  // libraries, soname and policy symlinks, ld cache
