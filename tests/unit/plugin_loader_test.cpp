@@ -67,8 +67,8 @@ TEST_CASE("A good plugin loads and its apply receives every field of the action"
   CHECK(plugin.claims(ActionKind::bind_mount));
   CHECK_FALSE(plugin.claims(ActionKind::device_node));
   ApplyTarget target{.container_id = "c1"};
-  REQUIRE(plugin.apply(bind("/usr/lib/libx.so"), target).ok());
-  auto echoed = plugin.apply(bind("/echo"), target);
+  REQUIRE(plugin.apply(bind("/usr/lib/libx.so"), 0, target).ok());
+  auto echoed = plugin.apply(bind("/echo"), 1, target);
   REQUIRE_FALSE(echoed.ok());
   CHECK(echoed.error().message ==
         "plugin " + plugins.dir.string() + "/libgood.so: bind_mount /echo: kind=3 "

@@ -20,7 +20,15 @@
  *    empty list is a pointer to a single NULL entry, never a NULL pointer.
  *
  * Threading: the host calls a plugin from one thread at a time, in the order
- * init -> apply* -> destroy. A plugin needs no locking for its own state.
+ * init -> prepare* -> apply* -> finish -> destroy. A plugin needs no locking
+ * for its own state.
+ *
+ * Namespaces (ABI 1.1): `prepare` runs in the host's own mount namespace,
+ * before graft enters the container's; `apply` and `finish` run inside the
+ * container's mount namespace (before pivot_root, so host paths may still be
+ * visible there, but they are not to be trusted). A plugin opens and verifies
+ * every host object it needs in prepare (O_PATH fds, detached mount clones,
+ * file contents) and only attaches them in apply.
  *
  * Versioning: the host refuses a plugin whose abi_major differs from its own.
  * Minor versions only append members to the end of structs; every struct that
@@ -39,7 +47,7 @@ extern "C" {
 #endif
 
 #define GRAFT_PLUGIN_ABI_MAJOR 1
-#define GRAFT_PLUGIN_ABI_MINOR 0
+#define GRAFT_PLUGIN_ABI_MINOR 1
 
 /* The one symbol a plugin exports. Plugins are built with
  * -fvisibility=hidden; GRAFT_PLUGIN_EXPORT marks the entry as visible. */
@@ -92,6 +100,9 @@ struct graft_action {
   const char* capability;          /* provenance: grouping such as "compute", "GPU 1" */
   const char* reason;              /* provenance: why, such as "GPU 1 (VISIBLE_DEVICES=1)" */
   const char* origin;              /* provenance: "file:line" of the policy or rule; may be "" */
+  /* ABI 1.1 */
+  uint32_t index;                  /* the action's position in the plan; the same in prepare
+                                      and apply, so a plugin can key what prepare opened */
 };
 
 /* Where an action is applied. Owned by the host; borrowed for one apply call. */
@@ -103,6 +114,9 @@ struct graft_apply_context {
                                       Resolve container paths through resolve_in_root. */
   const char* rootfs_path;         /* the same root as a host path, for messages only */
   int32_t pid;                     /* the container's init pid; 0 when unknown */
+  /* ABI 1.1 */
+  int container_uid;               /* owner for what a plugin creates in the rootfs (the */
+  int container_gid;               /*   rootfs owner, as the runtime mapped it); 0 for root */
 };
 
 /* Services the host offers a plugin. Owned by the host; the pointer given to
@@ -174,6 +188,22 @@ struct graft_plugin {
    * Optional: a plugin whose struct_size ends before it is treated as NULL. */
   int (*expand)(void* state, const struct graft_expand_request* request,
                 struct graft_expand_result* result);
+
+  /* ABI 1.1. Called once for every action this plugin will apply, in plan
+   * order, before any apply, while the host is still in its own mount
+   * namespace (context->rootfs_fd is -1). Open host sources here, verify they
+   * are what the plan expects, and keep what apply needs keyed by
+   * action->index. Returns GRAFT_OK or non-zero with last_error. Optional
+   * (NULL: apply gets no preparation). */
+  int (*prepare)(void* state, const struct graft_action* action,
+                 const struct graft_apply_context* context);
+
+  /* ABI 1.1. Called once after every action of the plan was applied (and
+   * only then), inside the container's mount namespace, in plugin load
+   * order. A plugin that batches its actions (one device filter for all
+   * cgroup rules) does that work here. Returns GRAFT_OK or non-zero with
+   * last_error. Optional. */
+  int (*finish)(void* state, const struct graft_apply_context* context);
 };
 
 /* The entry point, looked up by name (GRAFT_PLUGIN_ENTRY_SYMBOL). Returns the

@@ -44,7 +44,7 @@ std::optional<ActionKind> from_abi_kind(std::uint32_t kind) {
   return std::nullopt;
 }
 
-ActionView::ActionView(const Action& action)
+ActionView::ActionView(const Action& action, std::uint32_t index)
     : origin_(action.provenance.origin.empty() ? "" : action.provenance.origin.brief()),
       options_(c_list(action.options)),
       paths_(c_list(action.paths)),
@@ -66,6 +66,7 @@ ActionView::ActionView(const Action& action)
   view_.capability = action.provenance.capability.c_str();
   view_.reason = action.provenance.reason.c_str();
   view_.origin = origin_.c_str();
+  view_.index = index;
 }
 
 }  // namespace graft

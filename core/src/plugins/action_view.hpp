@@ -19,7 +19,8 @@ std::optional<ActionKind> from_abi_kind(std::uint32_t kind);
 
 class ActionView {
  public:
-  explicit ActionView(const Action& action);
+  // `index` is the action's position in its plan (graft_action::index).
+  ActionView(const Action& action, std::uint32_t index);
   ActionView(const ActionView&) = delete;
   ActionView& operator=(const ActionView&) = delete;
 

@@ -4,6 +4,7 @@
 #include "plugins/loaded_plugin.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <dlfcn.h>
 
 #include "plugins/action_view.hpp"
@@ -60,27 +61,66 @@ std::string LoadedPlugin::last_error_message() {
   return "no message";
 }
 
-Status LoadedPlugin::apply(const Action& action, const ApplyTarget& target) {
-  auto where = [&] {
-    return fmt::format("plugin {}: {} {}", path_, to_string(action.kind), action.target);
-  };
-  if (!initialised_ || !claims(action.kind))
-    return make_error("{}: not initialised or kind not claimed", where());
-  ActionView view(action);
+namespace {
+
+graft_apply_context context_of(const ApplyTarget& target) {
   graft_apply_context context{};
   context.struct_size = sizeof context;
   context.container_id = target.container_id.c_str();
   context.rootfs_fd = target.rootfs_fd;
   context.rootfs_path = target.rootfs.c_str();
   context.pid = target.pid;
+  context.container_uid = target.uid;
+  context.container_gid = target.gid;
+  return context;
+}
+
+}  // namespace
+
+// Members after last_error exist only when the plugin's struct_size says so.
+#define GRAFT_PLUGIN_HAS(descriptor, member)                                      \
+  ((descriptor)->struct_size >= offsetof(graft_plugin, member) + sizeof((descriptor)->member) && \
+   (descriptor)->member != nullptr)
+
+Status LoadedPlugin::call_action(ActionCall call, const char* phase, const Action& action,
+                                 std::uint32_t index, const ApplyTarget& target) {
+  auto where = [&] {
+    return fmt::format("plugin {}: {} {}", path_, to_string(action.kind), action.target);
+  };
+  if (!initialised_ || !claims(action.kind))
+    return make_error("{}: not initialised or kind not claimed", where());
+  ActionView view(action, index);
+  graft_apply_context context = context_of(target);
   int status = GRAFT_ERROR;
   try {
-    status = descriptor_->apply(state_, view.get(), &context);
+    status = call(state_, view.get(), &context);
   } catch (...) {
-    return make_error("{}: apply threw an exception", where());
+    return make_error("{}: {} threw an exception", where(), phase);
   }
   if (status == GRAFT_OK) return ok_status();
   return make_error("{}: {}", where(), last_error_message());
+}
+
+Status LoadedPlugin::prepare(const Action& action, std::uint32_t index, const ApplyTarget& target) {
+  if (!GRAFT_PLUGIN_HAS(descriptor_, prepare)) return ok_status();
+  return call_action(descriptor_->prepare, "prepare", action, index, target);
+}
+
+Status LoadedPlugin::apply(const Action& action, std::uint32_t index, const ApplyTarget& target) {
+  return call_action(descriptor_->apply, "apply", action, index, target);
+}
+
+Status LoadedPlugin::finish(const ApplyTarget& target) {
+  if (!GRAFT_PLUGIN_HAS(descriptor_, finish)) return ok_status();
+  graft_apply_context context = context_of(target);
+  int status = GRAFT_ERROR;
+  try {
+    status = descriptor_->finish(state_, &context);
+  } catch (...) {
+    return make_error("plugin {}: finish threw an exception", path_);
+  }
+  if (status == GRAFT_OK) return ok_status();
+  return make_error("plugin {}: finish: {}", path_, last_error_message());
 }
 
 }  // namespace graft

@@ -21,6 +21,7 @@ struct ApplyTarget {
   int rootfs_fd = -1;  // O_PATH fd of the container root, owned by the caller
   std::string rootfs;  // for messages
   int pid = 0;
+  int uid = 0, gid = 0;  // owner for what plugins create in the rootfs
 };
 
 class LoadedPlugin {
@@ -35,7 +36,12 @@ class LoadedPlugin {
 
   // Calls the plugin's init once; on failure the Error carries its message.
   Status init(const std::string& config_json);
-  Status apply(const Action& action, const ApplyTarget& target);
+  // The three phases of applying a plan (see plugin.h): prepare in the
+  // host's mount namespace, apply inside the container's, finish once after
+  // all actions. `index` is the action's position in the plan.
+  Status prepare(const Action& action, std::uint32_t index, const ApplyTarget& target);
+  Status apply(const Action& action, std::uint32_t index, const ApplyTarget& target);
+  Status finish(const ApplyTarget& target);
 
   const std::string& name() const { return name_; }
   const std::string& path() const { return path_; }
@@ -45,6 +51,9 @@ class LoadedPlugin {
 
  private:
   std::string last_error_message();
+  using ActionCall = int (*)(void*, const graft_action*, const graft_apply_context*);
+  Status call_action(ActionCall call, const char* phase, const Action& action,
+                     std::uint32_t index, const ApplyTarget& target);
 
   std::string path_, name_, version_;
   void* handle_;

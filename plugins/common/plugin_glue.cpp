@@ -1,0 +1,30 @@
+// Host conveniences and config parsing for plugin_glue.hpp.
+#include "plugin_glue.hpp"
+
+#include <cstring>
+
+namespace graft::plugin {
+
+void Host::log(int level, const std::string& message) const {
+  if (services_ != nullptr && services_->log != nullptr)
+    services_->log(services_->host, level, message.c_str());
+}
+
+int Host::resolve_in_root(int root_fd, const std::string& path, int flags) const {
+  return services_->resolve_in_root(services_->host, root_fd, path.c_str(), flags);
+}
+
+bool has_option(const graft_action& action, const char* word) {
+  for (const char* const* option = action.options; option && *option; ++option)
+    if (std::strcmp(*option, word) == 0) return true;
+  return false;
+}
+
+Result<nlohmann::json> parse_config(const char* config_json) {
+  auto config = nlohmann::json::parse(config_json ? config_json : "{}", nullptr, false);
+  if (config.is_discarded() || !config.is_object())
+    return make_error("plugin config is not a JSON object");
+  return config;
+}
+
+}  // namespace graft::plugin

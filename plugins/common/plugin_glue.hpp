@@ -1,0 +1,154 @@
+// The C side of a C++ mechanism plugin, written once. A plugin is a class P:
+//
+//   static Result<std::unique_ptr<P>> create(const Host& host, const nlohmann::json& config);
+//   Status apply(const graft_action&, const graft_apply_context&);
+//   Status prepare(const graft_action&, const graft_apply_context&);  // optional
+//   Status finish(const graft_apply_context&);                        // optional
+//
+// and GRAFT_PLUGIN(P, "name", "version", kinds...) defines graft_plugin_entry.
+// Errors are values inside the plugin; an escaping exception is caught here
+// and becomes last_error, so nothing C++ crosses the ABI.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "base/error.hpp"
+#include "graft/plugin.h"
+
+namespace graft::plugin {
+
+// The host services a plugin was given, with C++ conveniences.
+class Host {
+ public:
+  explicit Host(const graft_host_services* services) : services_(services) {}
+  void log(int level, const std::string& message) const;
+  void debug(const std::string& message) const { log(GRAFT_LOG_DEBUG, message); }
+  // resolve_in_root: a new fd or -errno (see plugin.h).
+  int resolve_in_root(int root_fd, const std::string& path, int flags) const;
+
+ private:
+  const graft_host_services* services_;
+};
+
+// Strings of a NULL-terminated C list, and whether it holds `word`.
+bool has_option(const graft_action& action, const char* word);
+
+// Parses the host's config text; the host already validated it as an object.
+Result<nlohmann::json> parse_config(const char* config_json);
+
+template <class P>
+struct Glue {
+  struct Holder {
+    explicit Holder(const graft_host_services* services) : host(services) {}
+    Host host;
+    std::unique_ptr<P> plugin;
+    std::string error;
+  };
+
+  template <class Call>
+  static int guarded(void* state, Call&& call) {
+    auto* holder = static_cast<Holder*>(state);
+    if (holder == nullptr || !holder->plugin) return GRAFT_ERROR;
+    try {
+      Status status = call(*holder->plugin);
+      if (status.ok()) return GRAFT_OK;
+      holder->error = status.error().message;
+    } catch (const std::exception& e) {
+      holder->error = std::string("internal error: ") + e.what();
+    } catch (...) {
+      holder->error = "internal error";
+    }
+    return GRAFT_ERROR;
+  }
+
+  static int init(const graft_host_services* services, const char* config_json, void** state,
+                  const char** error) {
+    auto* holder = new (std::nothrow) Holder(services);
+    *state = holder;
+    if (holder == nullptr) {
+      *error = "out of memory";
+      return GRAFT_ERROR;
+    }
+    try {
+      auto config = parse_config(config_json);
+      if (!config.ok()) {
+        holder->error = config.error().message;
+      } else if (auto created = P::create(holder->host, *config); created.ok()) {
+        holder->plugin = std::move(*created);
+        return GRAFT_OK;
+      } else {
+        holder->error = created.error().message;
+      }
+    } catch (const std::exception& e) {
+      holder->error = std::string("internal error: ") + e.what();
+    } catch (...) {
+      holder->error = "internal error";
+    }
+    *error = holder->error.c_str();
+    return GRAFT_ERROR;
+  }
+
+  static int apply(void* state, const graft_action* action, const graft_apply_context* context) {
+    return guarded(state, [&](P& p) { return p.apply(*action, *context); });
+  }
+
+  static int prepare(void* state, const graft_action* action, const graft_apply_context* context) {
+    return guarded(state, [&](P& p) -> Status {
+      if constexpr (requires { p.prepare(*action, *context); })
+        return p.prepare(*action, *context);
+      else
+        return ok_status();
+    });
+  }
+
+  static int finish(void* state, const graft_apply_context* context) {
+    return guarded(state, [&](P& p) -> Status {
+      if constexpr (requires { p.finish(*context); })
+        return p.finish(*context);
+      else
+        return ok_status();
+    });
+  }
+
+  static void destroy(void* state) { delete static_cast<Holder*>(state); }
+
+  static const char* last_error(void* state) {
+    auto* holder = static_cast<Holder*>(state);
+    return holder == nullptr ? nullptr : holder->error.c_str();
+  }
+
+  static graft_plugin descriptor(const char* name, const char* version, const uint32_t* kinds,
+                                 uint32_t kind_count) {
+    graft_plugin d{};
+    d.abi_major = GRAFT_PLUGIN_ABI_MAJOR;
+    d.abi_minor = GRAFT_PLUGIN_ABI_MINOR;
+    d.struct_size = sizeof(graft_plugin);
+    d.name = name;
+    d.version = version;
+    d.kinds = kinds;
+    d.kind_count = kind_count;
+    d.init = &init;
+    d.apply = &apply;
+    d.destroy = &destroy;
+    d.last_error = &last_error;
+    d.expand = nullptr;
+    d.prepare = &prepare;
+    d.finish = &finish;
+    return d;
+  }
+};
+
+}  // namespace graft::plugin
+
+#define GRAFT_PLUGIN(Class, name, version, ...)                                           \
+  extern "C" GRAFT_PLUGIN_EXPORT const struct graft_plugin* graft_plugin_entry(void) {     \
+    static const uint32_t kinds[] = {__VA_ARGS__};                                         \
+    static const graft_plugin descriptor = ::graft::plugin::Glue<Class>::descriptor(        \
+        name, version, kinds, sizeof kinds / sizeof kinds[0]);                             \
+    return &descriptor;                                                                    \
+  }
