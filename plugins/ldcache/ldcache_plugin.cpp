@@ -1,0 +1,191 @@
+// The ldcache plugin: executes ldcache_update actions (target: the cache
+// file, "/etc/ld.so.cache"; paths: the container's library directories) by
+// running the host's static ldconfig confined to the container root.
+//
+//   prepare (host mount ns): seal the host ldconfig into a memfd.
+//   apply (container mount ns): make sure the cache's directory exists in the
+//     root, then run `ldconfig -f /etc/ld.so.conf -C <target> <paths...>`
+//     from the memfd, chrooted into the root (confined_run.hpp).
+//
+// No binary of the image is ever executed, and ldconfig reads the image's
+// own /etc/ld.so.conf only from inside the chroot.
+//
+// Config: {"ldconfig": "/sbin/ldconfig", "timeout_ms": 10000}.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "confined_run.hpp"
+#include "fd.hpp"
+#include "plugin_glue.hpp"
+#include "sealed_binary.hpp"
+
+namespace graft::ldcache {
+namespace {
+
+using plugin::Fd;
+using plugin::Host;
+
+constexpr long long kMaxTimeoutMs = 10 * 60 * 1000;
+
+struct Config {
+  std::string ldconfig = "/sbin/ldconfig";
+  std::chrono::milliseconds timeout{10000};
+};
+
+Result<Config> read_config(const nlohmann::json& json) {
+  Config config;
+  for (const auto& [key, value] : json.items()) {
+    if (key == "ldconfig") {
+      if (!value.is_string() || value.get<std::string>().empty() ||
+          value.get<std::string>().front() != '/')
+        return make_error("ldcache config: \"ldconfig\" must be an absolute host path");
+      config.ldconfig = value.get<std::string>();
+    } else if (key == "timeout_ms") {
+      if (!value.is_number_integer() || value.get<long long>() < 1 ||
+          value.get<long long>() > kMaxTimeoutMs)
+        return make_error("ldcache config: \"timeout_ms\" must be an integer from 1 to {}",
+                          kMaxTimeoutMs);
+      config.timeout = std::chrono::milliseconds(value.get<long long>());
+    } else {
+      return make_error("ldcache config: unknown key \"{}\" (known: ldconfig, timeout_ms)", key);
+    }
+  }
+  return config;
+}
+
+// Container paths handed to ldconfig: absolute, no "..", nothing that could
+// be read as an option or split a line. (The chroot confines them anyway;
+// this keeps a bad plan from reaching ldconfig at all.)
+Status check_container_path(const std::string& path, const char* what) {
+  bool ok = !path.empty() && path.front() == '/' && path.find("/../") == std::string::npos &&
+            !path.ends_with("/..");
+  for (char c : path) ok = ok && static_cast<unsigned char>(c) >= 0x20;
+  if (!ok) return make_error("{} '{}' is not a plain absolute container path", what, path);
+  return ok_status();
+}
+
+std::string root_name(const graft_apply_context& context) {
+  return context.rootfs_path != nullptr && *context.rootfs_path != 0 ? context.rootfs_path
+                                                                     : "(unnamed root)";
+}
+
+// One step of ensure_directory: `name` inside the already resolved `parent`.
+Result<Fd> open_or_make(const Host& host, int root_fd, const std::string& so_far, int parent,
+                        const std::string& name, const graft_apply_context& context) {
+  int fd = host.resolve_in_root(root_fd, so_far, O_PATH | O_DIRECTORY);
+  if (fd >= 0) return Fd(fd);
+  if (fd != -ENOENT)
+    return make_error("{} in {}: {}", so_far, root_name(context), std::strerror(-fd));
+  // mkdirat with a single name below a resolved fd: nothing is followed. A
+  // dangling symlink in the way makes it fail (EEXIST) instead of creating
+  // its target.
+  if (::mkdirat(parent, name.c_str(), 0755) != 0)
+    return make_error("creating {} in {}: {}", so_far, root_name(context),
+                      errno == EEXIST ? "exists but does not resolve inside the root"
+                                      : std::strerror(errno));
+  if ((context.container_uid != 0 || context.container_gid != 0) &&
+      ::fchownat(parent, name.c_str(), context.container_uid, context.container_gid,
+                 AT_SYMLINK_NOFOLLOW) != 0)
+    return make_error("chown {} in {}: {}", so_far, root_name(context), std::strerror(errno));
+  fd = host.resolve_in_root(root_fd, so_far, O_PATH | O_DIRECTORY);
+  if (fd < 0) return make_error("{} in {}: {}", so_far, root_name(context), std::strerror(-fd));
+  return Fd(fd);
+}
+
+// ldconfig writes <target>~ then renames it, so the directory must exist.
+// An image without /etc (scratch images) gets one, made through the host's
+// resolve_in_root, one component at a time, never by joining path strings.
+Status ensure_directory(const Host& host, int root_fd, const std::string& dir,
+                        const graft_apply_context& context) {
+  int root = host.resolve_in_root(root_fd, "/", O_PATH | O_DIRECTORY);
+  if (root < 0) return make_error("{}: {}", root_name(context), std::strerror(-root));
+  Fd current(root);
+  std::string so_far;
+  for (size_t start = 1; start < dir.size();) {
+    size_t end = std::min(dir.find('/', start), dir.size());
+    std::string name = dir.substr(start, end - start);
+    start = end + 1;
+    if (name.empty() || name == ".") continue;
+    so_far += "/" + name;
+    auto next = open_or_make(host, root_fd, so_far, current.get(), name, context);
+    if (!next.ok()) return next.error();
+    current = std::move(*next);
+  }
+  return ok_status();
+}
+
+class LdcachePlugin {
+ public:
+  LdcachePlugin(const Host& host, Config config) : host_(host), config_(std::move(config)) {}
+
+  static Result<std::unique_ptr<LdcachePlugin>> create(const Host& host,
+                                                       const nlohmann::json& json) {
+    auto config = read_config(json);
+    if (!config.ok()) return config.error();
+    return std::make_unique<LdcachePlugin>(host, std::move(*config));
+  }
+
+  // Host mount namespace: the only place the host's ldconfig is opened.
+  Status prepare(const graft_action& action, const graft_apply_context&) {
+    auto sealed = seal_host_binary(config_.ldconfig);
+    if (!sealed.ok()) return sealed.error().context("ldconfig");
+    sealed_[action.index] = std::move(*sealed);
+    return ok_status();
+  }
+
+  Status apply(const graft_action& action, const graft_apply_context& context) {
+    auto found = sealed_.find(action.index);
+    if (found == sealed_.end()) return make_error("not prepared (prepare opens the host ldconfig)");
+    Fd exe = std::move(found->second);  // used once, closed when apply returns
+    sealed_.erase(found);
+    if (context.rootfs_fd < 0) return make_error("no container root to update");
+    auto command = command_for(action, context, exe.get());
+    if (!command.ok()) return command.error();
+    const std::string& target = action.target;
+    if (auto made = ensure_directory(host_, context.rootfs_fd,
+                                     target.substr(0, target.rfind('/')), context);
+        !made.ok())
+      return made;
+    return run_confined(*command);
+  }
+
+ private:
+  // argv as libnvidia-container builds it: explicit -f/-C because the host's
+  // ldconfig may have been built with another prefix.
+  Result<ConfinedCommand> command_for(const graft_action& action,
+                                      const graft_apply_context& context, int exe) const {
+    if (auto checked = check_container_path(action.target, "target"); !checked.ok())
+      return checked.error();
+    ConfinedCommand command{.exe_fd = exe,
+                            .root_fd = context.rootfs_fd,
+                            .root_name = root_name(context),
+                            .argv = {"ldconfig", "-f", "/etc/ld.so.conf", "-C", action.target},
+                            .uid = static_cast<uid_t>(context.container_uid),
+                            .gid = static_cast<gid_t>(context.container_gid),
+                            .timeout = config_.timeout};
+    for (const char* const* path = action.paths; path != nullptr && *path != nullptr; ++path) {
+      if (auto checked = check_container_path(*path, "library directory"); !checked.ok())
+        return checked.error();
+      command.argv.emplace_back(*path);
+    }
+    return command;
+  }
+
+  Host host_;
+  Config config_;
+  std::map<std::uint32_t, Fd> sealed_;  // by action index, from prepare to apply
+};
+
+}  // namespace
+}  // namespace graft::ldcache
+
+GRAFT_PLUGIN(graft::ldcache::LdcachePlugin, "ldcache", "1.0", GRAFT_ACTION_LDCACHE_UPDATE)
