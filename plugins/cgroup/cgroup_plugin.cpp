@@ -1,0 +1,137 @@
+// The cgroup plugin: cgroup_allow actions into the container's device cgroup.
+//
+// prepare (host mount namespace) finds the container's cgroup from its pid
+// and opens it (plus, on cgroup v2, the bpf filesystem); apply writes each
+// rule to devices.allow (v1) or collects it (v2); finish installs the
+// collected v2 rules at once (device_filter_v2.cpp). Config keys:
+// "cgroup_root" (default /sys/fs/cgroup: a cgroup2 mount there means v2)
+// and "bpffs" (default /sys/fs/bpf: where v2 keeps the runtime's program).
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "container_cgroup.hpp"
+#include "device_filter_v2.hpp"
+#include "device_rule.hpp"
+#include "devices_v1.hpp"
+#include "fd.hpp"
+#include "plugin_glue.hpp"
+
+namespace graft::cgroup {
+
+namespace {
+
+int pid_of(const graft_apply_context& context) {
+  if (context.struct_size < offsetof(graft_apply_context, pid) + sizeof context.pid) return 0;
+  return context.pid;
+}
+
+}  // namespace
+
+class CgroupPlugin {
+ public:
+  static Result<std::unique_ptr<CgroupPlugin>> create(const plugin::Host& host,
+                                                      const nlohmann::json& config) {
+    auto created = std::unique_ptr<CgroupPlugin>(new CgroupPlugin(host));
+    for (const auto& [key, value] : config.items()) {
+      std::string* setting = key == "cgroup_root" ? &created->cgroup_root_
+                             : key == "bpffs"     ? &created->bpffs_
+                                                  : nullptr;
+      if (setting == nullptr) return make_error("cgroup plugin: unknown config key '{}'", key);
+      if (!value.is_string() || value.get<std::string>().empty() ||
+          value.get<std::string>()[0] != '/')
+        return make_error("cgroup plugin: config '{}' must be an absolute path", key);
+      *setting = value.get<std::string>();
+    }
+    return created;
+  }
+
+  Status prepare(const graft_action& action, const graft_apply_context& context) {
+    auto rule = rule_of(action);
+    if (!rule.ok()) return rule.error();
+    const int pid = pid_of(context);
+    if (pid <= 0) return make_error("cgroup rule '{}': no container pid", rule->text());
+    if (containers_.contains(pid)) return ok_status();
+
+    auto cgroup = find_container_cgroup(pid, cgroup_root_);
+    if (!cgroup.ok()) return cgroup.error();
+    Container container{.cgroup = std::move(*cgroup), .bpffs = {}, .bpffs_error = {}, .pending = {}};
+    if (container.cgroup.mode == CgroupMode::v2) open_bpffs(container);
+    host_.debug(fmt::format("pid {}: device cgroup {} (cgroup {})", pid, container.cgroup.path,
+                            container.cgroup.mode == CgroupMode::v2 ? "v2" : "v1"));
+    containers_.emplace(pid, std::move(container));
+    return ok_status();
+  }
+
+  Status apply(const graft_action& action, const graft_apply_context& context) {
+    auto rule = rule_of(action);
+    if (!rule.ok()) return rule.error();
+    auto found = containers_.find(pid_of(context));
+    if (found == containers_.end())
+      return make_error("cgroup rule '{}': the container's cgroup was not prepared (pid {})",
+                        rule->text(), pid_of(context));
+    Container& container = found->second;
+    if (container.cgroup.mode == CgroupMode::v1)
+      return allow_v1(container.cgroup.dir.get(), container.cgroup.path, *rule);
+    container.pending.push_back(*rule);
+    return ok_status();
+  }
+
+  Status finish(const graft_apply_context& context) {
+    auto found = containers_.find(pid_of(context));
+    if (found == containers_.end()) return ok_status();  // nothing was prepared for it
+    Container container = std::move(found->second);
+    containers_.erase(found);
+    if (container.cgroup.mode == CgroupMode::v1 || container.pending.empty()) return ok_status();
+    FilterTarget target{.cgroup_fd = container.cgroup.dir.get(),
+                        .cgroup_path = container.cgroup.path,
+                        .bpffs_fd = container.bpffs.get(),
+                        .bpffs_path = bpffs_,
+                        .bpffs_error = container.bpffs_error};
+    auto installed = install_device_rules(target, container.pending,
+                                          [this](const std::string& line) { host_.debug(line); });
+    if (!installed.ok()) return installed.error();
+    return ok_status();
+  }
+
+ private:
+  struct Container {
+    ContainerCgroup cgroup;
+    plugin::Fd bpffs;           // v2: the bpf filesystem, opened in the host namespace
+    std::string bpffs_error;    // why bpffs is not open
+    std::vector<DeviceRule> pending;  // v2: rules collected by apply
+  };
+
+  explicit CgroupPlugin(const plugin::Host& host) : host_(host) {}
+
+  void open_bpffs(Container& container) const {
+    plugin::Fd dir(::open(bpffs_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    struct statfs fs {};
+    if (!dir.valid())
+      container.bpffs_error = fmt::format("{}: {}", bpffs_, std::strerror(errno));
+    else if (::fstatfs(dir.get(), &fs) != 0 || static_cast<unsigned long>(fs.f_type) != BPF_FS_MAGIC)
+      container.bpffs_error =
+          fmt::format("{} is not a bpf filesystem (mount -t bpf bpf {})", bpffs_, bpffs_);
+    else
+      container.bpffs = std::move(dir);
+  }
+
+  const plugin::Host& host_;
+  std::string cgroup_root_ = "/sys/fs/cgroup";
+  std::string bpffs_ = "/sys/fs/bpf";
+  std::map<int, Container> containers_;  // by container pid; all its actions share the fds
+};
+
+}  // namespace graft::cgroup
+
+GRAFT_PLUGIN(graft::cgroup::CgroupPlugin, "cgroup", "1.0", GRAFT_ACTION_CGROUP_ALLOW)

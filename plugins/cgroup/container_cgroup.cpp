@@ -1,0 +1,185 @@
+// Finding the container's cgroup: /proc/<pid>/cgroup joined with the right
+// mount from /proc/self/mountinfo (never linux.cgroupsPath, whose meaning
+// depends on the runtime's cgroup driver).
+#include "container_cgroup.hpp"
+
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace graft::cgroup {
+
+namespace {
+
+// mountinfo escapes space, tab, newline and backslash as \ooo.
+std::string unescape(std::string_view field) {
+  std::string out;
+  for (size_t i = 0; i < field.size(); ++i) {
+    if (field[i] == '\\' && i + 3 < field.size() && field[i + 1] >= '0' && field[i + 1] <= '3' && field[i + 2] >= '0' && field[i + 2] <= '7' &&
+        field[i + 3] >= '0' && field[i + 3] <= '7') {
+      out += static_cast<char>((field[i + 1] - '0') * 64 + (field[i + 2] - '0') * 8 +
+                               (field[i + 3] - '0'));
+      i += 3;
+    } else {
+      out += field[i];
+    }
+  }
+  return out;
+}
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (true) {
+    size_t end = text.find(separator, start);
+    parts.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return parts;
+}
+
+Result<std::string> read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return make_error("cannot read {}: {}", path, std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool is_under(const std::string& path, const std::string& root) {
+  if (root == "/") return true;
+  return path == root || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
+                          path[root.size()] == '/');
+}
+
+}  // namespace
+
+std::vector<MountEntry> parse_mountinfo(std::string_view text) {
+  std::vector<MountEntry> mounts;
+  for (std::string_view line : split(text, '\n')) {
+    // id parent major:minor root mount_point options [optional...] - fstype source super
+    std::vector<std::string_view> fields;
+    for (std::string_view field : split(line, ' '))
+      if (!field.empty()) fields.push_back(field);
+    size_t dash = 6;
+    while (dash < fields.size() && fields[dash] != "-") ++dash;
+    if (fields.size() < 7 || dash + 1 >= fields.size()) continue;
+    MountEntry entry{.root = unescape(fields[3]),
+                     .mount_point = unescape(fields[4]),
+                     .fstype = std::string(fields[dash + 1]),
+                     .super_options = dash + 3 < fields.size() ? std::string(fields[dash + 3]) : ""};
+    mounts.push_back(std::move(entry));
+  }
+  return mounts;
+}
+
+std::vector<CgroupLine> parse_proc_cgroup(std::string_view text) {
+  std::vector<CgroupLine> lines;
+  for (std::string_view line : split(text, '\n')) {
+    size_t first = line.find(':');
+    if (first == std::string_view::npos) continue;
+    size_t second = line.find(':', first + 1);
+    if (second == std::string_view::npos) continue;
+    lines.push_back(CgroupLine{.controllers = std::string(line.substr(first + 1, second - first - 1)),
+                               .path = std::string(line.substr(second + 1))});
+  }
+  return lines;
+}
+
+bool has_item(std::string_view options, std::string_view word) {
+  for (std::string_view item : split(options, ','))
+    if (item == word) return true;
+  return false;
+}
+
+Result<std::string> join_cgroup_path(const MountEntry& mount, const std::string& cgroup_path) {
+  if (cgroup_path.empty() || cgroup_path[0] != '/')
+    return make_error("cgroup path '{}' is not absolute", cgroup_path);
+  if (cgroup_path.find("/..") != std::string::npos || mount.root.find("/..") != std::string::npos)
+    return make_error("cgroup '{}' is outside the cgroup namespace (mount root '{}' at {})",
+                      cgroup_path, mount.root, mount.mount_point);
+  if (!is_under(cgroup_path, mount.root))
+    return make_error("cgroup '{}' is not below the root '{}' of the mount at {}", cgroup_path,
+                      mount.root, mount.mount_point);
+  std::string relative = mount.root == "/" ? cgroup_path : cgroup_path.substr(mount.root.size());
+  std::string joined = mount.mount_point;
+  if (!relative.empty() && relative != "/") {
+    if (joined.size() > 1 && joined.back() == '/') joined.pop_back();
+    joined += joined == "/" ? relative.substr(1) : relative;
+  }
+  return joined;
+}
+
+Result<CgroupMode> detect_mode(const std::string& cgroup_root) {
+  struct statfs fs {};
+  if (::statfs(cgroup_root.c_str(), &fs) != 0)
+    return make_error("cgroup root {}: {}", cgroup_root, std::strerror(errno));
+  return static_cast<unsigned long>(fs.f_type) == CGROUP2_SUPER_MAGIC ? CgroupMode::v2
+                                                                      : CgroupMode::v1;
+}
+
+Result<ContainerCgroup> find_container_cgroup(int pid, const std::string& cgroup_root) {
+  if (pid <= 0) return make_error("no container pid: cannot find the container's cgroup");
+  char resolved[PATH_MAX];
+  if (::realpath(cgroup_root.c_str(), resolved) == nullptr)
+    return make_error("cgroup root {}: {}", cgroup_root, std::strerror(errno));
+  const std::string root = resolved;
+  auto mode = detect_mode(root);
+  if (!mode.ok()) return mode.error();
+
+  auto cgroup_text = read_file("/proc/" + std::to_string(pid) + "/cgroup");
+  if (!cgroup_text.ok()) return cgroup_text.error();
+  auto mountinfo_text = read_file("/proc/self/mountinfo");
+  if (!mountinfo_text.ok()) return mountinfo_text.error();
+  auto lines = parse_proc_cgroup(*cgroup_text);
+  auto mounts = parse_mountinfo(*mountinfo_text);
+
+  const CgroupLine* line = nullptr;
+  const MountEntry* mount = nullptr;
+  if (*mode == CgroupMode::v2) {
+    for (const auto& candidate : lines)
+      if (candidate.controllers.empty() && line == nullptr) line = &candidate;
+    // The last cgroup2 mount at cgroup_root is the one visible there.
+    for (const auto& candidate : mounts)
+      if (candidate.fstype == "cgroup2" && candidate.mount_point == root) mount = &candidate;
+    if (line == nullptr)
+      return make_error("pid {} has no cgroup v2 ('0::') line in /proc/{}/cgroup", pid, pid);
+    if (mount == nullptr) return make_error("no cgroup2 mount at {} in mountinfo", root);
+  } else {
+    for (const auto& candidate : lines)
+      if (line == nullptr && has_item(candidate.controllers, "devices")) line = &candidate;
+    // Prefer a devices mount below cgroup_root; take any other as a fallback.
+    for (const auto& candidate : mounts) {
+      if (candidate.fstype != "cgroup" || !has_item(candidate.super_options, "devices")) continue;
+      if (mount == nullptr || (!is_under(mount->mount_point, root) &&
+                               is_under(candidate.mount_point, root)))
+        mount = &candidate;
+    }
+    if (line == nullptr)
+      return make_error("pid {} is in no 'devices' cgroup (v1) in /proc/{}/cgroup", pid, pid);
+    if (mount == nullptr) return make_error("no cgroup v1 mount with the devices controller");
+  }
+  auto path = join_cgroup_path(*mount, line->path);
+  if (!path.ok()) return path.error().context(fmt::format("pid {}", pid));
+
+  ContainerCgroup found{.mode = *mode, .path = *path, .dir = {}};
+  found.dir = plugin::Fd(::open(path->c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
+  if (!found.dir.valid())
+    return make_error("cgroup of pid {}: open {}: {}", pid, *path, std::strerror(errno));
+  struct statfs fs {};
+  const unsigned long expected = *mode == CgroupMode::v2 ? CGROUP2_SUPER_MAGIC : CGROUP_SUPER_MAGIC;
+  if (::fstatfs(found.dir.get(), &fs) != 0 || static_cast<unsigned long>(fs.f_type) != expected)
+    return make_error("cgroup of pid {}: {} is not a cgroup{} directory", pid, *path,
+                      *mode == CgroupMode::v2 ? "2" : " (v1)");
+  return found;
+}
+
+}  // namespace graft::cgroup

@@ -1,0 +1,57 @@
+// Finding a container's device cgroup from its pid, the way runc/crun and
+// the kernel see it: the mode from statfs(cgroup_root), the cgroup from
+// /proc/<pid>/cgroup, the mount point from /proc/self/mountinfo. Runs in the
+// host's mount namespace (prepare); the result is an O_PATH fd of the
+// cgroup directory that later phases use instead of any path.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/error.hpp"
+#include "fd.hpp"
+
+namespace graft::cgroup {
+
+enum class CgroupMode { v1, v2 };
+
+// The fields of one /proc/self/mountinfo line that matter here, unescaped.
+struct MountEntry {
+  std::string root;         // path inside the filesystem that is mounted
+  std::string mount_point;  // where, in this mount namespace
+  std::string fstype;
+  std::string super_options;
+};
+
+// One /proc/<pid>/cgroup line: "5:devices:/docker/abc" or "0::/user.slice".
+struct CgroupLine {
+  std::string controllers;  // "devices", "cpu,cpuacct", "" for v2
+  std::string path;
+};
+
+std::vector<MountEntry> parse_mountinfo(std::string_view text);
+std::vector<CgroupLine> parse_proc_cgroup(std::string_view text);
+
+// Whether `options` (comma-separated) contains `word` as one item.
+bool has_item(std::string_view options, std::string_view word);
+
+// mount_point + (path relative to the mount's root), or an error when the
+// cgroup lies outside what that mount shows.
+Result<std::string> join_cgroup_path(const MountEntry& mount, const std::string& cgroup_path);
+
+// v2 when statfs(cgroup_root) is a cgroup2 filesystem (the unified layout),
+// else v1: the same test runc and crun make.
+Result<CgroupMode> detect_mode(const std::string& cgroup_root);
+
+struct ContainerCgroup {
+  CgroupMode mode = CgroupMode::v1;
+  std::string path;   // host path, for messages
+  plugin::Fd dir;     // O_PATH|O_DIRECTORY of the cgroup
+};
+
+// The device cgroup of `pid`. `cgroup_root` decides the mode and, in v2,
+// is the cgroup2 mount point used.
+Result<ContainerCgroup> find_container_cgroup(int pid, const std::string& cgroup_root);
+
+}  // namespace graft::cgroup
