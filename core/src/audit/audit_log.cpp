@@ -46,6 +46,14 @@ json record_json(const AuditRecord& record) {
                            {"plan", evaluation->times.plan_ms},
                            {"total", evaluation->times.total_ms}};
   }
+  if (const ApplyReport* applied = record.applied) {
+    line["applied"] = applied->actions;
+    line["duration_ms"]["load_plugins"] = applied->times.load_ms;
+    line["duration_ms"]["prepare"] = applied->times.prepare_ms;
+    line["duration_ms"]["enter"] = applied->times.enter_ms;
+    line["duration_ms"]["apply"] = applied->times.apply_ms;
+    line["duration_ms"]["finish"] = applied->times.finish_ms;
+  }
   return line;
 }
 

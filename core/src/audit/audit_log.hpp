@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/error.hpp"
+#include "apply/apply_plan.hpp"
 #include "engine/evaluate.hpp"
 
 namespace graft {
@@ -16,6 +17,7 @@ struct AuditRecord {
   std::string outcome;           // "planned", "applied", "refused", "error"
   std::string error;             // the one-line error, if any
   const std::vector<std::string>& env_patterns;  // Policy::audit_env
+  const ApplyReport* applied = nullptr;  // set by hook/apply once the plan was carried out
 };
 
 Status append_audit_record(const std::string& path, const AuditRecord& record);

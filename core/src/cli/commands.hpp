@@ -9,6 +9,7 @@
 
 #include "base/error.hpp"
 #include "policy/policy.hpp"
+#include "request/request.hpp"
 
 namespace graft::cli {
 
@@ -35,5 +36,11 @@ using Runner = std::function<Result<int>()>;
 Runner add_plan_command(CLI::App& app, const GlobalOptions& options);
 Runner add_inventory_command(CLI::App& app, const GlobalOptions& options);
 Runner add_policy_command(CLI::App& app, const GlobalOptions& options);
+Runner add_hook_command(CLI::App& app, const GlobalOptions& options);
+Runner add_apply_command(CLI::App& app, const GlobalOptions& options);
+
+// Evaluates `request` and applies its plan to the running container
+// (request.pid, request.rootfs): shared by `graft hook` and `graft apply`.
+Result<int> apply_request(const GlobalOptions& global, const Request& request);
 
 }  // namespace graft::cli

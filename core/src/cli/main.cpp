@@ -40,7 +40,9 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   std::map<std::string, Runner> runners{{"plan", add_plan_command(app, options)},
                                         {"inventory", add_inventory_command(app, options)},
-                                        {"policy", add_policy_command(app, options)}};
+                                        {"policy", add_policy_command(app, options)},
+                                        {"hook", add_hook_command(app, options)},
+                                        {"apply", add_apply_command(app, options)}};
   app.add_subcommand("version", "Print the graft version")->callback([] {
     std::printf("graft %s\n", build::version);
   });

@@ -130,8 +130,9 @@ Result<PluginSet> load_plugins(const Policy& policy) {
   }
   PluginSet set;
   for (const auto& name : names) {
-    // Policy does not configure plugins yet: each gets an empty JSON object.
-    auto plugin = load_plugin(dir, name);
+    auto config = policy.plugin_config.find(name);
+    auto plugin = load_plugin(dir, name,
+                              config == policy.plugin_config.end() ? "{}" : config->second.dump());
     if (!plugin) return plugin.error();
     if (auto added = set.add(std::move(plugin).value()); !added) return added.error();
   }

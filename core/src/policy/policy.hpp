@@ -114,6 +114,7 @@ struct Policy {
   HostRoots host;
   std::string plugin_dir;
   std::vector<std::string> plugins;
+  std::map<std::string, nlohmann::json> plugin_config;  // [plugins.config.NAME], per plugin
   std::set<std::string> trusted_privileged;    // request channels: env, volume-mounts, annotations
   std::set<std::string> trusted_unprivileged;
   std::vector<SourcedString> default_capabilities;

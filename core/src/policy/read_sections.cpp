@@ -44,9 +44,26 @@ Status read_plugin_enable(const Field& field, Policy& policy, const FileContext&
   return ok_status();
 }
 
+nlohmann::json to_json(const toml::node& node);  // below, with [data]
+
+// [plugins.config.NAME] is handed to plugin NAME's init as a JSON object; its
+// keys are the plugin's to check, so they merge like [data].
+Status read_plugin_config(const Field& field, Policy& policy, const FileContext&) {
+  auto table = as_table(field);
+  if (!table) return table.error();
+  for (const auto& [name, value] : **table) {
+    Field plugin = field.child(name.str(), value);
+    auto config = as_table(plugin);
+    if (!config) return config.error();
+    policy.plugin_config[std::string(name.str())].merge_patch(to_json(**config));
+  }
+  return ok_status();
+}
+
 constexpr KeyReader<Policy> kPluginReaders[] = {
     {"dir", read_plugin_dir},
     {"enable", read_plugin_enable},
+    {"config", read_plugin_config},
 };
 
 constexpr std::string_view kChannels[] = {"env", "volume-mounts", "annotations"};

@@ -1,6 +1,7 @@
 // Builds a Request from an OCI bundle's config.json. Only the fields graft
 // needs are read, each checked for type, so a malformed config is one clear
 // error instead of a crash.
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "base/paths.hpp"
@@ -120,6 +121,13 @@ Result<Request> parse_config(const json& config, const std::string& bundle) {
 
 Result<Request> request_from_bundle(const std::string& bundle, const std::string& container_id,
                                     int pid) {
+  if (!bundle.starts_with('/')) {
+    // Relative to where we were started, like any command-line path.
+    std::error_code error;
+    auto absolute = std::filesystem::absolute(bundle, error);
+    if (error) return make_error("bundle {}: {}", bundle, error.message());
+    return request_from_bundle(absolute.string(), container_id, pid);
+  }
   std::string config_path = join_root(bundle, "/config.json");
   auto text = read_file(config_path, 64u << 20);
   if (!text) return text.error();

@@ -1,0 +1,109 @@
+#include "apply/apply_plan.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "apply/mount_namespace.hpp"
+
+namespace graft {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// The plugin each action goes to, resolved once; check_plan_applicable has
+// already proved every lookup succeeds.
+std::vector<LoadedPlugin*> executors(const Plan& plan, const PluginSet& plugins) {
+  std::vector<LoadedPlugin*> out;
+  out.reserve(plan.actions.size());
+  for (const Action& action : plan.actions) out.push_back(plugins.find(action.kind, action.plugin));
+  return out;
+}
+
+Status prepare_all(const Plan& plan, const std::vector<LoadedPlugin*>& by, const ApplyTarget& target) {
+  for (std::size_t i = 0; i < plan.actions.size(); ++i)
+    if (auto status = by[i]->prepare(plan.actions[i], static_cast<std::uint32_t>(i), target); !status)
+      return status;
+  return ok_status();
+}
+
+// Opens root.path after entering the container's namespace; the rootfs owner
+// becomes the owner of directories plugins create in it.
+Status open_root(const ApplySite& site, ApplyTarget& target, int& root_fd) {
+  root_fd = ::open(site.rootfs.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (root_fd < 0) return make_error("container root {}: {}", site.rootfs, std::strerror(errno));
+  struct stat st {};
+  if (::fstat(root_fd, &st) != 0) return make_error("container root {}: {}", site.rootfs, std::strerror(errno));
+  target.rootfs_fd = root_fd;
+  target.uid = static_cast<int>(st.st_uid);
+  target.gid = static_cast<int>(st.st_gid);
+  return ok_status();
+}
+
+Status apply_all(const Plan& plan, const std::vector<LoadedPlugin*>& by, const ApplyTarget& target) {
+  for (std::size_t i = 0; i < plan.actions.size(); ++i)
+    if (auto status = by[i]->apply(plan.actions[i], static_cast<std::uint32_t>(i), target); !status)
+      return status;
+  return ok_status();
+}
+
+Status finish_all(PluginSet& plugins, const ApplyTarget& target) {
+  for (const auto& plugin : plugins.plugins())
+    if (auto status = plugin->finish(target); !status) return status;
+  return ok_status();
+}
+
+}  // namespace
+
+Status check_plan_applicable(const Plan& plan, const PluginSet& plugins) {
+  for (const Action& action : plan.actions)
+    if (action.kind == ActionKind::env)
+      return make_error(
+          "plan sets environment variable {} ({}), which a hook cannot do: the runtime has "
+          "already built the container's process; set it in the image or the runtime config",
+          action.target, action.provenance.origin.empty() ? "rule" : action.provenance.origin.brief());
+  return check_plan_executable(plan, plugins);
+}
+
+Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const ApplySite& site) {
+  if (auto status = check_plan_applicable(plan, plugins); !status) return status.error();
+  ApplyReport report;
+  ApplyTarget target{.container_id = site.container_id, .rootfs = site.rootfs, .pid = site.pid};
+  auto by = executors(plan, plugins);
+
+  auto start = Clock::now();
+  if (auto status = prepare_all(plan, by, target); !status) return status.error();
+  report.times.prepare_ms = ms_since(start);
+
+  start = Clock::now();
+  if (site.pid > 0)
+    if (auto entered = enter_mount_namespace(site.pid); !entered) return entered.error();
+  int root_fd = -1;
+  auto opened = open_root(site, target, root_fd);
+  struct CloseRoot {
+    int& fd;
+    ~CloseRoot() { if (fd >= 0) ::close(fd); }
+  } close_root{root_fd};
+  if (!opened) return opened.error();
+  report.times.enter_ms = ms_since(start);
+
+  start = Clock::now();
+  if (auto status = apply_all(plan, by, target); !status) return status.error();
+  report.times.apply_ms = ms_since(start);
+
+  start = Clock::now();
+  if (auto status = finish_all(plugins, target); !status) return status.error();
+  report.times.finish_ms = ms_since(start);
+  report.actions = plan.actions.size();
+  return report;
+}
+
+}  // namespace graft

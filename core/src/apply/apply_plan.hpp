@@ -1,0 +1,42 @@
+// Applying a Plan: every action goes to the plugin it names, in plan order,
+// in three phases (plugin.h): prepare all in our own mount namespace, enter
+// the container's, apply all inside root.path, then finish each plugin. The
+// first failure stops everything and is returned; the runtime then refuses
+// to start the container, so a half-applied plan never runs.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "base/error.hpp"
+#include "plan/plan.hpp"
+#include "plugins/plugin_set.hpp"
+
+namespace graft {
+
+struct ApplyTimes {
+  double load_ms = 0;     // loading and initialising plugins
+  double prepare_ms = 0;
+  double enter_ms = 0;    // setns and opening the root
+  double apply_ms = 0;
+  double finish_ms = 0;
+};
+
+struct ApplyReport {
+  std::size_t actions = 0;  // actions applied
+  ApplyTimes times;
+};
+
+struct ApplySite {
+  std::string container_id;
+  int pid = 0;             // container init; 0 = stay in our own mount namespace
+  std::string rootfs;      // root.path as seen inside the container's mount namespace
+};
+
+// Ok when a hook can carry out the plan: every action has a loaded plugin,
+// and none needs the process's environment, which the runtime already built.
+Status check_plan_applicable(const Plan& plan, const PluginSet& plugins);
+
+Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const ApplySite& site);
+
+}  // namespace graft
