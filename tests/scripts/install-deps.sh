@@ -8,6 +8,9 @@ packages=(
   liblua5.4-dev libtomlplusplus-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libcli11-dev catch2
   python3-jsonschema   # validates `graft plan --format json` against docs/plan-schema.json
+  runc crun            # the end-to-end tests start real containers with graft as their hook
+  busybox-static       # the containers' userland, built into OCI bundles by the tests
+  util-linux           # unshare, for runc in cgroup v2 mode
 )
 
 missing=()
