@@ -1,0 +1,95 @@
+// The new mount API through raw syscalls: glibc 2.36's <sys/mount.h> wrappers
+// cannot be included next to <linux/mount.h>, which has the constants, and
+// older glibc has no wrappers at all.
+#include "detached_mount.hpp"
+
+#include <fcntl.h>
+#include <linux/mount.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "plugin_glue.hpp"
+#include "sys_error.hpp"
+
+namespace graft::plugin {
+
+namespace {
+
+struct OptionFlag {
+  const char* word;
+  std::uint64_t flag;
+};
+constexpr OptionFlag kOptionFlags[] = {
+    {"nosuid", MOUNT_ATTR_NOSUID}, {"nodev", MOUNT_ATTR_NODEV}, {"noexec", MOUNT_ATTR_NOEXEC}};
+
+bool known_word(const char* word, std::initializer_list<const char*> ignored) {
+  if (std::strcmp(word, "ro") == 0 || std::strcmp(word, "rw") == 0) return true;
+  for (const auto& option : kOptionFlags)
+    if (std::strcmp(word, option.word) == 0) return true;
+  for (const char* skip : ignored)
+    if (std::strcmp(word, skip) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+Result<MountAttributes> mount_attributes(const graft_action& action,
+                                         std::initializer_list<const char*> ignored) {
+  for (const char* const* option = action.options; option && *option; ++option)
+    if (!known_word(*option, ignored))
+      return make_error("{}: unsupported mount option '{}'", action.target, *option);
+  if (has_option(action, "ro") && has_option(action, "rw"))
+    return make_error("{}: options say both ro and rw", action.target);
+  MountAttributes attributes;
+  if (has_option(action, "rw"))
+    attributes.clear |= MOUNT_ATTR_RDONLY;
+  else
+    attributes.set |= MOUNT_ATTR_RDONLY;
+  for (const auto& option : kOptionFlags)
+    (has_option(action, option.word) ? attributes.set : attributes.clear) |= option.flag;
+  return attributes;
+}
+
+Result<Fd> clone_mount(int source_fd, const std::string& shown) {
+  long fd = ::syscall(SYS_open_tree, source_fd, "",
+                      OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+  if (fd < 0) return sys_error("open_tree", shown, errno);
+  return Fd(static_cast<int>(fd));
+}
+
+Status set_mount_attributes(int mount_fd, const MountAttributes& attributes,
+                            const std::string& shown) {
+  mount_attr attr{};
+  attr.attr_set = attributes.set;
+  attr.attr_clr = attributes.clear;
+  if (::syscall(SYS_mount_setattr, mount_fd, "", AT_EMPTY_PATH, &attr, sizeof attr) != 0)
+    return sys_error("mount_setattr", shown, errno);
+  return ok_status();
+}
+
+Status attach_mount(int mount_fd, int target_fd, const std::string& shown) {
+  if (::syscall(SYS_move_mount, mount_fd, "", target_fd, "",
+                MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0)
+    return sys_error("move_mount", shown, errno);
+  return ok_status();
+}
+
+Result<Fd> make_tmpfs(const std::vector<std::pair<std::string, std::string>>& parameters,
+                      std::uint64_t attributes, const std::string& shown) {
+  Fd context(static_cast<int>(::syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC)));
+  if (!context.valid()) return sys_error("fsopen tmpfs", shown, errno);
+  for (const auto& [key, value] : parameters)
+    if (::syscall(SYS_fsconfig, context.get(), FSCONFIG_SET_STRING, key.c_str(), value.c_str(),
+                  0) != 0)
+      return sys_error("fsconfig " + key + "=" + value, shown, errno);
+  if (::syscall(SYS_fsconfig, context.get(), FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) != 0)
+    return sys_error("fsconfig create tmpfs", shown, errno);
+  long fd = ::syscall(SYS_fsmount, context.get(), FSMOUNT_CLOEXEC, attributes);
+  if (fd < 0) return sys_error("fsmount tmpfs", shown, errno);
+  return Fd(static_cast<int>(fd));
+}
+
+}  // namespace graft::plugin

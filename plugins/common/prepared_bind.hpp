@@ -1,0 +1,70 @@
+// A bind mount split across the two namespaces: prepare checks the host
+// source and clones it into a detached mount with the plan's flags (host
+// mount namespace); apply makes the mountpoint inside the container root and
+// attaches the clone (container mount namespace). Prepared<T> keeps what
+// prepare made, keyed by the action's plan index, until apply takes it.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "base/error.hpp"
+#include "detached_mount.hpp"
+#include "fd.hpp"
+#include "graft/plugin.h"
+#include "root_path.hpp"
+#include "source_check.hpp"
+
+namespace graft::plugin {
+
+struct PreparedBind {
+  std::string target;  // the container path it goes to
+  Leaf leaf = Leaf::file;
+  Fd mount;            // the detached clone
+  // For device nodes: an existing node at the target must be this one.
+  char device_type = 0;
+  dev_t rdev = 0;
+};
+
+// A directory source is mounted on a directory, anything else on a file.
+Leaf leaf_for(FileType source_type);
+
+// Checks action.source is one of `allowed`, clones it and sets `attributes`.
+Result<PreparedBind> prepare_bind(const graft_action& action,
+                                  std::initializer_list<FileType> allowed,
+                                  const MountAttributes& attributes);
+
+// Clones an already checked source (open_source / open_device_source).
+Result<PreparedBind> prepare_bind(const graft_action& action, const OpenedSource& source,
+                                  const MountAttributes& attributes);
+
+// Makes the mountpoint at bind.target inside `root` and attaches the clone.
+Status attach_bind(const PreparedBind& bind, const RootFs& root);
+
+// What prepare made for each action, taken once by apply.
+template <class T>
+class Prepared {
+ public:
+  void put(std::uint32_t index, T value) { items_.insert_or_assign(index, std::move(value)); }
+
+  // Fails closed when prepare never ran for this action (or apply runs twice).
+  Result<T> take(const graft_action& action) {
+    auto found = items_.find(action.index);
+    if (found == items_.end())
+      return make_error("{}: not prepared (action {} had no prepare call)", action.target,
+                        action.index);
+    T value = std::move(found->second);
+    items_.erase(found);
+    return value;
+  }
+
+ private:
+  std::map<std::uint32_t, T> items_;
+};
+
+}  // namespace graft::plugin

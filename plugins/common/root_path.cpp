@@ -1,0 +1,215 @@
+// Safe container paths for root_path.hpp.
+#include "root_path.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "source_check.hpp"
+#include "sys_error.hpp"
+
+namespace graft::plugin {
+
+namespace {
+
+// Modes are set exactly (0666 device nodes): the hook inherits the
+// runtime's umask, which is not ours to trust. Plugins run single-threaded.
+class ScopedUmask {
+ public:
+  explicit ScopedUmask(mode_t mask) : old_(::umask(mask)) {}
+  ~ScopedUmask() { ::umask(old_); }
+  ScopedUmask(const ScopedUmask&) = delete;
+  ScopedUmask& operator=(const ScopedUmask&) = delete;
+
+ private:
+  mode_t old_;
+};
+
+bool leaf_accepts(Leaf leaf, FileType type) {
+  switch (leaf) {
+    case Leaf::file: return type == FileType::regular;
+    case Leaf::directory: return type == FileType::directory;
+    case Leaf::device:
+      return type == FileType::regular || type == FileType::char_device ||
+             type == FileType::block_device;
+  }
+  return false;
+}
+
+const char* leaf_wanted(Leaf leaf) {
+  switch (leaf) {
+    case Leaf::file: return "a regular file";
+    case Leaf::directory: return "a directory";
+    case Leaf::device: return "a regular file or a device node";
+  }
+  return "?";
+}
+
+// The entry `name` as O_PATH|O_NOFOLLOW, refused unless `leaf` accepts it.
+Result<Fd> open_leaf(int parent_fd, const std::string& name, Leaf leaf, const std::string& shown) {
+  Fd fd(::openat(parent_fd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd.valid()) return sys_error("openat", shown, errno);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return sys_error("fstat", shown, errno);
+  FileType found = file_type(st.st_mode);
+  if (!leaf_accepts(leaf, found))
+    return make_error("{} exists and is {}, expected {}", shown, describe(found), leaf_wanted(leaf));
+  return fd;
+}
+
+// Hands a just-created entry to the container's owner with an exact mode.
+Status settle(int fd, mode_t mode, Owner owner, const std::string& shown) {
+  if (::fchown(fd, owner.uid, owner.gid) != 0) return sys_error("fchown", shown, errno);
+  if (::fchmod(fd, mode) != 0) return sys_error("fchmod", shown, errno);
+  return ok_status();
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> split_container_path(const std::string& path) {
+  if (path.empty() || path[0] != '/')
+    return make_error("container path '{}' is not absolute", path);
+  std::vector<std::string> names;
+  size_t start = 1;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    std::string name = path.substr(start, end - start);
+    if (name == "." || name == "..")
+      return make_error("container path '{}' contains '{}'", path, name);
+    if (!name.empty()) names.push_back(std::move(name));
+    start = end + 1;
+  }
+  return names;
+}
+
+std::string leaf_name(const std::string& path) {
+  size_t end = path.find_last_not_of('/');
+  if (end == std::string::npos) return "";
+  size_t slash = path.rfind('/', end);
+  return path.substr(slash == std::string::npos ? 0 : slash + 1,
+                     end - (slash == std::string::npos ? 0 : slash + 1) + 1);
+}
+
+Result<Fd> make_dir_at(int parent_fd, const std::string& name, Owner owner,
+                       const std::string& shown) {
+  if (::mkdirat(parent_fd, name.c_str(), 0755) == 0) {
+    Fd made(::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!made.valid()) return sys_error("openat", shown, errno);
+    if (auto status = settle(made.get(), 0755, owner, shown); !status) return status.error();
+  } else if (errno != EEXIST) {
+    return sys_error("mkdirat", shown, errno);
+  }
+  // Reopened without following: an entry swapped for a symlink is refused.
+  return open_leaf(parent_fd, name, Leaf::directory, shown);
+}
+
+Result<Fd> make_dirs_at(int dir_fd, std::span<const std::string> names, Owner owner,
+                        const std::string& shown) {
+  Fd current(::fcntl(dir_fd, F_DUPFD_CLOEXEC, 0));
+  if (!current.valid()) return sys_error("dup", shown, errno);
+  std::string path = shown == "/" ? "" : shown;
+  for (const auto& name : names) {
+    path += "/" + name;
+    auto next = make_dir_at(current.get(), name, owner, path);
+    if (!next) return next;
+    current = std::move(*next);
+  }
+  return current;
+}
+
+Result<Fd> make_leaf_at(int parent_fd, const std::string& name, Leaf leaf, Owner owner,
+                        const std::string& shown) {
+  if (leaf == Leaf::directory) return make_dir_at(parent_fd, name, owner, shown);
+  Fd made(::openat(parent_fd, name.c_str(),
+                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  if (made.valid()) {
+    if (auto status = settle(made.get(), 0644, owner, shown); !status) return status.error();
+  } else if (errno != EEXIST) {
+    return sys_error("create", shown, errno);
+  }
+  return open_leaf(parent_fd, name, leaf, shown);
+}
+
+Result<Fd> make_node_at(int parent_fd, const std::string& name, char device_type, dev_t rdev,
+                        Owner owner, const std::string& shown) {
+  mode_t type = device_type == 'b' ? S_IFBLK : S_IFCHR;
+  int made = 0;
+  {
+    ScopedUmask no_mask(0);
+    made = ::mknodat(parent_fd, name.c_str(), type | 0666, rdev);
+  }
+  if (made == 0) {
+    if (::fchownat(parent_fd, name.c_str(), owner.uid, owner.gid, AT_SYMLINK_NOFOLLOW) != 0)
+      return sys_error("fchownat", shown, errno);
+  } else if (errno != EEXIST) {
+    return sys_error("mknodat", shown, errno);
+  }
+  auto fd = open_leaf(parent_fd, name, Leaf::device, shown);
+  if (!fd) return fd;
+  struct stat st {};
+  if (::fstat(fd->get(), &st) != 0) return sys_error("fstat", shown, errno);
+  if (auto status = expect_device(st, device_type, rdev, shown); !status) return status.error();
+  return fd;
+}
+
+RootFs::RootFs(const Host& host, const graft_apply_context& context)
+    : host_(host),
+      root_fd_(context.rootfs_fd),
+      owner_{context.container_uid, context.container_gid} {}
+
+Result<Fd> RootFs::open(const std::string& path, int flags) const {
+  if (root_fd_ < 0) return make_error("{}: no container root to resolve it in", path);
+  int fd = host_.resolve_in_root(root_fd_, path, flags);
+  if (fd < 0) return sys_error("resolve in root", path, -fd);
+  return Fd(fd);
+}
+
+Result<Fd> RootFs::open_dirs(const std::string& path, std::span<const std::string> names) const {
+  if (root_fd_ < 0) return make_error("{}: no container root to resolve it in", path);
+  // Usually everything exists: one lookup. Otherwise find the deepest
+  // existing directory and create the rest below it.
+  int whole = host_.resolve_in_root(root_fd_, path, O_PATH | O_DIRECTORY);
+  if (whole >= 0) return Fd(whole);
+  if (whole != -ENOENT) return sys_error("resolve in root", path, -whole);
+  auto current = open("/", O_PATH | O_DIRECTORY);
+  if (!current) return current;
+  std::string prefix;
+  size_t existing = 0;
+  for (; existing < names.size(); ++existing) {
+    std::string next = prefix + "/" + names[existing];
+    int fd = host_.resolve_in_root(root_fd_, next, O_PATH | O_DIRECTORY);
+    if (fd == -ENOENT) break;
+    if (fd < 0) return sys_error("resolve in root", next, -fd);
+    *current = Fd(fd);
+    prefix = next;
+  }
+  return make_dirs_at(current->get(), names.subspan(existing), owner_,
+                      prefix.empty() ? "/" : prefix);
+}
+
+Result<Fd> RootFs::make_dirs(const std::string& path) const {
+  auto names = split_container_path(path);
+  if (!names) return names.error();
+  return open_dirs(path, *names);
+}
+
+Result<Fd> RootFs::open_parent(const std::string& path) const {
+  auto names = split_container_path(path);
+  if (!names) return names.error();
+  if (names->empty()) return make_error("container path '{}' has no parent", path);
+  std::span<const std::string> parents(names->data(), names->size() - 1);
+  std::string parent = path.substr(0, path.find_last_not_of('/') + 1);
+  parent = parent.substr(0, parent.rfind('/'));
+  return open_dirs(parent.empty() ? "/" : parent, parents);
+}
+
+Result<Fd> RootFs::make_mountpoint(const std::string& path, Leaf leaf) const {
+  auto parent = open_parent(path);
+  if (!parent) return parent;
+  return make_leaf_at(parent->get(), leaf_name(path), leaf, owner_, path);
+}
+
+}  // namespace graft::plugin

@@ -1,0 +1,101 @@
+// devices: makes host device nodes appear inside the container.
+//
+// device_node with "bind" (the host has the node): prepare checks the host
+// node is the expected type and number and clones it with nodev cleared (the
+// node is the point; nosuid and noexec stay set); apply binds it onto an
+// empty file at the target. With "mknod" (no host node to bind) apply makes
+// the node itself, mode 0666, owned by the container's owner. Either way an
+// existing node at the target with the same type and number is accepted:
+// the runtime may have made it from linux.devices.
+//
+// bind_mount: whole device directories (extra bind_dev), flags as planned.
+#include <linux/mount.h>
+#include <sys/sysmacros.h>
+
+#include <memory>
+
+#include "fd.hpp"
+#include "plugin_glue.hpp"
+#include "prepared_bind.hpp"
+#include "root_path.hpp"
+
+namespace graft::plugin {
+namespace {
+
+constexpr MountAttributes kNodeAttributes{.set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC,
+                                          .clear = MOUNT_ATTR_NODEV};
+
+bool node_by_mknod(const graft_action& action) { return has_option(action, "mknod"); }
+
+Status check_node_options(const graft_action& action) {
+  bool bind = has_option(action, "bind"), mknod = has_option(action, "mknod");
+  if (bind == mknod)
+    return make_error("{}: device_node needs exactly one of the options bind, mknod",
+                      action.target);
+  return ok_status();
+}
+
+class Devices {
+ public:
+  explicit Devices(const Host& host) : host_(host) {}
+
+  static Result<std::unique_ptr<Devices>> create(const Host& host, const nlohmann::json&) {
+    return std::make_unique<Devices>(host);
+  }
+
+  Status prepare(const graft_action& action, const graft_apply_context&) {
+    auto bind = action.kind == GRAFT_ACTION_DEVICE_NODE ? prepare_node(action)
+                                                        : prepare_directory(action);
+    if (!bind) return bind.error();
+    if (bind->mount.valid()) binds_.put(action.index, std::move(*bind));
+    return ok_status();
+  }
+
+  Status apply(const graft_action& action, const graft_apply_context& context) {
+    RootFs root(host_, context);
+    if (action.kind == GRAFT_ACTION_DEVICE_NODE && node_by_mknod(action)) return mknod(action, root);
+    auto bind = binds_.take(action);
+    if (!bind) return bind.error();
+    return attach_bind(*bind, root);
+  }
+
+ private:
+  // A bind of the host node, or an empty PreparedBind for mknod.
+  static Result<PreparedBind> prepare_node(const graft_action& action) {
+    if (auto status = check_node_options(action); !status) return status.error();
+    if (node_by_mknod(action)) return PreparedBind{};
+    auto source = open_device_source(action.source, action.device_type, action.major,
+                                     action.minor);
+    if (!source) return source.error();
+    auto bind = prepare_bind(action, *source, kNodeAttributes);
+    if (!bind) return bind;
+    bind->leaf = Leaf::device;
+    bind->device_type = action.device_type;
+    bind->rdev = makedev(action.major, action.minor);
+    return bind;
+  }
+
+  static Result<PreparedBind> prepare_directory(const graft_action& action) {
+    auto attributes = mount_attributes(action);
+    if (!attributes) return attributes.error();
+    return prepare_bind(action, {FileType::directory}, *attributes);
+  }
+
+  static Status mknod(const graft_action& action, const RootFs& root) {
+    auto parent = root.open_parent(action.target);
+    if (!parent) return parent.error();
+    auto node = make_node_at(parent->get(), leaf_name(action.target), action.device_type,
+                             makedev(action.major, action.minor), root.owner(), action.target);
+    if (!node) return node.error();
+    return ok_status();
+  }
+
+  const Host& host_;
+  Prepared<PreparedBind> binds_;
+};
+
+}  // namespace
+}  // namespace graft::plugin
+
+GRAFT_PLUGIN(graft::plugin::Devices, "devices", "1.0", GRAFT_ACTION_DEVICE_NODE,
+             GRAFT_ACTION_BIND_MOUNT)

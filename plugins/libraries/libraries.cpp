@@ -1,0 +1,62 @@
+// libraries: the driver's files inside the container. bind_mount binds a
+// host file or directory (libraries, binaries, firmware) read-only unless the
+// plan says rw, with the plan's nosuid/nodev/noexec; symlink makes the
+// soname links; config_file writes files rules asked for (EGL/Vulkan
+// profiles). The binds are cloned in prepare (host namespace) and attached in
+// apply; links and files are written only in apply, inside the root.
+#include <memory>
+#include <string_view>
+
+#include "plugin_glue.hpp"
+#include "prepared_bind.hpp"
+#include "replace_entry.hpp"
+#include "root_path.hpp"
+
+namespace graft::plugin {
+namespace {
+
+class Libraries {
+ public:
+  explicit Libraries(const Host& host) : host_(host) {}
+
+  static Result<std::unique_ptr<Libraries>> create(const Host& host, const nlohmann::json&) {
+    return std::make_unique<Libraries>(host);
+  }
+
+  Status prepare(const graft_action& action, const graft_apply_context&) {
+    if (action.kind != GRAFT_ACTION_BIND_MOUNT) return ok_status();
+    auto attributes = mount_attributes(action);
+    if (!attributes) return attributes.error();
+    auto bind = prepare_bind(action, {FileType::regular, FileType::directory}, *attributes);
+    if (!bind) return bind.error();
+    binds_.put(action.index, std::move(*bind));
+    return ok_status();
+  }
+
+  Status apply(const graft_action& action, const graft_apply_context& context) {
+    RootFs root(host_, context);
+    switch (action.kind) {
+      case GRAFT_ACTION_BIND_MOUNT: {
+        auto bind = binds_.take(action);
+        if (!bind) return bind.error();
+        return attach_bind(*bind, root);
+      }
+      case GRAFT_ACTION_SYMLINK: return replace_with_symlink(root, action.target, action.source);
+      case GRAFT_ACTION_CONFIG_FILE:
+        return replace_with_file(root, action.target,
+                                 std::string_view(action.content, action.content_length));
+      default: return make_error("{}: action kind {} is not a libraries kind", action.target,
+                                 action.kind);
+    }
+  }
+
+ private:
+  const Host& host_;
+  Prepared<PreparedBind> binds_;
+};
+
+}  // namespace
+}  // namespace graft::plugin
+
+GRAFT_PLUGIN(graft::plugin::Libraries, "libraries", "1.0", GRAFT_ACTION_BIND_MOUNT,
+             GRAFT_ACTION_SYMLINK, GRAFT_ACTION_CONFIG_FILE)

@@ -1,0 +1,155 @@
+// procfs: hides the driver's procfs directory behind a mask and shows
+// through it only what the plan grants.
+//
+// procfs_mask: prepare reads and rewrites the files the plan keeps and builds
+// a detached tmpfs holding them; apply lays it over the target (made inside
+// the root if the container's /proc lacks it); finish makes it read-only.
+// bind_mount: prepare clones the source read-only and, when the target lies
+// under a mask, makes its mountpoint inside that still-detached tmpfs, so
+// apply attaches onto an fd of the tmpfs itself, not a path looked up again.
+// Other procfs binds get a mountpoint inside the root, as libraries do.
+#include <linux/mount.h>
+
+#include <map>
+#include <memory>
+#include <span>
+
+#include <fmt/format.h>
+
+#include "plugin_glue.hpp"
+#include "prepared_bind.hpp"
+#include "procfs_mask.hpp"
+#include "root_path.hpp"
+
+namespace graft::plugin {
+namespace {
+
+struct Mask {
+  std::string target;
+  Fd tmpfs;  // detached until apply attaches it; the same mount afterwards
+  bool attached = false;
+};
+
+struct ProcBind {
+  PreparedBind bind;
+  const Mask* mask = nullptr;  // the mask it lies under, if any
+  Fd mountpoint;               // inside the mask's tmpfs
+};
+
+class Procfs {
+ public:
+  explicit Procfs(const Host& host) : host_(host) {}
+
+  static Result<std::unique_ptr<Procfs>> create(const Host& host, const nlohmann::json&) {
+    return std::make_unique<Procfs>(host);
+  }
+
+  Status prepare(const graft_action& action, const graft_apply_context&) {
+    return action.kind == GRAFT_ACTION_PROCFS_MASK ? prepare_mask(action) : prepare_bind(action);
+  }
+
+  Status apply(const graft_action& action, const graft_apply_context& context) {
+    RootFs root(host_, context);
+    return action.kind == GRAFT_ACTION_PROCFS_MASK ? apply_mask(action, root)
+                                                   : apply_bind(action, root);
+  }
+
+  // Read-only only now: binds beneath needed their mountpoints until here.
+  Status finish(const graft_apply_context&) {
+    for (auto& [index, mask] : masks_) {
+      if (!mask.attached) return make_error("{}: mask prepared but never applied", mask.target);
+      if (auto status = set_mount_attributes(mask.tmpfs.get(), {.set = MOUNT_ATTR_RDONLY},
+                                             mask.target);
+          !status)
+        return status;
+    }
+    return ok_status();
+  }
+
+ private:
+  Status prepare_mask(const graft_action& action) {
+    std::vector<std::string> missing;
+    auto files = read_mask_files(action, missing);
+    if (!files) return files.error();
+    for (const auto& name : missing)
+      host_.log(GRAFT_LOG_WARNING, fmt::format("{}: {}/{} does not exist on this host; the "
+                                               "mask leaves it out", action.target,
+                                               action.source, name));
+    if (auto status = apply_rewrites(action, *files); !status) return status;
+    auto tmpfs = build_mask(action, *files);
+    if (!tmpfs) return tmpfs.error();
+    masks_.insert_or_assign(action.index, Mask{action.target, std::move(*tmpfs)});
+    return ok_status();
+  }
+
+  Status apply_mask(const graft_action& action, const RootFs& root) {
+    auto found = masks_.find(action.index);
+    if (found == masks_.end())
+      return make_error("{}: not prepared (action {} had no prepare call)", action.target,
+                        action.index);
+    auto target = root.make_dirs(action.target);
+    if (!target) return target.error();
+    if (auto status = attach_mount(found->second.tmpfs.get(), target->get(), action.target);
+        !status)
+      return status;
+    found->second.attached = true;
+    return ok_status();
+  }
+
+  Status prepare_bind(const graft_action& action) {
+    auto attributes = mount_attributes(action);
+    if (!attributes) return attributes.error();
+    auto bind = plugin::prepare_bind(action, {FileType::regular, FileType::directory},
+                                     *attributes);
+    if (!bind) return bind.error();
+    ProcBind prepared{.bind = std::move(*bind)};
+    prepared.mask = mask_over(action.target);
+    if (prepared.mask != nullptr) {
+      auto mountpoint = mountpoint_in_mask(*prepared.mask, prepared.bind);
+      if (!mountpoint) return mountpoint.error();
+      prepared.mountpoint = std::move(*mountpoint);
+    }
+    binds_.put(action.index, std::move(prepared));
+    return ok_status();
+  }
+
+  Status apply_bind(const graft_action& action, const RootFs& root) {
+    auto prepared = binds_.take(action);
+    if (!prepared) return prepared.error();
+    if (prepared->mask == nullptr) return attach_bind(prepared->bind, root);
+    if (!prepared->mask->attached)
+      return make_error("{}: the mask over {} was not applied before it", action.target,
+                        prepared->mask->target);
+    return attach_mount(prepared->bind.mount.get(), prepared->mountpoint.get(), action.target);
+  }
+
+  // The deepest mask whose target is a proper parent of `target`.
+  const Mask* mask_over(const std::string& target) const {
+    const Mask* best = nullptr;
+    for (const auto& [index, mask] : masks_)
+      if (target.starts_with(mask.target + "/") &&
+          (best == nullptr || mask.target.size() > best->target.size()))
+        best = &mask;
+    return best;
+  }
+
+  static Result<Fd> mountpoint_in_mask(const Mask& mask, const PreparedBind& bind) {
+    auto names = split_container_path(bind.target.substr(mask.target.size()));
+    if (!names) return names.error();
+    if (names->empty()) return make_error("{}: nothing below the mask", bind.target);
+    std::span<const std::string> parents(names->data(), names->size() - 1);
+    auto parent = make_dirs_at(mask.tmpfs.get(), parents, Owner{}, mask.target);
+    if (!parent) return parent;
+    return make_leaf_at(parent->get(), names->back(), bind.leaf, Owner{}, bind.target);
+  }
+
+  const Host& host_;
+  std::map<std::uint32_t, Mask> masks_;  // kept until finish
+  Prepared<ProcBind> binds_;
+};
+
+}  // namespace
+}  // namespace graft::plugin
+
+GRAFT_PLUGIN(graft::plugin::Procfs, "procfs", "1.0", GRAFT_ACTION_PROCFS_MASK,
+             GRAFT_ACTION_BIND_MOUNT)
