@@ -1,0 +1,241 @@
+// The libraries plugin against a real mount namespace: read-only library
+// binds with the planned flags, directories made for the container's owner,
+// soname symlinks and config files written atomically, and symlinks planted
+// in the image that must not lead a mount out of the root.
+#include <catch2/catch.hpp>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "fake_host.hpp"
+#include "mount_support.hpp"
+
+using namespace graft;
+using graft::test::MountSandbox;
+
+namespace {
+
+const std::string kCuda = "libcuda.so." + std::string(fixture::fake_driver_version());
+
+std::string lib(const std::string& name) { return fixture::FakeHost::lib_dir() + "/" + name; }
+
+fixture::FakeHost library_host() {
+  auto spec = fixture::FakeHostSpec::with_gpus(1);
+  spec.with_device_nodes = spec.with_binaries = spec.with_firmware = false;
+  return fixture::FakeHost::build(spec);
+}
+
+Action bind_action(std::string source, std::string target,
+            std::vector<std::string> options = {"ro", "nosuid", "nodev"}) {
+  return Action{.kind = ActionKind::bind_mount, .plugin = "libraries", .source = std::move(source),
+                .target = std::move(target), .options = std::move(options)};
+}
+
+Action symlink_action(std::string value, std::string target) {
+  return Action{.kind = ActionKind::symlink, .plugin = "libraries", .source = std::move(value),
+                .target = std::move(target)};
+}
+
+Action config(std::string target, std::string content) {
+  Action action{.kind = ActionKind::config_file, .plugin = "libraries", .target = std::move(target)};
+  action.content = std::move(content);
+  return action;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> entries(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* entry = ::readdir(d)) {
+      std::string name = entry->d_name;
+      if (name != "." && name != "..") names.push_back(name);
+    }
+    ::closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("A library is bound read-only, nosuid and nodev, with the host file's bytes",
+          "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = library_host();
+  MountSandbox sandbox;
+  auto plugin = test::load_mechanism_plugin("libraries");
+  REQUIRE(test::run_plugin(*plugin, {bind_action(host.path(lib(kCuda)), lib(kCuda))}, sandbox.target())
+              .ok());
+  std::string inside = sandbox.path(lib(kCuda));
+  CHECK(read_all(inside) == read_all(host.path(lib(kCuda))));
+  CHECK(test::open_errno(inside, O_WRONLY) == EROFS);
+  unsigned long flags = test::mount_flags(inside);
+  CHECK((flags & ST_RDONLY) != 0);
+  CHECK((flags & ST_NOSUID) != 0);
+  CHECK((flags & ST_NODEV) != 0);
+  CHECK((flags & ST_NOEXEC) == 0);  // not asked for: libraries must stay mappable executable
+}
+
+TEST_CASE("noexec in the options makes the bound file's mount noexec",
+          "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = library_host();
+  MountSandbox sandbox;
+  auto plugin = test::load_mechanism_plugin("libraries");
+  auto firmware = bind_action(host.path(lib(kCuda)), "/lib/firmware/nvidia/gsp.bin",
+                       {"ro", "nosuid", "nodev", "noexec"});
+  REQUIRE(test::run_plugin(*plugin, {firmware}, sandbox.target()).ok());
+  CHECK((test::mount_flags(sandbox.path("/lib/firmware/nvidia/gsp.bin")) & ST_NOEXEC) != 0);
+}
+
+TEST_CASE("Directories made for a bind belong to the container's owner, mode 0755",
+          "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = library_host();
+  MountSandbox sandbox;
+  auto plugin = test::load_mechanism_plugin("libraries");
+  REQUIRE(test::run_plugin(*plugin, {bind_action(host.path(lib(kCuda)), lib(kCuda))},
+                           sandbox.target(1000, 1000))
+              .ok());
+  for (const char* dir : {"/usr", "/usr/lib", "/usr/lib/x86_64-linux-gnu"}) {
+    struct stat st {};
+    REQUIRE(::lstat(sandbox.path(dir).c_str(), &st) == 0);
+    INFO(dir);
+    CHECK(S_ISDIR(st.st_mode));
+    CHECK(st.st_uid == 1000);
+    CHECK((st.st_mode & 07777) == 0755);
+  }
+}
+
+TEST_CASE("A soname symlink holds the planned value and resolves to the bound library",
+          "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = library_host();
+  MountSandbox sandbox;
+  auto plugin = test::load_mechanism_plugin("libraries");
+  REQUIRE(test::run_plugin(*plugin,
+                           {bind_action(host.path(lib(kCuda)), lib(kCuda)),
+                            symlink_action(kCuda, lib("libcuda.so.1"))},
+                           sandbox.target())
+              .ok());
+  char value[256] = {};
+  REQUIRE(::readlink(sandbox.path(lib("libcuda.so.1")).c_str(), value, sizeof value - 1) > 0);
+  CHECK(std::string(value) == kCuda);
+  CHECK(read_all(sandbox.path(lib("libcuda.so.1"))) == read_all(host.path(lib(kCuda))));
+}
+
+TEST_CASE("A symlink replaces an existing link or file and leaves no temporary entry",
+          "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  MountSandbox sandbox;
+  REQUIRE(::mkdir(sandbox.path("/lib").c_str(), 0755) == 0);
+  REQUIRE(::symlink("libold.so", sandbox.path("/lib/liba.so.1").c_str()) == 0);
+  std::ofstream(sandbox.path("/lib/libb.so.1")) << "stale";
+  auto plugin = test::load_mechanism_plugin("libraries");
+  REQUIRE(test::run_plugin(*plugin, {symlink_action("liba.so.2", "/lib/liba.so.1"),
+                                     symlink_action("libb.so.2", "/lib/libb.so.1")},
+                           sandbox.target())
+              .ok());
+  char value[64] = {};
+  REQUIRE(::readlink(sandbox.path("/lib/liba.so.1").c_str(), value, sizeof value - 1) > 0);
+  CHECK(std::string(value) == "liba.so.2");
+  CHECK(entries(sandbox.path("/lib")) == std::vector<std::string>{"liba.so.1", "libb.so.1"});
+}
+
+TEST_CASE("A symlink is never put in place of a directory", "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  MountSandbox sandbox;
+  REQUIRE(::mkdir(sandbox.path("/lib").c_str(), 0755) == 0);
+  REQUIRE(::mkdir(sandbox.path("/lib/libcuda.so").c_str(), 0755) == 0);
+  auto plugin = test::load_mechanism_plugin("libraries");
+  auto status = test::run_plugin(*plugin, {symlink_action("libcuda.so.1", "/lib/libcuda.so")},
+                                 sandbox.target());
+  REQUIRE_FALSE(status.ok());
+  CHECK_THAT(status.error().message,
+             Catch::Contains("/lib/libcuda.so exists and is a directory"));
+  struct stat st {};
+  REQUIRE(::lstat(sandbox.path("/lib/libcuda.so").c_str(), &st) == 0);
+  CHECK(S_ISDIR(st.st_mode));
+}
+
+TEST_CASE("A config file is written with its exact bytes, mode 0644, for the container's owner",
+          "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  MountSandbox sandbox;
+  auto plugin = test::load_mechanism_plugin("libraries");
+  using namespace std::string_literals;
+  std::string content = "{\"file_format_version\" : \"1.0.0\"}\n\0tail"s;  // NUL-safe
+  std::string path = "/usr/share/egl/egl_external_platform.d/10_nvidia.json";
+  REQUIRE(test::run_plugin(*plugin, {config(path, content)}, sandbox.target(1000, 1000)).ok());
+  CHECK(read_all(sandbox.path(path)) == content);
+  struct stat st {};
+  REQUIRE(::lstat(sandbox.path(path).c_str(), &st) == 0);
+  CHECK(S_ISREG(st.st_mode));
+  CHECK((st.st_mode & 07777) == 0644);
+  CHECK(st.st_uid == 1000);
+  CHECK(entries(sandbox.path("/usr/share/egl/egl_external_platform.d")) ==
+        std::vector<std::string>{"10_nvidia.json"});
+}
+
+TEST_CASE("A parent symlink that climbs out of the root keeps the mount inside the root",
+          "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = library_host();
+  MountSandbox sandbox;
+  fixture::TempDir outside("graft-outside-");
+  // On the host this relative link would reach `outside`; in the root it
+  // cannot climb above "/", so it names <root><outside> instead.
+  REQUIRE(::mkdir(sandbox.path("/usr").c_str(), 0755) == 0);
+  std::string climb = "../../../../../../../../../../.." + outside.path();
+  REQUIRE(::symlink(climb.c_str(), sandbox.path("/usr/lib").c_str()) == 0);
+  std::string inside_copy = sandbox.path(outside.path());
+  std::filesystem::create_directories(inside_copy);
+  auto plugin = test::load_mechanism_plugin("libraries");
+  REQUIRE(test::run_plugin(*plugin, {bind_action(host.path(lib(kCuda)), lib(kCuda))}, sandbox.target())
+              .ok());
+  CHECK(entries(outside.path()).empty());
+  CHECK(read_all(inside_copy + "/x86_64-linux-gnu/" + kCuda) == read_all(host.path(lib(kCuda))));
+}
+
+TEST_CASE("A parent symlink that names a host directory absent from the root is refused",
+          "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = library_host();
+  MountSandbox sandbox;
+  fixture::TempDir outside("graft-outside-");
+  REQUIRE(::mkdir(sandbox.path("/usr").c_str(), 0755) == 0);
+  REQUIRE(::symlink(outside.path().c_str(), sandbox.path("/usr/lib").c_str()) == 0);
+  auto plugin = test::load_mechanism_plugin("libraries");
+  auto status = test::run_plugin(*plugin, {bind_action(host.path(lib(kCuda)), lib(kCuda))},
+                                 sandbox.target());
+  REQUIRE_FALSE(status.ok());
+  CHECK_THAT(status.error().message, Catch::Contains("/usr/lib exists and is a symlink"));
+  CHECK(entries(outside.path()).empty());
+}
+
+TEST_CASE("A library source that is a symlink on the host is refused, naming it",
+          "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = library_host();
+  auto plugin = test::load_mechanism_plugin("libraries");
+  auto status = plugin->prepare(bind_action(host.path(lib("libcuda.so.1")), lib("libcuda.so.1")), 0,
+                                ApplyTarget{});
+  REQUIRE_FALSE(status.ok());
+  CHECK_THAT(status.error().message,
+             Catch::Contains(host.path(lib("libcuda.so.1")) + " is a symlink, expected"));
+}

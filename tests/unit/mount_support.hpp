@@ -1,0 +1,68 @@
+// Shared by the mechanism plugin tests (*_plugin_test.cpp): a private mount
+// namespace with a fresh tmpfs as the container root, and the real plugins
+// loaded from the build tree and driven through prepare/apply/finish as the
+// hook drives them. Mounting needs root; without it each test skips with
+// a warning saying so.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/error.hpp"
+#include "plan/plan.hpp"
+#include "plugins/loaded_plugin.hpp"
+#include "temp_dir.hpp"
+
+namespace graft::test {
+
+// Why mount tests cannot run here ("" when they can).
+std::string mount_skip_reason();
+
+// In a test case: skip (WARN and return) unless mounts can be made.
+#define GRAFT_REQUIRE_MOUNTS()                                  \
+  do {                                                          \
+    if (auto why = ::graft::test::mount_skip_reason(); !why.empty()) { \
+      WARN("skipped: " << why);                                 \
+      return;                                                   \
+    }                                                           \
+  } while (0)
+
+// Enters a new private mount namespace (this process is single-threaded and
+// ctest runs every test case in its own process, so nothing leaks out) and
+// mounts a tmpfs as the container root. Destruction detaches the whole tree.
+class MountSandbox {
+ public:
+  MountSandbox();
+  ~MountSandbox();
+  MountSandbox(const MountSandbox&) = delete;
+  MountSandbox& operator=(const MountSandbox&) = delete;
+
+  const std::string& rootfs() const { return rootfs_.path(); }
+  // rootfs() + container path ("/dev/nvidia1").
+  std::string path(std::string_view inside) const { return rootfs() + std::string(inside); }
+  // What apply gets: the root fd and the container owner.
+  ApplyTarget target(int uid = 0, int gid = 0) const;
+
+ private:
+  fixture::TempDir rootfs_{"graft-rootfs-"};
+  int rootfs_fd_ = -1;
+  bool mounted_ = false;
+};
+
+// lib<name>.so from the build tree's plugin directory; REQUIREs success.
+std::unique_ptr<LoadedPlugin> load_mechanism_plugin(const std::string& name);
+
+// prepare every action (host side: no root fd), apply every action, finish:
+// the hook's order. The first failure is returned.
+Status run_plugin(LoadedPlugin& plugin, const std::vector<Action>& actions,
+                  const ApplyTarget& target);
+
+// statvfs(path).f_flag, or 0 when statvfs fails.
+unsigned long mount_flags(const std::string& path);
+
+// errno of open(path, flags), 0 when it opened.
+int open_errno(const std::string& path, int flags);
+
+}  // namespace graft::test
