@@ -93,9 +93,6 @@ bool read_exact(int fd, void* into, size_t size, off_t offset) {
 }
 
 Status check_header(const ElfW(Ehdr)& header, const std::string& path) {
-  if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
-    return make_error("{}: not an ELF executable (a script would run an interpreter from the "
-                      "container image)", path);
   if (header.e_ident[EI_CLASS] != kClass || header.e_ident[EI_DATA] != kData ||
       (kMachine != EM_NONE && header.e_machine != kMachine))
     return make_error("{}: an ELF file for another machine", path);
@@ -111,8 +108,11 @@ Status check_header(const ElfW(Ehdr)& header, const std::string& path) {
 
 Status check_static_elf(int fd, const std::string& path) {
   ElfW(Ehdr) header{};
-  if (!read_exact(fd, &header, sizeof header, 0))
-    return make_error("{}: not an ELF executable (too short)", path);
+  ssize_t got = ::pread(fd, &header, sizeof header, 0);
+  if (got < SELFMAG || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
+    return make_error("{}: not an ELF executable (a script would run an interpreter from the "
+                      "container image)", path);
+  if (got != sizeof header) return make_error("{}: truncated ELF header", path);
   if (auto checked = check_header(header, path); !checked.ok()) return checked;
   std::vector<ElfW(Phdr)> headers(header.e_phnum);
   if (!read_exact(fd, headers.data(), headers.size() * sizeof(ElfW(Phdr)),
