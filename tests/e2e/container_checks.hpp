@@ -1,0 +1,30 @@
+// What "the container got exactly what graft plan printed" means, as Catch2
+// checks over a ProbedContainer: one function per behaviour, shared by the
+// runc (cgroup v1 and v2) and crun test cases.
+#pragma once
+
+#include "probed_container.hpp"
+
+namespace graft::e2e {
+
+// The runtime started the container, the script ran to its end, no mount leaked.
+void require_ran_cleanly(const ProbedContainer& container);
+
+// GPU 1's node opens as far as the (absent) driver (ENXIO), so do nvidiactl
+// and nvidia-uvm; GPU 0 is absent, and the node made for it by hand is
+// refused by the device cgroup (EPERM); /dev/null still works.
+void check_gpu1_devices(const ProbedContainer& container);
+
+// Every library bind mount of the plan is there and read-only, every soname
+// link leads to the planned file, and `ldconfig -p` lists libcuda.so.1.
+void check_planned_libraries(const ProbedContainer& container);
+
+// /proc/driver/nvidia lists only GPU 1 and has ModifyDeviceFiles off.
+void check_gpu1_procfs(const ProbedContainer& container);
+
+// Every planned target exists inside, the NVIDIA nodes in /dev and the files
+// in the library directory are exactly the planned ones, and the hook's audit
+// record applied as many actions as the plan has.
+void check_exactly_the_plan(const ProbedContainer& container);
+
+}  // namespace graft::e2e

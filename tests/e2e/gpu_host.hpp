@@ -1,0 +1,32 @@
+// The host side of every end-to-end test: a fake 8-GPU NVIDIA host (driver
+// libraries, ld.so.cache, procfs, real device nodes) and a site policy that
+// points at it, at the plugins built in this tree, and at an audit log.
+// Built once per test process (ctest runs each case in its own process).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fake_host.hpp"
+
+namespace graft::e2e {
+
+struct GpuHost {
+  fixture::FakeHost host;
+  std::string audit_log;
+  std::string policy;  // [plugins] dir = the build tree's plugin directory
+};
+
+GpuHost& gpu_host();
+
+// Another policy for the same host: vendor include, host roots, the audit
+// log, and `extra` TOML (which must set [plugins] dir itself).
+std::string write_policy(const std::string& name, const std::string& extra);
+
+// The audit records written for container `id` with the given outcome
+// ("applied", "planned", "error", ...).
+std::vector<nlohmann::json> audit_records(const std::string& id, const std::string& outcome);
+
+}  // namespace graft::e2e

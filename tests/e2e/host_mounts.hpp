@@ -1,0 +1,25 @@
+// The host's mount table before and after a test: a container runtime, the
+// hook's prepare phase or a failed apply must never leave a mount behind in
+// the namespace the test (the "host") runs in.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace graft::e2e {
+
+class HostMounts {
+ public:
+  // Snapshots /proc/self/mountinfo now.
+  HostMounts();
+
+  // Lines of /proc/self/mountinfo that were not there at construction (a
+  // leaked mount), and how the line count changed.
+  std::vector<std::string> added() const;
+  long count_change() const;
+
+ private:
+  std::vector<std::string> before_;
+};
+
+}  // namespace graft::e2e

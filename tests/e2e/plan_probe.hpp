@@ -1,0 +1,47 @@
+// From `graft plan --format json` to proof inside the container: a busybox
+// sh script generated from the plan's actions that looks at every planned
+// path from inside (node type and numbers, whether it opens and with which
+// error, whether a read-only mount refuses a write, where a link leads), plus
+// fixed probes (/dev/null, GPU 0 made by hand with mknod, /proc/driver/nvidia,
+// `ldconfig -p`). It prints one "kind|subject|values..." line per fact; the
+// tests parse them into a ProbeReport and assert on the facts.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace graft::e2e {
+
+// Where the script lives inside the container.
+inline constexpr const char* kProbeScript = "/graft-check.sh";
+
+std::string probe_script(const nlohmann::json& plan);
+
+// The lines the script printed.
+class ProbeReport {
+ public:
+  static ProbeReport parse(const std::string& output);
+
+  // The values after "kind|subject|", or nothing when the script printed no such line.
+  std::optional<std::vector<std::string>> find(const std::string& kind, const std::string& subject) const;
+  // Every subject printed for a list kind ("devls", "gpu", "params", "ldcache", "libls").
+  std::vector<std::string> subjects(const std::string& kind) const;
+  bool finished() const { return finished_; }  // the script reached its end
+
+  // open(2) of `path` as `cat` reports it: "ok", or the error text
+  // ("No such device or address"); "not probed" when absent from the report.
+  std::string open_result(const std::string& path) const;
+
+ private:
+  std::multimap<std::string, std::vector<std::string>> lines_;  // kind -> subject, values...
+  bool finished_ = false;
+};
+
+// The targets of the plan's actions of one kind ("device_node", ...), in plan order.
+std::vector<std::string> planned_targets(const nlohmann::json& plan, const std::string& kind);
+
+}  // namespace graft::e2e

@@ -1,0 +1,44 @@
+#include "probed_container.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "gpu_host.hpp"
+#include "host_mounts.hpp"
+
+namespace graft::e2e {
+
+BundleSpec gpu1_compute_utility() {
+  BundleSpec spec;
+  spec.env = {"NVIDIA_VISIBLE_DEVICES=1", "NVIDIA_DRIVER_CAPABILITIES=compute,utility"};
+  return spec;
+}
+
+ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpec spec) {
+  auto& host = gpu_host();
+  ProbedContainer result;
+  HostMounts mounts;
+  result.runtime = runtime;
+  result.mode = mode;
+  result.id = unique_container_id(std::string(runtime_name(runtime)) +
+                                  (mode == CgroupMode::v1 ? "-v1" : "-v2"));
+  if (spec.hook_policy.empty()) spec.hook_policy = host.policy;
+  spec.cgroups_path = "/" + result.id;
+  {
+    OciBundle bundle(spec);
+    auto planned = testing::run_graft({"--policy", spec.hook_policy, "plan", "--bundle",
+                                       bundle.path(), "--id", result.id, "--format", "json"});
+    INFO("graft plan: " << planned.err);
+    REQUIRE(planned.exit_code == 0);
+    result.plan = nlohmann::json::parse(planned.out);
+    bundle.write_in_rootfs(kProbeScript, probe_script(result.plan), 0755);
+
+    Container container(runtime, mode, result.id);
+    result.run = container.run(bundle.path());
+    result.report = ProbeReport::parse(result.run.out);
+  }  // the container is deleted and the bundle removed here
+  result.leaked_mounts = mounts.added();
+  result.mount_count_change = mounts.count_change();
+  return result;
+}
+
+}  // namespace graft::e2e

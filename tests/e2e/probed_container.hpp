@@ -1,0 +1,46 @@
+// One end-to-end run: build a bundle, print its plan with `graft plan`,
+// generate the check script from that plan, start the container with graft
+// as its prestart hook, and collect what the script saw, whether the runtime
+// succeeded, and whether a mount leaked into the host.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "oci_bundle.hpp"
+#include "plan_probe.hpp"
+#include "runtime.hpp"
+
+namespace graft::e2e {
+
+struct ProbedContainer {
+  Runtime runtime = Runtime::runc;
+  CgroupMode mode = CgroupMode::v1;
+  std::string id;
+  nlohmann::json plan;
+  CommandResult run;  // the runtime's exit code and output (the script's lines)
+  ProbeReport report;
+  std::vector<std::string> leaked_mounts;  // host mountinfo lines added by the run
+  long mount_count_change = 0;
+};
+
+// The spec's env, layout and args are the test's; the hook (the standard
+// test policy unless spec.hook_policy is set) and the cgroup path are filled in.
+ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpec spec);
+
+// The standard request: GPU 1, compute and utility.
+BundleSpec gpu1_compute_utility();
+
+}  // namespace graft::e2e
+
+// Skips the test case (a warning ctest reports as a skip) when containers
+// cannot run here.
+#define GRAFT_E2E_REQUIRE(runtime, mode)                                           \
+  do {                                                                             \
+    if (auto why = ::graft::e2e::skip_reason(runtime, mode); !why.empty()) {       \
+      WARN("graft-e2e skipped: " << why);                                          \
+      return;                                                                      \
+    }                                                                              \
+  } while (0)

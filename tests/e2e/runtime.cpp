@@ -1,0 +1,93 @@
+#include "runtime.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+namespace graft::e2e {
+namespace {
+
+constexpr const char* kUnshare = "/usr/bin/unshare";
+
+std::string find_program(std::string_view name) {
+  for (const char* dir : {"/usr/sbin", "/usr/bin", "/sbin", "/bin", "/usr/local/sbin", "/usr/local/bin"}) {
+    std::string path = std::string(dir) + "/" + std::string(name);
+    if (::access(path.c_str(), X_OK) == 0) return path;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string_view runtime_name(Runtime runtime) { return runtime == Runtime::runc ? "runc" : "crun"; }
+std::string_view mode_name(CgroupMode mode) { return mode == CgroupMode::v1 ? "cgroup v1" : "cgroup v2"; }
+
+std::string runtime_path(Runtime runtime) { return find_program(runtime_name(runtime)); }
+
+std::string skip_reason(Runtime runtime, CgroupMode mode) {
+  if (::geteuid() != 0) return "end-to-end containers need root (uid " + std::to_string(::geteuid()) + ")";
+  if (runtime_path(runtime).empty())
+    return std::string(runtime_name(runtime)) + " is not installed (tests/scripts/install-deps.sh)";
+  if (std::string(GRAFT_E2E_BUSYBOX).empty() || ::access(GRAFT_E2E_BUSYBOX, X_OK) != 0)
+    return "busybox is not installed (busybox-static)";
+  if (std::string(GRAFT_E2E_LDCONFIG).empty() || ::access(GRAFT_E2E_LDCONFIG, X_OK) != 0)
+    return "no ldconfig to copy into the container";
+  if (mode == CgroupMode::v2 && ::access(kUnshare, X_OK) != 0)
+    return "cgroup v2 mode needs unshare (util-linux)";
+  return "";
+}
+
+std::string unique_container_id(std::string_view tag) {
+  static std::atomic<unsigned> counter{0};
+  return "graft-e2e-" + std::string(tag) + "-" + std::to_string(::getpid()) + "-" +
+         std::to_string(counter++);
+}
+
+Container::Container(Runtime runtime, CgroupMode mode, std::string id)
+    : runtime_(runtime), mode_(mode), id_(std::move(id)) {}
+
+Container::~Container() { (void)remove(); }
+
+CommandResult Container::invoke(const std::vector<std::string>& args) {
+  std::vector<std::string> argv;
+  if (mode_ == CgroupMode::v2) {
+    // A private mount namespace whose /sys/fs/cgroup is the cgroup2
+    // hierarchy: the runtime (and the hook it starts) see a v2-only host.
+    // rprivate first, so the cgroup2 mount never propagates to the host.
+    argv = {kUnshare, "--mount", "/bin/sh", "-c",
+            "mount --make-rprivate / && mount -t cgroup2 none /sys/fs/cgroup && exec \"$0\" \"$@\""};
+  }
+  argv.push_back(runtime_path(runtime_));
+  argv.insert(argv.end(), {"--root", state_dir_.path()});
+  argv.insert(argv.end(), args.begin(), args.end());
+  return testing::run_command(argv);
+}
+
+CommandResult Container::run(const std::string& bundle) {
+  return invoke({"run", "--bundle", bundle, id_});
+}
+
+CommandResult Container::run_detached(const std::string& bundle) {
+  return invoke({"run", "--detach", "--bundle", bundle, id_});
+}
+
+CommandResult Container::exec(const std::vector<std::string>& args) {
+  std::vector<std::string> full{"exec", id_};
+  full.insert(full.end(), args.begin(), args.end());
+  return invoke(full);
+}
+
+int Container::pid() {
+  auto state = invoke({"state", id_});
+  if (state.exit_code != 0) return 0;
+  auto json = nlohmann::json::parse(state.out, nullptr, false);
+  if (json.is_discarded() || !json.contains("pid") || !json["pid"].is_number_integer()) return 0;
+  return json["pid"].get<int>();
+}
+
+CommandResult Container::remove() { return invoke({"delete", "--force", id_}); }
+
+}  // namespace graft::e2e
