@@ -243,3 +243,15 @@ TEST_CASE("the example site policy loads on top of the shipped policy", "[policy
   CHECK(policy.files.front() == kNvidiaToml);
   CHECK(policy.capabilities.contains("compute"));
 }
+
+TEST_CASE("plugin config tables reach each plugin as JSON and merge across files", "[policy]") {
+  PolicyFiles files;
+  files.write("base.toml", "[plugins.config.cgroup]\ncgroup_root = \"/a\"\nstrict = true\n");
+  auto site = files.write("site.toml",
+                          "include = [\"base.toml\"]\n[plugins.config.cgroup]\ncgroup_root = \"/b\"\n"
+                          "[plugins.config.ldcache]\nldconfig = \"/sbin/ldconfig\"\n");
+  auto policy = load_ok(site, {});
+  CHECK(policy.plugin_config.at("cgroup") ==
+        nlohmann::json({{"cgroup_root", "/b"}, {"strict", true}}));
+  CHECK(policy.plugin_config.at("ldcache")["ldconfig"] == "/sbin/ldconfig");
+}

@@ -30,7 +30,12 @@ Runner add_hook_command(CLI::App& app, const GlobalOptions& global) {
   command->add_option("stage", *stage, "Hook stage the runtime calls us from")
       ->check(CLI::IsMember({"prestart", "createRuntime", "createContainer"}))
       ->capture_default_str();
-  return [&global] { return run_hook(global); };
+  // The runner owns `stage`: CLI11 writes the parsed value through a reference
+  // to it during parse, after this function has returned.
+  return [&global, stage] {
+    (void)stage;
+    return run_hook(global);
+  };
 }
 
 }  // namespace graft::cli
