@@ -12,6 +12,7 @@
 #include "graft/plugin.h"
 #include "plan/plan.hpp"
 #include "plugins/host_services.hpp"
+#include "plugins/plugin_file.hpp"
 
 namespace graft {
 
@@ -49,6 +50,12 @@ class LoadedPlugin {
   const std::vector<ActionKind>& kinds() const { return kinds_; }
   bool claims(ActionKind kind) const;
 
+  // Keeps the O_PATH fd the plugin was loaded through (/proc/self/fd/N) open
+  // until after dlclose. glibc's dlopen first matches an already loaded
+  // object by its name string: were N closed and reused for the next plugin,
+  // dlopen("/proc/self/fd/N") would hand back this plugin again.
+  void keep_loaded_from(UniqueFd file) { file_ = std::move(file); }
+
  private:
   std::string last_error_message();
   using ActionCall = int (*)(void*, const graft_action*, const graft_apply_context*);
@@ -56,6 +63,7 @@ class LoadedPlugin {
                      std::uint32_t index, const ApplyTarget& target);
 
   std::string path_, name_, version_;
+  UniqueFd file_;  // destroyed after the destructor's dlclose
   void* handle_;
   const graft_plugin* descriptor_;
   std::vector<ActionKind> kinds_;

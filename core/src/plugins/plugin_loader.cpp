@@ -94,6 +94,7 @@ Result<std::unique_ptr<LoadedPlugin>> load_plugin(const std::string& dir, const 
   if (!kinds) return kinds.error();
   auto plugin = std::make_unique<LoadedPlugin>(path, handle.release(), *descriptor,
                                                std::move(kinds).value());
+  plugin->keep_loaded_from(std::move(file).value());
   if (auto started = plugin->init(config_json); !started) return started.error();
   return plugin;
 }
