@@ -59,17 +59,28 @@ json record_json(const AuditRecord& record) {
 
 }  // namespace
 
-Status append_audit_record(const std::string& path, const AuditRecord& record) {
-  if (path.empty()) return ok_status();
-  std::string text = record_json(record).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+Result<int> open_audit_log(const std::string& path) {
+  if (path.empty()) return -1;
   int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0640);
   if (fd < 0) return make_error("audit log {}: {}", path, std::strerror(errno));
+  return fd;
+}
+
+Status append_audit_record(int fd, const std::string& path, const AuditRecord& record) {
+  if (fd < 0) return ok_status();
+  std::string text = record_json(record).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
   ssize_t written = ::write(fd, text.data(), text.size());
-  int saved = errno;
-  ::close(fd);
   if (written != static_cast<ssize_t>(text.size()))
-    return make_error("audit log {}: short write ({})", path, std::strerror(saved));
+    return make_error("audit log {}: short write ({})", path, std::strerror(errno));
   return ok_status();
+}
+
+Status append_audit_record(const std::string& path, const AuditRecord& record) {
+  auto fd = open_audit_log(path);
+  if (!fd) return fd.error();
+  Status status = append_audit_record(*fd, path, record);
+  if (*fd >= 0) ::close(*fd);
+  return status;
 }
 
 }  // namespace graft

@@ -22,4 +22,14 @@ struct AuditRecord {
 
 Status append_audit_record(const std::string& path, const AuditRecord& record);
 
+// The log opened for appending; -1 when `path` is empty (no log). The hook
+// and `graft apply` open it before entering the container's mount namespace,
+// where the host's path may not exist or may name another file. The caller
+// closes the fd.
+Result<int> open_audit_log(const std::string& path);
+
+// Appends to a log opened by open_audit_log (nothing when fd is -1); `path`
+// is for messages only.
+Status append_audit_record(int fd, const std::string& path, const AuditRecord& record);
+
 }  // namespace graft

@@ -2,6 +2,8 @@
 // container, load the plugins, carry out the plan inside the running
 // container, and record the outcome. Any failure is one line and a non-zero
 // exit: a runtime that calls us refuses to start the container.
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 
@@ -14,10 +16,20 @@
 namespace graft::cli {
 namespace {
 
-Status audit(const Policy& policy, const Request& request, const Evaluation* evaluation,
+// The audit log, opened in graft's own mount namespace: applying enters the
+// container's, where the host's log path may be missing or another file.
+struct AuditLog {
+  const Policy& policy;
+  int fd = -1;
+  ~AuditLog() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+Status audit(const AuditLog& log, const Request& request, const Evaluation* evaluation,
              const char* outcome, const std::string& error, const ApplyReport* applied) {
-  AuditRecord record{request, evaluation, outcome, error, policy.audit_env, applied};
-  return append_audit_record(policy.audit_log, record);
+  AuditRecord record{request, evaluation, outcome, error, log.policy.audit_env, applied};
+  return append_audit_record(log.fd, log.policy.audit_log, record);
 }
 
 int refuse(const Plan& plan) {
@@ -43,14 +55,17 @@ Result<ApplyReport> load_and_apply(const Policy& policy, const Request& request,
 Result<int> apply_request(const GlobalOptions& global, const Request& request) {
   auto policy = load_site_policy(global);
   if (!policy) return policy.error();
+  auto log_fd = open_audit_log(policy->audit_log);
+  if (!log_fd) return log_fd.error();
+  AuditLog log{*policy, *log_fd};
   auto evaluation = evaluate_container(request, *policy);
   if (!evaluation) {
-    (void)audit(*policy, request, nullptr, "error", evaluation.error().message, nullptr);
+    (void)audit(log, request, nullptr, "error", evaluation.error().message, nullptr);
     return evaluation.error();
   }
   const Plan& plan = evaluation->plan;
   if (plan.intent.refusal) {
-    if (auto logged = audit(*policy, request, &*evaluation, "refused", "", nullptr); !logged)
+    if (auto logged = audit(log, request, &*evaluation, "refused", "", nullptr); !logged)
       return logged.error();
     return refuse(plan);
   }
@@ -59,10 +74,10 @@ Result<int> apply_request(const GlobalOptions& global, const Request& request) {
   auto report = load_and_apply(*policy, request, plan);
   if (!report) {
     Error error = report.error().context("container " + request.container_id);
-    (void)audit(*policy, request, &*evaluation, "error", error.message, nullptr);
+    (void)audit(log, request, &*evaluation, "error", error.message, nullptr);
     return error;
   }
-  if (auto logged = audit(*policy, request, &*evaluation, "applied", "", &*report); !logged)
+  if (auto logged = audit(log, request, &*evaluation, "applied", "", &*report); !logged)
     return logged.error();
   return exit_ok;
 }
