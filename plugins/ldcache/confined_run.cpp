@@ -83,12 +83,14 @@ void mask_dir(int err_fd, const char* path) {
 
 // Private mount namespace first, so nothing below (the masks) is seen by the
 // container; then chroot into the root: every path ldconfig resolves,
-// symlinks in the image included, stays inside it.
+// symlinks in the image included, stays inside it. The fchdir comes before
+// the unshare: unshare moves the cwd to its copy in the new namespace, while
+// root_fd keeps pointing into the old one, where mount() fails with EINVAL.
 void enter_root(const ChildPlan& plan) {
+  if (::fchdir(plan.command->root_fd) != 0) die(plan.err_fd, "fchdir to the container root");
   if (::unshare(CLONE_NEWNS) != 0) die(plan.err_fd, "unshare(CLONE_NEWNS)");
   if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
     die(plan.err_fd, "making / private");
-  if (::fchdir(plan.command->root_fd) != 0) die(plan.err_fd, "fchdir to the container root");
   if (::chroot(".") != 0) die(plan.err_fd, "chroot into the container root");
   if (::chdir("/") != 0) die(plan.err_fd, "chdir /");
   mask_dir(plan.err_fd, "/proc");
