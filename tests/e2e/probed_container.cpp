@@ -2,6 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <iostream>
+
 #include "gpu_host.hpp"
 #include "host_mounts.hpp"
 
@@ -35,6 +38,10 @@ ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpe
     Container container(runtime, mode, result.id);
     result.run = container.run(bundle.path());
     result.report = ProbeReport::parse(result.run.out);
+    // GRAFT_E2E_SHOW=1: print what every container reported, passing or not.
+    if (const char* show = std::getenv("GRAFT_E2E_SHOW"); show != nullptr && *show == '1')
+      std::cout << "--- " << result.id << " (" << runtime_name(runtime) << ", " << mode_name(mode)
+                << ") exit " << result.run.exit_code << "\n" << result.run.out << result.run.err;
   }  // the container is deleted and the bundle removed here
   result.leaked_mounts = mounts.added();
   result.mount_count_change = mounts.count_change();

@@ -54,11 +54,16 @@ Container::~Container() { (void)remove(); }
 CommandResult Container::invoke(const std::vector<std::string>& args) {
   std::vector<std::string> argv;
   if (mode_ == CgroupMode::v2) {
-    // A private mount namespace whose /sys/fs/cgroup is the cgroup2
-    // hierarchy: the runtime (and the hook it starts) see a v2-only host.
-    // rprivate first, so the cgroup2 mount never propagates to the host.
+    // A private mount namespace set up like a systemd host in unified mode:
+    // the cgroup2 hierarchy on /sys/fs/cgroup and a bpf filesystem on
+    // /sys/fs/bpf (the cgroup plugin pins the prog array that keeps the
+    // runtime's device program reachable there; see
+    // plugins/cgroup/device_filter_v2.cpp). The runtime and the hook it
+    // starts see a v2-only host. rprivate first, so neither mount reaches
+    // the host; both go away with the namespace when the runtime exits.
     argv = {kUnshare, "--mount", "/bin/sh", "-c",
-            "mount --make-rprivate / && mount -t cgroup2 none /sys/fs/cgroup && exec \"$0\" \"$@\""};
+            "mount --make-rprivate / && mount -t cgroup2 none /sys/fs/cgroup && "
+            "mount -t bpf bpf /sys/fs/bpf && exec \"$0\" \"$@\""};
   }
   argv.push_back(runtime_path(runtime_));
   argv.insert(argv.end(), {"--root", state_dir_.path()});
