@@ -83,15 +83,16 @@ std::vector<DeviceRule> merged(const std::vector<DeviceRule>& rules) {
   return out;
 }
 
-// Whether the cgroup with this id still exists, asked through any fd on the
-// same cgroup2 filesystem. Unknown (other errors) counts as alive.
-bool cgroup_alive(int cgroup_fd, std::uint64_t id) {
+// Whether the cgroup with this id (its inode number) still exists, asked
+// through an fd on the same cgroup2 filesystem (open_by_handle_at refuses an
+// O_PATH one). Unknown (other errors) counts as alive.
+bool cgroup_alive(int mount_fd, std::uint64_t id) {
   alignas(file_handle) unsigned char buffer[sizeof(file_handle) + sizeof id] = {};
   auto* handle = reinterpret_cast<file_handle*>(buffer);
   handle->handle_bytes = sizeof id;
   handle->handle_type = kernfs_handle_type;
   std::memcpy(buffer + sizeof(file_handle), &id, sizeof id);
-  int fd = ::open_by_handle_at(cgroup_fd, handle, O_PATH | O_CLOEXEC);
+  int fd = ::open_by_handle_at(mount_fd, handle, O_PATH | O_CLOEXEC);
   if (fd >= 0) {
     ::close(fd);
     return true;
@@ -109,12 +110,14 @@ void sweep_stale_pins(int pin_dir_fd, int cgroup_fd,
     ::close(list_fd);
     return;
   }
+  plugin::Fd mount_fd(::openat(cgroup_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!mount_fd.valid()) return;
   std::vector<std::string> stale;
   while (dirent* entry = ::readdir(dir.get())) {
     std::uint64_t id = 0;
     std::uint32_t prog = 0;
     if (std::sscanf(entry->d_name, "devcg-%" SCNu64 "-%" SCNu32, &id, &prog) == 2 &&
-        !cgroup_alive(cgroup_fd, id))
+        !cgroup_alive(mount_fd.get(), id))
       stale.emplace_back(entry->d_name);
   }
   for (const auto& name : stale)
