@@ -239,3 +239,25 @@ TEST_CASE("A library source that is a symlink on the host is refused, naming it"
   CHECK_THAT(status.error().message,
              Catch::Contains(host.path(lib("libcuda.so.1")) + " is a symlink, expected"));
 }
+
+TEST_CASE("An apply whose prepare never ran fails closed instead of mounting nothing",
+          "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = library_host();
+  MountSandbox sandbox;
+  auto plugin = test::load_mechanism_plugin("libraries");
+  auto status = plugin->apply(bind_action(host.path(lib(kCuda)), lib(kCuda)), 0, sandbox.target());
+  REQUIRE_FALSE(status.ok());
+  CHECK_THAT(status.error().message, Catch::Contains(lib(kCuda) + ": not prepared"));
+}
+
+TEST_CASE("A mount option no plugin executes is refused, naming it",
+          "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = library_host();
+  auto plugin = test::load_mechanism_plugin("libraries");
+  auto status = plugin->prepare(bind_action(host.path(lib(kCuda)), lib(kCuda), {"ro", "relatime"}),
+                                0, ApplyTarget{});
+  REQUIRE_FALSE(status.ok());
+  CHECK_THAT(status.error().message, Catch::Contains("unsupported mount option 'relatime'"));
+}
