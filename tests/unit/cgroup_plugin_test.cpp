@@ -258,14 +258,14 @@ bool bpf_available() {
   return true;
 }
 
-void attach_multi(const fs::path& cgroup, int prog_fd) {
+void attach_multi(const fs::path& cgroup, int prog_fd, std::uint32_t flags = BPF_F_ALLOW_MULTI) {
   int cgroup_fd = ::open(cgroup.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   REQUIRE(cgroup_fd >= 0);
   bpf_attr attr{};
   attr.target_fd = static_cast<std::uint32_t>(cgroup_fd);
   attr.attach_bpf_fd = static_cast<std::uint32_t>(prog_fd);
   attr.attach_type = BPF_CGROUP_DEVICE;
-  attr.attach_flags = BPF_F_ALLOW_MULTI;
+  attr.attach_flags = flags;
   long attached = sys_bpf(BPF_PROG_ATTACH, attr);
   int error = errno;
   ::close(cgroup_fd);
@@ -577,4 +577,38 @@ TEST_CASE("On cgroup v2 the pin of a removed cgroup is swept by the next install
   auto pins = names_in(v2.bpffs / "graft");
   REQUIRE(pins.size() == 1);
   CHECK(pins[0] != first_pins[0]);
+}
+
+TEST_CASE("On cgroup v2 a device program attached without BPF_F_ALLOW_MULTI is replaced in place",
+          "[plugins][cgroup]") {
+  if (auto reason = v2_skip_reason(); !reason.empty()) {
+    WARN("skipped: " + reason);
+    return;
+  }
+  PrivateV2 v2;
+  if (!v2.ready()) {
+    WARN("skipped: cannot mount cgroup2 and bpf filesystems here");
+    return;
+  }
+  Nodes nodes;
+  ChildCgroup cgroup(v2.cgroup2);
+  int runtime_program = load_runtime_program();
+  REQUIRE(runtime_program >= 0);
+  attach_multi(cgroup.path, runtime_program, 0);  // crun-style single program
+  ::close(runtime_program);
+  const auto runtime_ids = attached_ids(cgroup.path);
+  REQUIRE(runtime_ids.size() == 1);
+  Probe probe;
+  cgroup.add(probe.pid());
+
+  auto plugin = load_cgroup_plugin(v2.config());
+  auto status = run_phases(*plugin, {allow(195, 1)}, probe.pid());
+  INFO((status.ok() ? std::string() : status.error().message));
+  REQUIRE(status.ok());
+  const auto ids = attached_ids(cgroup.path);
+  REQUIRE(ids.size() == 1);
+  CHECK(ids[0] != runtime_ids[0]);
+  CHECK(probe.open_errno(nodes.n1) == ENXIO);
+  CHECK(probe.open_errno(nodes.n2) == EPERM);
+  CHECK(probe.open_errno("/dev/null") == 0);
 }
