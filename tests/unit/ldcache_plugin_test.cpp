@@ -90,6 +90,9 @@ struct Rootfs {
     ::chmod(dir.path().c_str(), 0755);
     copy_file(stub_library(), lib_dir() + "/" + kLibFile, 0644);
     if (with_etc) make_dirs(path("etc"));
+    // Where the runtime mounts proc and sysfs in a real root; the child masks them.
+    make_dirs(path("proc"));
+    make_dirs(path("sys"));
   }
   ~Rootfs() {
     if (fd >= 0) ::close(fd);
@@ -234,6 +237,25 @@ TEST_CASE("The ldcache plugin writes a container ld.so.cache that lists the inje
   CHECK(listing.exit_code == 0);
   CHECK_THAT(listing.out, Catch::Contains(std::string(kSoname) + " (libc6,") &&
                               Catch::Contains(FakeHost::lib_dir() + "/" + kSoname));
+}
+
+TEST_CASE("ldconfig never sees what lies under the root's /proc and /sys (masked)",
+          "[plugins][ldcache]") {
+  SKIP_UNLESS(no_static_ldconfig());
+  Rootfs rootfs;
+  copy_file(stub_library(), rootfs.path("proc/lib/libcuda.so.2"), 0644);
+  copy_file(stub_library(), rootfs.path("sys/lib/libcuda.so.3"), 0644);
+  write_file(rootfs.path("etc/ld.so.conf"), "/proc/lib\n/sys/lib\n");
+  auto plugin = load();
+  REQUIRE(prepare_and_apply(*plugin, rootfs).ok());
+  auto entries = read_ldcache(rootfs.path("etc/ld.so.cache"));
+  REQUIRE(entries.ok());
+  for (const auto& entry : *entries) {
+    CHECK_THAT(entry.value, !Catch::StartsWith("/proc/") && !Catch::StartsWith("/sys/"));
+  }
+  CHECK(cached_path(rootfs.path("etc/ld.so.cache"), kSoname) != "");
+  // The masks lived in the child's own mount namespace: nothing is left here.
+  CHECK(fs::exists(rootfs.path("proc/lib/libcuda.so.2")));
 }
 
 TEST_CASE("The ldcache plugin creates a missing /etc inside the container root",
