@@ -27,4 +27,15 @@ Result<nlohmann::json> parse_config(const char* config_json) {
   return config;
 }
 
+Status check_config_keys(const nlohmann::json& config, std::initializer_list<std::string_view> known) {
+  for (const auto& [key, value] : config.items()) {
+    bool listed = false;
+    for (std::string_view name : known) listed = listed || key == name;
+    if (!listed)
+      return make_error("unknown config key '{}'{}", key,
+                        known.size() == 0 ? " (this plugin takes no configuration)" : "");
+  }
+  return ok_status();
+}
+
 }  // namespace graft::plugin

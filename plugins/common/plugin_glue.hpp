@@ -12,6 +12,8 @@
 
 #include <cstdint>
 #include <exception>
+#include <initializer_list>
+#include <string_view>
 #include <memory>
 #include <string>
 
@@ -40,6 +42,10 @@ bool has_option(const graft_action& action, const char* word);
 
 // Parses the host's config text; the host already validated it as an object.
 Result<nlohmann::json> parse_config(const char* config_json);
+
+// Refuses a config key outside `known`, so a typo in [plugins.config.NAME]
+// fails the hook instead of being ignored.
+Status check_config_keys(const nlohmann::json& config, std::initializer_list<std::string_view> known);
 
 template <class P>
 struct Glue {

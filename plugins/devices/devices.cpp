@@ -39,7 +39,8 @@ class Devices {
  public:
   explicit Devices(const Host& host) : host_(host) {}
 
-  static Result<std::unique_ptr<Devices>> create(const Host& host, const nlohmann::json&) {
+  static Result<std::unique_ptr<Devices>> create(const Host& host, const nlohmann::json& config) {
+    if (auto keys = check_config_keys(config, {}); !keys) return keys.error();
     return std::make_unique<Devices>(host);
   }
 

@@ -17,7 +17,8 @@ class Ipc {
  public:
   explicit Ipc(const Host& host) : host_(host) {}
 
-  static Result<std::unique_ptr<Ipc>> create(const Host& host, const nlohmann::json&) {
+  static Result<std::unique_ptr<Ipc>> create(const Host& host, const nlohmann::json& config) {
+    if (auto keys = check_config_keys(config, {}); !keys) return keys.error();
     return std::make_unique<Ipc>(host);
   }
 

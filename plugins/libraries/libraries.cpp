@@ -19,7 +19,8 @@ class Libraries {
  public:
   explicit Libraries(const Host& host) : host_(host) {}
 
-  static Result<std::unique_ptr<Libraries>> create(const Host& host, const nlohmann::json&) {
+  static Result<std::unique_ptr<Libraries>> create(const Host& host, const nlohmann::json& config) {
+    if (auto keys = check_config_keys(config, {}); !keys) return keys.error();
     return std::make_unique<Libraries>(host);
   }
 

@@ -40,7 +40,8 @@ class Procfs {
  public:
   explicit Procfs(const Host& host) : host_(host) {}
 
-  static Result<std::unique_ptr<Procfs>> create(const Host& host, const nlohmann::json&) {
+  static Result<std::unique_ptr<Procfs>> create(const Host& host, const nlohmann::json& config) {
+    if (auto keys = check_config_keys(config, {}); !keys) return keys.error();
     return std::make_unique<Procfs>(host);
   }
 
