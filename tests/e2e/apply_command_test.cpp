@@ -3,8 +3,6 @@
 // started in it with `runc exec` sees the result.
 #include <catch2/catch.hpp>
 
-#include <fmt/format.h>
-
 #include "container_checks.hpp"
 #include "gpu_host.hpp"
 #include "host_mounts.hpp"

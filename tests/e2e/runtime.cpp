@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
