@@ -22,6 +22,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -340,6 +341,69 @@ std::string v2_skip_reason() {
   return "";
 }
 
+// --- what each case starts from -------------------------------------------
+
+// The v1 devices hierarchy's mount point, or "" after a WARN "skipped: ..."
+// where a v1 case cannot run: not root (`needs` says for what) or no hierarchy.
+std::string devices_v1_or_skip(const std::string& needs) {
+  if (::geteuid() != 0) {
+    WARN("skipped: needs root (" + needs + ")");
+    return "";
+  }
+  std::string devices = devices_v1_mount();
+  if (devices.empty()) WARN("skipped: no cgroup v1 devices hierarchy mounted");
+  return devices;
+}
+
+// PrivateV2 mounts, or nullptr after a WARN "skipped: ..." where a v2 case
+// cannot run.
+std::unique_ptr<PrivateV2> private_v2_or_skip() {
+  if (auto reason = v2_skip_reason(); !reason.empty()) {
+    WARN("skipped: " + reason);
+    return nullptr;
+  }
+  auto v2 = std::make_unique<PrivateV2>();
+  if (!v2->ready()) {
+    WARN("skipped: cannot mount cgroup2 and bpf filesystems here");
+    return nullptr;
+  }
+  return v2;
+}
+
+// Attaches the runtime's program to `cgroup`: as runc does
+// (BPF_F_ALLOW_MULTI) or, with flags 0, as crun does (a single program).
+void attach_runtime_program(const fs::path& cgroup, std::uint32_t flags = BPF_F_ALLOW_MULTI) {
+  int runtime_program = load_runtime_program();
+  REQUIRE(runtime_program >= 0);
+  attach_multi(cgroup, runtime_program, flags);
+  ::close(runtime_program);
+}
+
+enum class RuntimeProgram { none, multi, single };
+
+// A v2 container: private mounts, the driverless nodes, a child cgroup with
+// the runtime's device program (if any) and a Probe moved into it. Members
+// go in reverse: the Probe is reaped before its cgroup is removed.
+struct V2Container {
+  std::unique_ptr<PrivateV2> v2;
+  Nodes nodes;
+  ChildCgroup cgroup{v2->cgroup2};
+  Probe probe;
+
+  V2Container(std::unique_ptr<PrivateV2> mounts, RuntimeProgram runtime) : v2(std::move(mounts)) {
+    if (runtime != RuntimeProgram::none)
+      attach_runtime_program(cgroup.path, runtime == RuntimeProgram::multi ? BPF_F_ALLOW_MULTI : 0);
+    cgroup.add(probe.pid());
+  }
+};
+
+// A V2Container, or nullptr after a WARN "skipped: ..." (see private_v2_or_skip).
+std::unique_ptr<V2Container> v2_container_or_skip(RuntimeProgram runtime) {
+  auto v2 = private_v2_or_skip();
+  if (!v2) return nullptr;
+  return std::make_unique<V2Container>(std::move(v2), runtime);
+}
+
 }  // namespace
 
 TEST_CASE("The cgroup plugin refuses unknown config keys and relative paths", "[plugins][cgroup]") {
@@ -371,15 +435,8 @@ TEST_CASE("A cgroup rule with a bad type, access or number is refused in prepare
 
 TEST_CASE("On cgroup v1 a granted device opens, others stay denied and the runtime's rules remain",
           "[plugins][cgroup]") {
-  if (::geteuid() != 0) {
-    WARN("skipped: needs root (cgroups, mknod)");
-    return;
-  }
-  const std::string devices = devices_v1_mount();
-  if (devices.empty()) {
-    WARN("skipped: no cgroup v1 devices hierarchy mounted");
-    return;
-  }
+  const std::string devices = devices_v1_or_skip("cgroups, mknod");
+  if (devices.empty()) return;
   // cgroup_root is the directory holding the v1 hierarchies (a tmpfs):
   // statfs says v1 there, as it does to runc.
   const std::string root = fs::path(devices).parent_path().string();
@@ -410,15 +467,8 @@ TEST_CASE("On cgroup v1 a granted device opens, others stay denied and the runti
 
 TEST_CASE("On cgroup v1 a write the kernel refuses names the cgroup and the rule",
           "[plugins][cgroup]") {
-  if (::geteuid() != 0) {
-    WARN("skipped: needs root (cgroups)");
-    return;
-  }
-  const std::string devices = devices_v1_mount();
-  if (devices.empty()) {
-    WARN("skipped: no cgroup v1 devices hierarchy mounted");
-    return;
-  }
+  const std::string devices = devices_v1_or_skip("cgroups");
+  if (devices.empty()) return;
   // A child cgroup may not allow more than its parent: parent denies all.
   ChildCgroup parent(devices);
   REQUIRE(write_text(parent.path / "devices.deny", "a"));
@@ -437,30 +487,15 @@ TEST_CASE("On cgroup v1 a write the kernel refuses names the cgroup and the rule
 TEST_CASE("On cgroup v2 the runtime's device program is wrapped: granted devices open, its rules "
           "stay, and they outlive the plugin",
           "[plugins][cgroup]") {
-  if (auto reason = v2_skip_reason(); !reason.empty()) {
-    WARN("skipped: " + reason);
-    return;
-  }
-  PrivateV2 v2;
-  if (!v2.ready()) {
-    WARN("skipped: cannot mount cgroup2 and bpf filesystems here");
-    return;
-  }
-  Nodes nodes;
-  ChildCgroup cgroup(v2.cgroup2);
-  int runtime_program = load_runtime_program();
-  REQUIRE(runtime_program >= 0);
-  attach_multi(cgroup.path, runtime_program);
-  ::close(runtime_program);
+  auto container = v2_container_or_skip(RuntimeProgram::multi);
+  if (!container) return;
+  auto& [v2, nodes, cgroup, probe] = *container;
   const auto runtime_ids = attached_ids(cgroup.path);
   REQUIRE(runtime_ids.size() == 1);
-
-  Probe probe;
-  cgroup.add(probe.pid());
   REQUIRE(probe.open_errno(nodes.n1) == EPERM);
   REQUIRE(probe.open_errno("/dev/null") == 0);
 
-  auto plugin = load_cgroup_plugin(v2.config());
+  auto plugin = load_cgroup_plugin(v2->config());
   auto status = run_phases(*plugin, {allow(195, 1), allow(195, 3, "r")}, probe.pid());
   INFO((status.ok() ? std::string() : status.error().message));
   REQUIRE(status.ok());
@@ -477,7 +512,7 @@ TEST_CASE("On cgroup v2 the runtime's device program is wrapped: granted devices
   const auto ids = attached_ids(cgroup.path);
   REQUIRE(ids.size() == 1);
   CHECK(ids[0] != runtime_ids[0]);
-  CHECK(names_in(v2.bpffs / "graft").size() == 1);
+  CHECK(names_in(v2->bpffs / "graft").size() == 1);
 
   // Every fd the plugin held is closed: the pin keeps the runtime's program
   // reachable (an unpinned prog array is emptied once its last fd goes).
@@ -488,25 +523,15 @@ TEST_CASE("On cgroup v2 the runtime's device program is wrapped: granted devices
 
 TEST_CASE("On cgroup v2 a cgroup without a device program gets nothing installed",
           "[plugins][cgroup]") {
-  if (auto reason = v2_skip_reason(); !reason.empty()) {
-    WARN("skipped: " + reason);
-    return;
-  }
-  PrivateV2 v2;
-  if (!v2.ready()) {
-    WARN("skipped: cannot mount cgroup2 and bpf filesystems here");
-    return;
-  }
-  Nodes nodes;
-  ChildCgroup cgroup(v2.cgroup2);
-  Probe probe;
-  cgroup.add(probe.pid());
-  auto plugin = load_cgroup_plugin(v2.config());
+  auto container = v2_container_or_skip(RuntimeProgram::none);
+  if (!container) return;
+  auto& [v2, nodes, cgroup, probe] = *container;
+  auto plugin = load_cgroup_plugin(v2->config());
   auto status = run_phases(*plugin, {allow(195, 1)}, probe.pid());
   INFO((status.ok() ? std::string() : status.error().message));
   REQUIRE(status.ok());
   CHECK(attached_ids(cgroup.path).empty());
-  CHECK(names_in(v2.bpffs / "graft").empty());
+  CHECK(names_in(v2->bpffs / "graft").empty());
   CHECK(probe.open_errno(nodes.n1) == ENXIO);
   CHECK(probe.open_errno(nodes.n2) == ENXIO);
   CHECK(probe.open_errno("/dev/null") == 0);
@@ -514,94 +539,55 @@ TEST_CASE("On cgroup v2 a cgroup without a device program gets nothing installed
 
 TEST_CASE("On cgroup v2 an empty rule list leaves the runtime's program in place",
           "[plugins][cgroup]") {
-  if (auto reason = v2_skip_reason(); !reason.empty()) {
-    WARN("skipped: " + reason);
-    return;
-  }
-  PrivateV2 v2;
-  if (!v2.ready()) {
-    WARN("skipped: cannot mount cgroup2 and bpf filesystems here");
-    return;
-  }
-  Nodes nodes;
-  ChildCgroup cgroup(v2.cgroup2);
-  int runtime_program = load_runtime_program();
-  REQUIRE(runtime_program >= 0);
-  attach_multi(cgroup.path, runtime_program);
-  ::close(runtime_program);
+  auto container = v2_container_or_skip(RuntimeProgram::multi);
+  if (!container) return;
+  auto& [v2, nodes, cgroup, probe] = *container;
   const auto runtime_ids = attached_ids(cgroup.path);
-  Probe probe;
-  cgroup.add(probe.pid());
-
-  auto plugin = load_cgroup_plugin(v2.config());
+  auto plugin = load_cgroup_plugin(v2->config());
   auto status = run_phases(*plugin, {}, probe.pid());
   REQUIRE(status.ok());
   CHECK(attached_ids(cgroup.path) == runtime_ids);
-  CHECK(names_in(v2.bpffs / "graft").empty());
+  CHECK(names_in(v2->bpffs / "graft").empty());
   CHECK(probe.open_errno(nodes.n1) == EPERM);
   CHECK(probe.open_errno("/dev/null") == 0);
 }
 
 TEST_CASE("On cgroup v2 the pin of a removed cgroup is swept by the next install",
           "[plugins][cgroup]") {
-  if (auto reason = v2_skip_reason(); !reason.empty()) {
-    WARN("skipped: " + reason);
-    return;
-  }
-  PrivateV2 v2;
-  if (!v2.ready()) {
-    WARN("skipped: cannot mount cgroup2 and bpf filesystems here");
-    return;
-  }
+  auto v2 = private_v2_or_skip();
+  if (!v2) return;
   auto install_in = [&](ChildCgroup& cgroup) {
-    int runtime_program = load_runtime_program();
-    REQUIRE(runtime_program >= 0);
-    attach_multi(cgroup.path, runtime_program);
-    ::close(runtime_program);
+    attach_runtime_program(cgroup.path);
     Probe probe;
     cgroup.add(probe.pid());
-    auto plugin = load_cgroup_plugin(v2.config());
+    auto plugin = load_cgroup_plugin(v2->config());
     auto status = run_phases(*plugin, {allow(195, 1)}, probe.pid());
     INFO((status.ok() ? std::string() : status.error().message));
     REQUIRE(status.ok());
   };
   std::vector<std::string> first_pins;
   {
-    ChildCgroup first(v2.cgroup2);
+    ChildCgroup first(v2->cgroup2);
     install_in(first);
-    first_pins = names_in(v2.bpffs / "graft");
+    first_pins = names_in(v2->bpffs / "graft");
     REQUIRE(first_pins.size() == 1);
   }  // the probe is reaped and the cgroup removed
-  ChildCgroup second(v2.cgroup2);
+  ChildCgroup second(v2->cgroup2);
   install_in(second);
-  auto pins = names_in(v2.bpffs / "graft");
+  auto pins = names_in(v2->bpffs / "graft");
   REQUIRE(pins.size() == 1);
   CHECK(pins[0] != first_pins[0]);
 }
 
 TEST_CASE("On cgroup v2 a device program attached without BPF_F_ALLOW_MULTI is replaced in place",
           "[plugins][cgroup]") {
-  if (auto reason = v2_skip_reason(); !reason.empty()) {
-    WARN("skipped: " + reason);
-    return;
-  }
-  PrivateV2 v2;
-  if (!v2.ready()) {
-    WARN("skipped: cannot mount cgroup2 and bpf filesystems here");
-    return;
-  }
-  Nodes nodes;
-  ChildCgroup cgroup(v2.cgroup2);
-  int runtime_program = load_runtime_program();
-  REQUIRE(runtime_program >= 0);
-  attach_multi(cgroup.path, runtime_program, 0);  // crun-style single program
-  ::close(runtime_program);
+  auto container = v2_container_or_skip(RuntimeProgram::single);
+  if (!container) return;
+  auto& [v2, nodes, cgroup, probe] = *container;
   const auto runtime_ids = attached_ids(cgroup.path);
   REQUIRE(runtime_ids.size() == 1);
-  Probe probe;
-  cgroup.add(probe.pid());
 
-  auto plugin = load_cgroup_plugin(v2.config());
+  auto plugin = load_cgroup_plugin(v2->config());
   auto status = run_phases(*plugin, {allow(195, 1)}, probe.pid());
   INFO((status.ok() ? std::string() : status.error().message));
   REQUIRE(status.ok());

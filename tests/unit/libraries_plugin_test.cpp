@@ -4,23 +4,22 @@
 // in the image that must not lead a mount out of the root.
 #include <catch2/catch.hpp>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "fake_host.hpp"
 #include "mount_support.hpp"
 
 using namespace graft;
+using graft::test::entries;
 using graft::test::MountSandbox;
+using graft::test::read_all;
 
 namespace {
 
@@ -40,35 +39,28 @@ Action bind_action(std::string source, std::string target,
                 .target = std::move(target), .options = std::move(options)};
 }
 
+// The planned bind of the fake host's libcuda.so.<version> to the same path.
+Action cuda_bind(const fixture::FakeHost& host) {
+  return bind_action(host.path(lib(kCuda)), lib(kCuda));
+}
+
 Action symlink_action(std::string value, std::string target) {
   return Action{.kind = ActionKind::symlink, .plugin = "libraries", .source = std::move(value),
                 .target = std::move(target)};
+}
+
+// What an image may ship: a directory `dir` in the root holding `name`, a
+// symlink to `value`.
+void plant_symlink(const MountSandbox& sandbox, const std::string& dir, const std::string& name,
+                   const std::string& value) {
+  REQUIRE(::mkdir(sandbox.path(dir).c_str(), 0755) == 0);
+  REQUIRE(::symlink(value.c_str(), sandbox.path(dir + "/" + name).c_str()) == 0);
 }
 
 Action config(std::string target, std::string content) {
   Action action{.kind = ActionKind::config_file, .plugin = "libraries", .target = std::move(target)};
   action.content = std::move(content);
   return action;
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::vector<std::string> entries(const std::string& dir) {
-  std::vector<std::string> names;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (dirent* entry = ::readdir(d)) {
-      std::string name = entry->d_name;
-      if (name != "." && name != "..") names.push_back(name);
-    }
-    ::closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
 }
 
 }  // namespace
@@ -79,8 +71,7 @@ TEST_CASE("A library is bound read-only, nosuid and nodev, with the host file's 
   auto host = library_host();
   MountSandbox sandbox;
   auto plugin = test::load_mechanism_plugin("libraries");
-  REQUIRE(test::run_plugin(*plugin, {bind_action(host.path(lib(kCuda)), lib(kCuda))}, sandbox.target())
-              .ok());
+  REQUIRE(test::run_plugin(*plugin, {cuda_bind(host)}, sandbox.target()).ok());
   std::string inside = sandbox.path(lib(kCuda));
   CHECK(read_all(inside) == read_all(host.path(lib(kCuda))));
   CHECK(test::open_errno(inside, O_WRONLY) == EROFS);
@@ -109,9 +100,7 @@ TEST_CASE("Directories made for a bind belong to the container's owner, mode 075
   auto host = library_host();
   MountSandbox sandbox;
   auto plugin = test::load_mechanism_plugin("libraries");
-  REQUIRE(test::run_plugin(*plugin, {bind_action(host.path(lib(kCuda)), lib(kCuda))},
-                           sandbox.target(1000, 1000))
-              .ok());
+  REQUIRE(test::run_plugin(*plugin, {cuda_bind(host)}, sandbox.target(1000, 1000)).ok());
   for (const char* dir : {"/usr", "/usr/lib", "/usr/lib/x86_64-linux-gnu"}) {
     struct stat st {};
     REQUIRE(::lstat(sandbox.path(dir).c_str(), &st) == 0);
@@ -129,8 +118,7 @@ TEST_CASE("A soname symlink holds the planned value and resolves to the bound li
   MountSandbox sandbox;
   auto plugin = test::load_mechanism_plugin("libraries");
   REQUIRE(test::run_plugin(*plugin,
-                           {bind_action(host.path(lib(kCuda)), lib(kCuda)),
-                            symlink_action(kCuda, lib("libcuda.so.1"))},
+                           {cuda_bind(host), symlink_action(kCuda, lib("libcuda.so.1"))},
                            sandbox.target())
               .ok());
   char value[256] = {};
@@ -143,8 +131,7 @@ TEST_CASE("A symlink replaces an existing link or file and leaves no temporary e
           "[plugins][mount][libraries]") {
   GRAFT_REQUIRE_MOUNTS();
   MountSandbox sandbox;
-  REQUIRE(::mkdir(sandbox.path("/lib").c_str(), 0755) == 0);
-  REQUIRE(::symlink("libold.so", sandbox.path("/lib/liba.so.1").c_str()) == 0);
+  plant_symlink(sandbox, "/lib", "liba.so.1", "libold.so");
   std::ofstream(sandbox.path("/lib/libb.so.1")) << "stale";
   auto plugin = test::load_mechanism_plugin("libraries");
   REQUIRE(test::run_plugin(*plugin, {symlink_action("liba.so.2", "/lib/liba.so.1"),
@@ -200,14 +187,11 @@ TEST_CASE("A parent symlink that climbs out of the root keeps the mount inside t
   fixture::TempDir outside("graft-outside-");
   // On the host this relative link would reach `outside`; in the root it
   // cannot climb above "/", so it names <root><outside> instead.
-  REQUIRE(::mkdir(sandbox.path("/usr").c_str(), 0755) == 0);
-  std::string climb = "../../../../../../../../../../.." + outside.path();
-  REQUIRE(::symlink(climb.c_str(), sandbox.path("/usr/lib").c_str()) == 0);
+  plant_symlink(sandbox, "/usr", "lib", "../../../../../../../../../../.." + outside.path());
   std::string inside_copy = sandbox.path(outside.path());
   std::filesystem::create_directories(inside_copy);
   auto plugin = test::load_mechanism_plugin("libraries");
-  REQUIRE(test::run_plugin(*plugin, {bind_action(host.path(lib(kCuda)), lib(kCuda))}, sandbox.target())
-              .ok());
+  REQUIRE(test::run_plugin(*plugin, {cuda_bind(host)}, sandbox.target()).ok());
   CHECK(entries(outside.path()).empty());
   CHECK(read_all(inside_copy + "/x86_64-linux-gnu/" + kCuda) == read_all(host.path(lib(kCuda))));
 }
@@ -218,11 +202,9 @@ TEST_CASE("A parent symlink that names a host directory absent from the root is 
   auto host = library_host();
   MountSandbox sandbox;
   fixture::TempDir outside("graft-outside-");
-  REQUIRE(::mkdir(sandbox.path("/usr").c_str(), 0755) == 0);
-  REQUIRE(::symlink(outside.path().c_str(), sandbox.path("/usr/lib").c_str()) == 0);
+  plant_symlink(sandbox, "/usr", "lib", outside.path());
   auto plugin = test::load_mechanism_plugin("libraries");
-  auto status = test::run_plugin(*plugin, {bind_action(host.path(lib(kCuda)), lib(kCuda))},
-                                 sandbox.target());
+  auto status = test::run_plugin(*plugin, {cuda_bind(host)}, sandbox.target());
   REQUIRE_FALSE(status.ok());
   CHECK_THAT(status.error().message, Catch::Contains("/usr/lib exists and is a symlink"));
   CHECK(entries(outside.path()).empty());
@@ -246,7 +228,7 @@ TEST_CASE("An apply whose prepare never ran fails closed instead of mounting not
   auto host = library_host();
   MountSandbox sandbox;
   auto plugin = test::load_mechanism_plugin("libraries");
-  auto status = plugin->apply(bind_action(host.path(lib(kCuda)), lib(kCuda)), 0, sandbox.target());
+  auto status = plugin->apply(cuda_bind(host), 0, sandbox.target());
   REQUIRE_FALSE(status.ok());
   CHECK_THAT(status.error().message, Catch::Contains(lib(kCuda) + ": not prepared"));
 }

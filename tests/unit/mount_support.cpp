@@ -1,16 +1,21 @@
-// Mount namespaces, a tmpfs root and plugin runs for mount_support.hpp.
+// Mount namespaces, a tmpfs root, plugin runs and read-back helpers for
+// mount_support.hpp.
 #include "mount_support.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include "plugins/plugin_loader.hpp"
@@ -81,6 +86,26 @@ int open_errno(const std::string& path, int flags) {
     return 0;
   }
   return errno;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> entries(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* entry = ::readdir(d)) {
+      std::string name = entry->d_name;
+      if (name != "." && name != "..") names.push_back(name);
+    }
+    ::closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace graft::test

@@ -1,7 +1,8 @@
 // Shared by the mechanism plugin tests (*_plugin_test.cpp): a private mount
-// namespace with a fresh tmpfs as the container root, and the real plugins
+// namespace with a fresh tmpfs as the container root, the real plugins
 // loaded from the build tree and driven through prepare/apply/finish as the
-// hook drives them. Mounting needs root; without it each test skips with
+// hook drives them, and what the tests read back (flags, errno, bytes,
+// directory entries). Mounting needs root; without it each test skips with
 // a warning saying so.
 #pragma once
 
@@ -64,5 +65,11 @@ unsigned long mount_flags(const std::string& path);
 
 // errno of open(path, flags), 0 when it opened.
 int open_errno(const std::string& path, int flags);
+
+// The file's bytes ("" when it cannot be read).
+std::string read_all(const std::string& path);
+
+// The names in dir without "." and "..", sorted (none when it cannot be read).
+std::vector<std::string> entries(const std::string& dir);
 
 }  // namespace graft::test

@@ -4,22 +4,20 @@
 // read-only once everything is in place.
 #include <catch2/catch.hpp>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
-#include <fstream>
-#include <sstream>
 
 #include "fake_host.hpp"
 #include "mount_support.hpp"
 
 using namespace graft;
+using graft::test::entries;
 using graft::test::MountSandbox;
+using graft::test::read_all;
 
 namespace {
 
@@ -45,26 +43,6 @@ Action mask(const fixture::FakeHost& host) {
 Action proc_bind(const fixture::FakeHost& host, const std::string& inside) {
   return Action{.kind = ActionKind::bind_mount, .plugin = "procfs", .source = host.path(inside),
                 .target = inside, .options = {"ro", "nosuid", "nodev", "noexec"}};
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::vector<std::string> entries(const std::string& dir) {
-  std::vector<std::string> names;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (dirent* entry = ::readdir(d)) {
-      std::string name = entry->d_name;
-      if (name != "." && name != "..") names.push_back(name);
-    }
-    ::closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
 }
 
 }  // namespace
