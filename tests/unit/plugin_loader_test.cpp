@@ -191,3 +191,18 @@ TEST_CASE("A built plugin exports exactly one dynamic symbol, the entry point", 
   }
   CHECK(ours == std::vector<std::string>{"graft_plugin_entry"});
 }
+
+TEST_CASE("A plugin built for ABI 1.0 loads and applies without prepare or finish being read",
+          "[plugins]") {
+  PluginDir plugins;
+  plugins.add("abi10");
+  auto loaded = load_plugin(plugins.dir.string(), "abi10");
+  REQUIRE(loaded.ok());
+  LoadedPlugin& plugin = **loaded;
+  Action link{.kind = ActionKind::symlink, .plugin = "abi10", .source = "libx.so.1",
+              .target = "/usr/lib/libx.so"};
+  ApplyTarget target{.container_id = "c1"};
+  CHECK(plugin.prepare(link, 0, target).ok());
+  CHECK(plugin.apply(link, 0, target).ok());
+  CHECK(plugin.finish(target).ok());
+}
