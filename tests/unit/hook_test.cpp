@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apply/apply_plan.hpp"
 #include "apply/oci_state.hpp"
 #include "fake_host.hpp"
 #include "run_command.hpp"
@@ -139,4 +140,16 @@ TEST_CASE("a hook that cannot load its plugins fails closed and logs the error",
   auto record = nlohmann::json::parse(line);
   CHECK(record["outcome"] == "error");
   CHECK(record["id"] == "c9");
+}
+
+TEST_CASE("a plan that sets an environment variable cannot be applied by a hook", "[hook]") {
+  Plan plan;
+  Action env{.kind = ActionKind::env, .plugin = "env", .target = "SITE_TOKEN", .content = "x"};
+  env.provenance.origin = Origin{"/etc/graft/site.lua", 12, 3};
+  plan.actions.push_back(env);
+  PluginSet none;
+  auto status = check_plan_applicable(plan, none);
+  REQUIRE_FALSE(status.ok());
+  CHECK_THAT(status.error().message,
+             Catch::StartsWith("plan sets environment variable SITE_TOKEN (site.lua:12)"));
 }
