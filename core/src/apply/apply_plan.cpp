@@ -84,8 +84,9 @@ Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const Apply
   report.times.prepare_ms = ms_since(start);
 
   start = Clock::now();
+  MountNamespaceVisit visit;  // returns home on every path out of here
   if (site.pid > 0)
-    if (auto entered = enter_mount_namespace(site.pid); !entered) return entered.error();
+    if (auto entered = visit.enter(site.pid); !entered) return entered.error();
   int root_fd = -1;
   auto opened = open_root(site, target, root_fd);
   struct CloseRoot {
@@ -103,6 +104,7 @@ Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const Apply
   if (auto status = finish_all(plugins, target); !status) return status.error();
   report.times.finish_ms = ms_since(start);
   report.actions = plan.actions.size();
+  if (auto left = visit.leave(); !left) return left.error();
   return report;
 }
 

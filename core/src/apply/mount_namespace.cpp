@@ -22,7 +22,20 @@ bool same_namespace(int pid) {
 
 }  // namespace
 
-Status enter_mount_namespace(int pid) {
+MountNamespaceVisit::~MountNamespaceVisit() { (void)leave(); }
+
+Status MountNamespaceVisit::leave() {
+  if (home_fd_ < 0) return ok_status();
+  int left = ::setns(home_fd_, CLONE_NEWNS);
+  int saved = errno;
+  ::close(home_fd_);
+  home_fd_ = -1;
+  if (left != 0) return make_error("cannot return to graft's mount namespace: {}", std::strerror(saved));
+  if (::chdir("/") != 0) return make_error("chdir / after setns: {}", std::strerror(errno));
+  return ok_status();
+}
+
+Status MountNamespaceVisit::enter(int pid) {
   int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   if (pidfd < 0)
     return make_error("container process {}: {}", pid,
@@ -30,6 +43,12 @@ Status enter_mount_namespace(int pid) {
   if (same_namespace(pid)) {
     ::close(pidfd);
     return ok_status();
+  }
+  home_fd_ = ::open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+  if (home_fd_ < 0) {
+    int saved = errno;
+    ::close(pidfd);
+    return make_error("cannot open graft's own mount namespace: {}", std::strerror(saved));
   }
   int entered = ::setns(pidfd, CLONE_NEWNS);
   int saved = errno;

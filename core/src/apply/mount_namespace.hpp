@@ -7,9 +7,25 @@
 
 namespace graft {
 
-// setns into the mount namespace of `pid`, through a pidfd so a recycled pid
-// cannot redirect us. A no-op when `pid` already shares ours. The process must
-// be single-threaded (the kernel's rule for CLONE_NEWNS).
-Status enter_mount_namespace(int pid);
+// Our own mount namespace while we visit a container's: leaving returns to
+// it, so whatever runs after applying (the audit line, the process's exit
+// handlers) sees the host's filesystem and /proc, not the container's.
+class MountNamespaceVisit {
+ public:
+  MountNamespaceVisit() = default;
+  ~MountNamespaceVisit();
+  MountNamespaceVisit(const MountNamespaceVisit&) = delete;
+  MountNamespaceVisit& operator=(const MountNamespaceVisit&) = delete;
+
+  // setns into the mount namespace of `pid`, through a pidfd so a recycled
+  // pid cannot redirect us. A no-op when `pid` already shares ours. The
+  // process must be single-threaded (the kernel's rule for CLONE_NEWNS).
+  Status enter(int pid);
+  // Back to the namespace we came from; a no-op when we never left.
+  Status leave();
+
+ private:
+  int home_fd_ = -1;
+};
 
 }  // namespace graft
