@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "apply/mount_namespace.hpp"
+#include "apply/plugin_crash_note.hpp"
 
 namespace graft {
 namespace {
@@ -29,9 +30,11 @@ std::vector<LoadedPlugin*> executors(const Plan& plan, const PluginSet& plugins)
 }
 
 Status prepare_all(const Plan& plan, const std::vector<LoadedPlugin*>& by, const ApplyTarget& target) {
-  for (std::size_t i = 0; i < plan.actions.size(); ++i)
+  for (std::size_t i = 0; i < plan.actions.size(); ++i) {
+    PluginCallNote note(target.container_id, by[i]->path(), "prepare", &plan.actions[i]);
     if (auto status = by[i]->prepare(plan.actions[i], static_cast<std::uint32_t>(i), target); !status)
       return status;
+  }
   return ok_status();
 }
 
@@ -49,15 +52,19 @@ Status open_root(const ApplySite& site, ApplyTarget& target, int& root_fd) {
 }
 
 Status apply_all(const Plan& plan, const std::vector<LoadedPlugin*>& by, const ApplyTarget& target) {
-  for (std::size_t i = 0; i < plan.actions.size(); ++i)
+  for (std::size_t i = 0; i < plan.actions.size(); ++i) {
+    PluginCallNote note(target.container_id, by[i]->path(), "apply", &plan.actions[i]);
     if (auto status = by[i]->apply(plan.actions[i], static_cast<std::uint32_t>(i), target); !status)
       return status;
+  }
   return ok_status();
 }
 
 Status finish_all(PluginSet& plugins, const ApplyTarget& target) {
-  for (const auto& plugin : plugins.plugins())
+  for (const auto& plugin : plugins.plugins()) {
+    PluginCallNote note(target.container_id, plugin->path(), "finish", nullptr);
     if (auto status = plugin->finish(target); !status) return status;
+  }
   return ok_status();
 }
 
@@ -78,6 +85,7 @@ Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const Apply
   ApplyReport report;
   ApplyTarget target{.container_id = site.container_id, .rootfs = site.rootfs, .pid = site.pid};
   auto by = executors(plan, plugins);
+  PluginCrashHandlers crash_handlers;  // a crashing plugin is named in one line
 
   auto start = Clock::now();
   if (auto status = prepare_all(plan, by, target); !status) return status.error();

@@ -33,8 +33,9 @@ Status audit(const AuditLog& log, const Request& request, const Evaluation* eval
 }
 
 int refuse(const Plan& plan) {
-  std::fprintf(stderr, "graft: container %s refused: %s (%s)\n", plan.container_id.c_str(),
-               plan.intent.refusal->text.c_str(), plan.intent.refusal->origin.brief().c_str());
+  std::string line = "container " + plan.container_id + " refused: " + plan.intent.refusal->text +
+                     " (" + plan.intent.refusal->origin.brief() + ")";
+  std::fprintf(stderr, "graft: %s\n", one_line(line).c_str());
   return exit_refused;
 }
 

@@ -58,7 +58,7 @@ int run(int argc, char** argv) {
     if (runner == runners.end()) continue;
     auto result = runner->second();
     if (!result) {
-      std::fprintf(stderr, "graft: %s\n", result.error().message.c_str());
+      std::fprintf(stderr, "graft: %s\n", one_line(result.error().message).c_str());
       return exit_error;
     }
     return *result;

@@ -46,8 +46,9 @@ Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
                      policy->audit_env};
   if (auto status = append_audit_record(policy->audit_log, record); !status) return status.error();
   if (!refused) return exit_ok;
-  std::fprintf(stderr, "graft: container %s refused: %s (%s)\n", plan.container_id.c_str(),
-               plan.intent.refusal->text.c_str(), plan.intent.refusal->origin.brief().c_str());
+  std::string line = "container " + plan.container_id + " refused: " + plan.intent.refusal->text +
+                     " (" + plan.intent.refusal->origin.brief() + ")";
+  std::fprintf(stderr, "graft: %s\n", one_line(line).c_str());
   return exit_refused;
 }
 

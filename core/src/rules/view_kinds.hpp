@@ -92,13 +92,20 @@ struct List {
   }
 };
 
-// Lookups compare in place rather than building a std::string key: these
-// run inside Lua callbacks, where allocating (and so throwing) is avoided.
+// Lookups run inside Lua callbacks, where nothing may throw: the key is
+// copied for the map's O(log n) find (a container's env may hold 100k
+// entries, and pairs() looks up every key it is handed back), and only if
+// that copy cannot be allocated does the lookup fall back to comparing in
+// place, one entry after another.
 template <typename V, void (*Push)(lua_State*, const V&)>
 struct Map {
   using Type = std::map<std::string, V>;
   static const Type& of(const void* data) { return *static_cast<const Type*>(data); }
   static typename Type::const_iterator find(const Type& map, std::string_view key) {
+    try {
+      return map.find(std::string(key));
+    } catch (...) {
+    }
     for (auto it = map.begin(); it != map.end(); ++it) {
       if (it->first == key) return it;
       if (std::string_view(it->first) > key) break;

@@ -1,0 +1,230 @@
+// Broken plugins under the real `graft hook` and `graft apply`: a missing or
+// ABI-mismatched plugin stops the hook before anything is prepared; a plugin
+// that fails half-way through a plan stops it there (fail closed: exit 1, one
+// line, the runtime refuses the container and tears down its mount namespace
+// with whatever was applied in it); a plugin that crashes kills the hook by
+// its signal, after graft's handler wrote one line naming it. The "container"
+// is a process in a mount namespace of its own (hostile_support.hpp); the
+// test plugin `crash` stands in for the cgroup plugin, so the host's cgroups
+// are never touched. tests/e2e/hook_failure_test.cpp runs the same failure
+// under runc.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "apply/plugin_crash_note.hpp"
+#include "hostile_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace graft;
+using namespace graft::hostile;
+
+namespace {
+
+bool can_run() {
+  if (!host().device_nodes_created()) return false;
+  return ::geteuid() == 0;
+}
+
+std::string gpu_bundle(const std::string& name) {
+  return write_bundle(host().path("/broken-plugin/" + name), {R"("NVIDIA_VISIBLE_DEVICES=1")"});
+}
+
+// A policy with `dir` as plugin directory; the stand-in's config in `mode`/`phase`.
+std::string standin_policy(const std::string& name, const std::string& dir, const std::string& mode,
+                           const std::string& phase = "apply", const std::string& audit = "") {
+  return write_policy(name, dir,
+                      "[plugins.config.cgroup]\nmode = \"" + mode + "\"\nphase = \"" + phase + "\"\n", audit);
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+TEST_CASE("Hook: a stand-in plugin that does nothing lets a whole plan apply (the harness works)",
+          "[hook][hostile]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  PluginDir plugins("cgroup");
+  Container container;
+  std::size_t before = container.mount_count();
+  std::string bundle = gpu_bundle("works");
+  auto result = hook(standin_policy("plugin-works", plugins.path(), "none"),
+                     state_json("c9", container.pid(), bundle));
+  INFO(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.err.empty());
+  CHECK(container.mount_count() > before);
+  CHECK(host_has_no_mount_under(bundle));
+}
+
+TEST_CASE("Hook: a plugin that is enabled but missing is one line naming its file, before anything is prepared",
+          "[hook][hostile]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  PluginDir plugins;
+  std::string policy = write_policy("plugin-missing", "",
+                                    "[plugins]\ndir = \"" + plugins.path() +
+                                        "\"\nenable = [\"devices\", \"absent\"]\n");
+  auto result = hook(policy, state_json("c9", ::getpid(), gpu_bundle("missing")));
+  INFO(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::StartsWith("graft: container c9: plugin " + plugins.path() + "/libabsent.so"));
+}
+
+TEST_CASE("Hook: a plan action whose plugin is not in the directory is one line before anything is prepared",
+          "[hook][hostile]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  PluginDir plugins;
+  fs::remove(fs::path(plugins.path()) / "libcgroup.so");
+  auto result = hook(write_policy("plugin-absent", plugins.path()),
+                     state_json("c9", ::getpid(), gpu_bundle("absent")));
+  INFO(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::Contains("plugin 'cgroup' is not loaded"));
+}
+
+TEST_CASE("Hook: a plugin built for another ABI major is one line naming both versions", "[hook][hostile]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  PluginDir plugins;
+  fs::copy_file(fs::path(GRAFT_TEST_PLUGIN_DIR) / "libabi2.so", fs::path(plugins.path()) / "libabi2.so");
+  fs::permissions(fs::path(plugins.path()) / "libabi2.so", fs::perms(0755));
+  auto result = hook(write_policy("plugin-abi2", plugins.path()),
+                     state_json("c9", ::getpid(), gpu_bundle("abi2")));
+  INFO(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::EndsWith("libabi2.so: ABI 2.0, this graft speaks 1.x\n"));
+}
+
+TEST_CASE("Hook: a plugin failing in the middle of a plan stops it with one line, exit 1, and an audit record; "
+          "nothing lands on the host",
+          "[hook][hostile]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  PluginDir plugins("cgroup");
+  Container container;
+  std::size_t before = container.mount_count();
+  std::string audit = host().path("/broken-plugin/fail-audit.jsonl");
+  fs::remove(audit);
+  std::string bundle = gpu_bundle("fail");
+  auto result = hook(standin_policy("plugin-fail", plugins.path(), "fail", "apply", audit),
+                     state_json("c9", container.pid(), bundle));
+  INFO(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::StartsWith("graft: container c9: plugin " + plugins.path() +
+                                           "/libcgroup.so: cgroup_allow c ") &&
+                             Catch::EndsWith(": failed on purpose\n"));
+  // Libraries and device nodes went in before the cgroup step: the failure
+  // really was half-way. They are in the container's namespace only, which
+  // the runtime tears down with the container it refuses to start.
+  CHECK(container.mount_count() > before);
+  CHECK(host_has_no_mount_under(bundle));
+  auto record = nlohmann::json::parse(read_all(audit));
+  CHECK(record["outcome"] == "error");
+  CHECK_THAT(record["error"].get<std::string>(), Catch::Contains("failed on purpose"));
+}
+
+TEST_CASE("Hook: a plugin that crashes in apply kills the hook by SIGSEGV after one line naming it",
+          "[hook][hostile]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  PluginDir plugins("cgroup");
+  Container container;
+  std::string bundle = gpu_bundle("segv");
+  auto result = hook(standin_policy("plugin-segv", plugins.path(), "segv"),
+                     state_json("c9", container.pid(), bundle));
+  INFO(result.err);
+  CHECK(result.exit_code == 128 + SIGSEGV);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::StartsWith("graft: container c9: plugin " + plugins.path() +
+                                           "/libcgroup.so: cgroup_allow c ") &&
+                             Catch::EndsWith(": apply crashed with SIGSEGV\n"));
+  CHECK(host_has_no_mount_under(bundle));
+}
+
+TEST_CASE("Hook: a plugin that crashes in prepare is named with its phase", "[hook][hostile]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  PluginDir plugins("cgroup");
+  Container container;
+  auto result = hook(standin_policy("plugin-segv-prepare", plugins.path(), "segv", "prepare"),
+                     state_json("c9", container.pid(), gpu_bundle("segv-prepare")));
+  INFO(result.err);
+  CHECK(result.exit_code == 128 + SIGSEGV);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::EndsWith(": prepare crashed with SIGSEGV\n"));
+}
+
+TEST_CASE("Hook: a plugin that crashes in finish is named without an action", "[hook][hostile]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  PluginDir plugins("cgroup");
+  Container container;
+  auto result = hook(standin_policy("plugin-segv-finish", plugins.path(), "segv", "finish"),
+                     state_json("c9", container.pid(), gpu_bundle("segv-finish")));
+  INFO(result.err);
+  CHECK(result.exit_code == 128 + SIGSEGV);
+  CHECK(result.err == "graft: container c9: plugin " + plugins.path() + "/libcgroup.so: finish crashed with SIGSEGV\n");
+}
+
+TEST_CASE("Apply: a plugin that crashes kills graft apply by SIGSEGV after one line naming it", "[hook][hostile]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  PluginDir plugins("cgroup");
+  Container container;
+  std::string bundle = gpu_bundle("apply-segv");
+  auto result = testing::run_graft({"--policy", standin_policy("plugin-apply-segv", plugins.path(), "segv"),
+                                    "apply", "--pid", std::to_string(container.pid()), "--rootfs",
+                                    bundle + "/rootfs", "--bundle", bundle, "--id", "lxc1"});
+  INFO(result.err);
+  CHECK(result.exit_code == 128 + SIGSEGV);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::StartsWith("graft: container lxc1: plugin ") &&
+                             Catch::EndsWith(": apply crashed with SIGSEGV\n"));
+}
+
+TEST_CASE("The plugin crash handlers are gone again once a plan is applied", "[hook][hostile]") {
+  struct sigaction before {}, during {}, after {};
+  ::sigaction(SIGSEGV, nullptr, &before);
+  {
+    PluginCrashHandlers handlers;
+    ::sigaction(SIGSEGV, nullptr, &during);
+    CHECK(during.sa_handler != before.sa_handler);
+    CHECK((during.sa_flags & SA_ONSTACK) != 0);
+  }
+  ::sigaction(SIGSEGV, nullptr, &after);
+  CHECK(after.sa_handler == before.sa_handler);
+}

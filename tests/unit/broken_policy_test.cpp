@@ -1,0 +1,122 @@
+// A broken site policy or rule, seen from the real `graft hook`: whatever is
+// wrong, the hook ends in exactly one line on stderr naming the file (and line
+// where there is one) and exit 1, for every container, GPU or not, because
+// the policy decides what a GPU container is. The loader and the sandbox are
+// tested in depth in policy_errors_test.cpp and rules_sandbox_test.cpp;
+// docs/security.md maps each item to its test.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "hostile_support.hpp"
+#include "site_policy.hpp"
+
+namespace fs = std::filesystem;
+using namespace graft;
+using namespace graft::hostile;
+
+namespace {
+
+std::string dir_of(const std::string& name) {
+  std::string dir = host().path("/broken-policy/" + name);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// A container that asks for no GPU: even it is refused while the policy is broken.
+std::string plain_state() {
+  static std::string bundle = write_bundle(host().path("/broken-policy/bundle"), {R"("PATH=/bin")"});
+  return state_json("c9", ::getpid(), bundle);
+}
+
+testing::CommandResult hook_with_policy_file(const std::string& path) { return hook(path, plain_state()); }
+
+// A site policy whose rules are one file holding `lua`.
+testing::CommandResult hook_with_rule(const std::string& name, const std::string& lua) {
+  std::string dir = dir_of(name);
+  std::string rule = dir + "/" + name + ".lua";
+  std::ofstream(rule) << lua;
+  return hook(write_policy("rule-" + name, "", "rules = [\"" + rule + "\"]\n"), plain_state());
+}
+
+void check_one_line(const testing::CommandResult& result, const std::string& needle) {
+  INFO(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.empty());
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::StartsWith("graft: ") && Catch::Contains(needle));
+}
+
+std::string one_rule(const std::string& body) {
+  return "rule('broken', function(req, host, grant)\n" + body + "\nend)\n";
+}
+
+}  // namespace
+
+TEST_CASE("Hook: a TOML syntax error in the site policy is one line naming file and line", "[hook][hostile]") {
+  std::string path = dir_of("toml") + "/graft.toml";
+  std::ofstream(path) << "include = [\"nvidia\"]\n[audit\nlog = 1\n";
+  check_one_line(hook_with_policy_file(path), path + ":2:");
+}
+
+TEST_CASE("Hook: a missing include is one line naming the including file", "[hook][hostile]") {
+  std::string path = dir_of("include") + "/graft.toml";
+  std::ofstream(path) << "include = [\"./absent.toml\"]\n";
+  check_one_line(hook_with_policy_file(path), "absent.toml");
+}
+
+TEST_CASE("Hook: an include loop is one line naming the chain", "[hook][hostile]") {
+  std::string dir = dir_of("loop");
+  std::ofstream(dir + "/a.toml") << "include = [\"./b.toml\"]\n";
+  std::ofstream(dir + "/b.toml") << "include = [\"./a.toml\"]\n";
+  check_one_line(hook_with_policy_file(dir + "/a.toml"), "b.toml");
+}
+
+TEST_CASE("Hook: a missing policy file is one line naming it", "[hook][hostile]") {
+  check_one_line(hook_with_policy_file(host().path("/broken-policy/absent.toml")), "absent.toml");
+}
+
+TEST_CASE("Hook: a rule that raises is one line naming the rule and line", "[hook][hostile]") {
+  check_one_line(hook_with_rule("raise", one_rule("error('site rule broke')")),
+                 "rule 'broken' (" + dir_of("raise") + "/raise.lua:2): site rule broke");
+}
+
+TEST_CASE("Hook: a rule that loops forever stops at the instruction budget", "[hook][hostile]") {
+  auto start = std::chrono::steady_clock::now();
+  auto result = hook_with_rule("spin", one_rule("while true do end"));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
+  check_one_line(result, "instruction");
+}
+
+TEST_CASE("Hook: a rule that allocates without bound stops at the memory cap", "[hook][hostile]") {
+  check_one_line(hook_with_rule("alloc", one_rule("local t = {} while true do t[#t + 1] = ('x'):rep(4096) .. #t end")),
+                 "rule 'broken'");
+}
+
+TEST_CASE("Hook: a rule that recurses without bound ends in one line", "[hook][hostile]") {
+  check_one_line(hook_with_rule("recurse", "local function f(n) return 1 + f(n + 1) end\n" + one_rule("f(1)")),
+                 "rule 'broken'");
+}
+
+TEST_CASE("Hook: a rule reaching for io, os, require, debug, load or string.dump is one line", "[hook][hostile]") {
+  for (const char* call : {"io.open('/etc/shadow')", "os.execute('id')", "require('os')", "debug.getinfo(1)",
+                           "load('return 1')", "string.dump(print)"}) {
+    CAPTURE(call);
+    check_one_line(hook_with_rule("escape", one_rule(call)), "escape.lua:2");
+  }
+}
+
+TEST_CASE("Hook: a rule that returns garbage is ignored; one that passes garbage to grant is one line",
+          "[hook][hostile]") {
+  auto returns = hook_with_rule("returns", one_rule("return {}, 42, function() end, nil"));
+  INFO(returns.err);
+  CHECK(returns.exit_code == 0);
+  CHECK(returns.err.empty());
+  check_one_line(hook_with_rule("garbage-grant", one_rule("grant:add_device({}, 'because')")), "garbage-grant.lua:2");
+  check_one_line(hook_with_rule("garbage-rule", "rule('x', 42)\n"), "garbage-rule.lua");
+  check_one_line(hook_with_rule("garbage-file", "\x1bLua garbage"), "garbage-file.lua");
+}

@@ -1,0 +1,71 @@
+// Shared setup for the hostile-input tests (hostile_state_test.cpp,
+// hostile_env_test.cpp, broken_policy_test.cpp, broken_plugin_test.cpp): a
+// fake GPU host, bundles written in code, the real `graft hook`/`graft apply`
+// binary, a stand-in "container" (a process in its own mount namespace), and
+// a copy of the built plugin directory with one mechanism swapped for the
+// test plugin `crash`.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "fake_host.hpp"
+#include "run_command.hpp"
+#include "temp_dir.hpp"
+
+namespace graft::hostile {
+
+// A 2-GPU fake host, shared by every test in the binary.
+fixture::FakeHost& host();
+
+// Writes <dir>/config.json with root.path "rootfs" and the given env entries
+// (each already a JSON string, e.g. "\"A=1\""); `extra` is added as further
+// top-level members (",\"annotations\":{...}"). Returns dir.
+std::string write_bundle(const std::string& dir, const std::vector<std::string>& env,
+                         const std::string& extra = "");
+
+std::string state_json(const std::string& id, long pid, const std::string& bundle);
+
+testing::CommandResult hook(const std::string& policy, const std::string& state,
+                            const std::string& stage = "prestart");
+
+std::size_t line_count(const std::string& text);
+
+// True when every line of the host's mount table is free of `path`.
+bool host_has_no_mount_under(const std::string& path);
+
+// A process sleeping in a private mount namespace of its own: what the hook
+// enters, so plugins' mounts land there and vanish with it.
+class Container {
+ public:
+  Container();
+  ~Container();
+  Container(const Container&) = delete;
+  Container& operator=(const Container&) = delete;
+  pid_t pid() const { return pid_; }
+  // Mount points in its namespace (lines of /proc/<pid>/mountinfo).
+  std::size_t mount_count() const;
+
+ private:
+  pid_t pid_ = -1;
+};
+
+// The built mechanism plugins copied into a private dir; with `standin`, the
+// test plugin `crash` takes that plugin's place (it names itself after its file).
+class PluginDir {
+ public:
+  explicit PluginDir(const std::string& standin = "");
+  const std::string& path() const { return dir_.path(); }
+
+ private:
+  fixture::TempDir dir_{"graft-hostile-plugins-"};
+};
+
+// A site policy for host() with [plugins] dir = `plugin_dir` (may be empty:
+// no [plugins] section), an audit log at `audit`, and `extra` TOML after it.
+std::string write_policy(const std::string& name, const std::string& plugin_dir,
+                         const std::string& extra = "", const std::string& audit = "");
+
+}  // namespace graft::hostile
