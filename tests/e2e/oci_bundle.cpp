@@ -1,6 +1,8 @@
 #include "oci_bundle.hpp"
 
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -43,11 +45,9 @@ json capability_set() {
   return json::array({"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE", "CAP_MKNOD"});
 }
 
-json mounts() {
+json mounts(const BundleSpec& spec) {
   json list = json::array({
       {{"destination", "/proc"}, {"type", "proc"}, {"source", "proc"}},
-      {{"destination", "/dev"}, {"type", "tmpfs"}, {"source", "tmpfs"},
-       {"options", {"nosuid", "strictatime", "mode=755", "size=65536k"}}},
       {{"destination", "/dev/pts"}, {"type", "devpts"}, {"source", "devpts"},
        {"options", {"nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620", "gid=5"}}},
       {{"destination", "/dev/shm"}, {"type", "tmpfs"}, {"source", "shm"},
@@ -66,11 +66,18 @@ json mounts() {
       {{"destination", "/proc/driver"}, {"type", "tmpfs"}, {"source", "tmpfs"},
        {"options", {"nosuid", "nodev", "noexec", "mode=755", "size=1024k"}}},
   });
+  if (spec.dev_tmpfs) {
+    json dev = {{"destination", "/dev"}, {"type", "tmpfs"}, {"source", "tmpfs"},
+                {"options", {"nosuid", "strictatime", "mode=755", "size=65536k"}}};
+    list.insert(list.begin() + 1, dev);
+  }
   return list;
 }
 
 json config(const BundleSpec& spec) {
-  json env = json::array({"PATH=/bin:/sbin:/usr/bin"});
+  bool own_path = false;
+  for (const auto& entry : spec.env) own_path = own_path || entry.starts_with("PATH=");
+  json env = own_path ? json::array() : json::array({"PATH=/bin:/sbin:/usr/bin"});
   for (const auto& entry : spec.env) env.push_back(entry);
   json caps = capability_set();
   json config = {
@@ -86,9 +93,9 @@ json config(const BundleSpec& spec) {
         {"rlimits", json::array({{{"type", "RLIMIT_NOFILE"}, {"hard", 1024}, {"soft", 1024}}})},
         {"noNewPrivileges", true}}},
       // Writable: the hook creates mount points, links and ld.so.cache in it.
-      {"root", {{"path", "rootfs"}, {"readonly", false}}},
+      {"root", {{"path", "rootfs"}, {"readonly", spec.readonly_root}}},
       {"hostname", "graft-e2e"},
-      {"mounts", mounts()},
+      {"mounts", mounts(spec)},
       {"linux",
        {{"resources", {{"devices", json::array({{{"allow", false}, {"access", "rwm"}}})}}},
         {"namespaces", json::array({{{"type", "pid"}}, {{"type", "network"}}, {{"type", "ipc"}},
@@ -122,7 +129,24 @@ OciBundle::OciBundle(const BundleSpec& spec) {
     std::filesystem::remove_all(rootfs() + inside);
     write_in_rootfs(inside, content);
   }
+  for (const auto& inside : spec.rootfs_removed) std::filesystem::remove_all(rootfs() + inside);
+  for (const auto& entry : spec.planted) plant(entry);
   fixture::write_file(path() + "/config.json", config(spec).dump(2) + "\n");
+}
+
+void OciBundle::plant(const PlantedEntry& entry) const {
+  std::string where = rootfs() + entry.path;
+  std::filesystem::remove_all(where);  // never follows a symlink
+  fixture::make_dirs(std::filesystem::path(where).parent_path().string());
+  int made = 0;
+  switch (entry.kind) {
+    case PlantedKind::symlink: made = ::symlink(entry.value.c_str(), where.c_str()); break;
+    case PlantedKind::fifo: made = ::mkfifo(where.c_str(), 0644); break;
+    case PlantedKind::char_device: made = ::mknod(where.c_str(), S_IFCHR | 0666, makedev(1, 3)); break;
+    case PlantedKind::directory: fixture::make_dirs(where); break;
+    case PlantedKind::file: fixture::write_file(where, entry.value); break;
+  }
+  if (made != 0) throw std::runtime_error("cannot plant " + where);
 }
 
 void OciBundle::write_in_rootfs(const std::string& inside, const std::string& content,

@@ -2,7 +2,8 @@
 // Debian image (etc/debian_version, libraries in /usr/lib/x86_64-linux-gnu)
 // or like a lib64 distribution (/usr/lib64), with the host's static ldconfig
 // so `ldconfig -p` works inside, and a config.json like `runc spec` writes,
-// optionally with graft as its prestart hook.
+// optionally with graft as its prestart hook. A hostile image can be built
+// too: entries removed, symlinks, FIFOs, device nodes and wrong types planted.
 #pragma once
 
 #include <string>
@@ -15,6 +16,14 @@ namespace graft::e2e {
 
 enum class ImageLayout { debian, lib64 };
 
+// An entry a hostile image plants where graft will look (tests/e2e/malicious_image_test.cpp).
+enum class PlantedKind { symlink, fifo, char_device, directory, file };
+struct PlantedEntry {
+  std::string path;  // a container path
+  PlantedKind kind = PlantedKind::file;
+  std::string value;  // symlink: the link value; file: the content; char_device: ignored (1:3)
+};
+
 struct BundleSpec {
   ImageLayout layout = ImageLayout::debian;
   std::vector<std::string> env;  // besides PATH: "NVIDIA_VISIBLE_DEVICES=1", ...
@@ -25,6 +34,13 @@ struct BundleSpec {
   // Written into the root filesystem last, replacing what the layout put
   // there (a file where the image would have a directory, say).
   std::vector<std::pair<std::string, std::string>> rootfs_files;
+  // Container paths the layout made that the image lacks (removed first).
+  std::vector<std::string> rootfs_removed;
+  // Made last, replacing whatever was at the path (parents are made as directories).
+  std::vector<PlantedEntry> planted;
+  bool readonly_root = false;  // root.readonly
+  // false: no tmpfs on /dev, so the image's own /dev is what the hook sees.
+  bool dev_tmpfs = true;
 };
 
 class OciBundle {
@@ -33,6 +49,8 @@ class OciBundle {
 
   const std::string& path() const { return dir_.path(); }
   std::string rootfs() const { return dir_.path() + "/rootfs"; }
+  // Makes one planted entry (see PlantedEntry).
+  void plant(const PlantedEntry& entry) const;
   // Writes a file into the root filesystem (`inside` is a container path).
   void write_in_rootfs(const std::string& inside, const std::string& content, unsigned mode = 0644) const;
 
