@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/error.hpp"
@@ -44,6 +45,11 @@ struct Request {
 // Reads <bundle>/config.json. `container_id` and `pid` come from the OCI state.
 Result<Request> request_from_bundle(const std::string& bundle, const std::string& container_id,
                                     int pid);
+
+// Parses the text of a config.json as request_from_bundle does, for a bundle
+// at `bundle` (absolute; relative root paths are joined to it). The ids stay
+// empty. Errors do not name a file.
+Result<Request> parse_bundle_config(std::string_view text, const std::string& bundle);
 
 // Builds an audit request from --env K=V / --annotation K=V flags.
 Result<Request> request_from_flags(const std::vector<std::string>& env,

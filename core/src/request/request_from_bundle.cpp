@@ -119,6 +119,12 @@ Result<Request> parse_config(const json& config, const std::string& bundle) {
 
 }  // namespace
 
+Result<Request> parse_bundle_config(std::string_view text, const std::string& bundle) {
+  json config = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (config.is_discarded()) return make_error("not valid JSON");
+  return parse_config(config, normalize_path(bundle));
+}
+
 Result<Request> request_from_bundle(const std::string& bundle, const std::string& container_id,
                                     int pid) {
   if (!bundle.starts_with('/')) {
@@ -131,9 +137,7 @@ Result<Request> request_from_bundle(const std::string& bundle, const std::string
   std::string config_path = join_root(bundle, "/config.json");
   auto text = read_file(config_path, 64u << 20);
   if (!text) return text.error();
-  json config = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (config.is_discarded()) return make_error("{}: not valid JSON", config_path);
-  auto request = parse_config(config, normalize_path(bundle));
+  auto request = parse_bundle_config(*text, bundle);
   if (!request) return request.error().context(config_path);
   request->container_id = container_id;
   request->pid = pid;
