@@ -11,8 +11,12 @@
 
 local ENV_NAME = "NVIDIA_DRIVER_CAPABILITIES"
 
+-- Linear in #s: patterns run in C, out of reach of the instruction budget,
+-- and "^%s*(.-)%s*$" is quadratic on blanks inside a long value (a hang).
 local function trim(s)
-  return s:match("^%s*(.-)%s*$")
+  local first = s:find("%S")
+  if not first then return "" end
+  return s:match("^.*%S", first)
 end
 
 local function split_commas(s)
