@@ -66,7 +66,7 @@ summary() {
 }
 
 failed=0
-declare -A pids status
+declare -A pids=() status=()
 queue=("${targets[@]}")
 while [ ${#queue[@]} -gt 0 ] || [ ${#pids[@]} -gt 0 ]; do
   while [ ${#queue[@]} -gt 0 ] && [ ${#pids[@]} -lt "$parallel" ]; do
