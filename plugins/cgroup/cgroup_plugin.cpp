@@ -42,12 +42,11 @@ class CgroupPlugin {
  public:
   static Result<std::unique_ptr<CgroupPlugin>> create(const plugin::Host& host,
                                                       const nlohmann::json& config) {
+    if (auto keys = plugin::check_config_keys(config, {"cgroup_root", "bpffs"}); !keys)
+      return keys.error().context("cgroup plugin");
     auto created = std::unique_ptr<CgroupPlugin>(new CgroupPlugin(host));
     for (const auto& [key, value] : config.items()) {
-      std::string* setting = key == "cgroup_root" ? &created->cgroup_root_
-                             : key == "bpffs"     ? &created->bpffs_
-                                                  : nullptr;
-      if (setting == nullptr) return make_error("cgroup plugin: unknown config key '{}'", key);
+      std::string* setting = key == "cgroup_root" ? &created->cgroup_root_ : &created->bpffs_;
       if (!value.is_string() || value.get<std::string>().empty() ||
           value.get<std::string>()[0] != '/')
         return make_error("cgroup plugin: config '{}' must be an absolute path", key);

@@ -15,6 +15,7 @@
 #include "plugins/plugin_loader.hpp"
 #include "policy/policy.hpp"
 #include "run_command.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace graft;
@@ -22,12 +23,8 @@ using namespace graft;
 namespace {
 
 struct PluginDir {
-  fs::path dir;
-  PluginDir() {
-    std::string templ = (fs::temp_directory_path() / "graft-plugins-XXXXXX").string();
-    dir = ::mkdtemp(templ.data());
-  }
-  ~PluginDir() { fs::remove_all(dir); }
+  fixture::TempDir temp{"graft-plugins-"};  // mkdtemp: mode 0700
+  fs::path dir = temp.path();
   // Copies lib<name>.so from the build tree with mode 0755.
   std::string add(const std::string& name) {
     fs::path to = dir / ("lib" + name + ".so");

@@ -32,13 +32,6 @@ Status audit(const AuditLog& log, const Request& request, const Evaluation* eval
   return append_audit_record(log.fd, log.policy.audit_log, record);
 }
 
-int refuse(const Plan& plan) {
-  std::string line = "container " + plan.container_id + " refused: " + plan.intent.refusal->text +
-                     " (" + plan.intent.refusal->origin.brief() + ")";
-  std::fprintf(stderr, "graft: %s\n", one_line(line).c_str());
-  return exit_refused;
-}
-
 Result<ApplyReport> load_and_apply(const Policy& policy, const Request& request, const Plan& plan) {
   auto start = std::chrono::steady_clock::now();
   auto plugins = load_plugins(policy);
@@ -68,7 +61,7 @@ Result<int> apply_request(const GlobalOptions& global, const Request& request) {
   if (plan.intent.refusal) {
     if (auto logged = audit(log, request, &*evaluation, "refused", "", nullptr); !logged)
       return logged.error();
-    return refuse(plan);
+    return report_refusal(plan);
   }
   if (!plan.inject) return exit_ok;  // not a GPU container: touch nothing
   if (request.rootfs.empty()) return make_error("container {}: no root path", request.container_id);

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "base/error.hpp"
+#include "plan/plan.hpp"
 #include "policy/policy.hpp"
 #include "request/request.hpp"
 
@@ -62,6 +63,10 @@ Runner add_inventory_command(CLI::App& app, const GlobalOptions& options);
 Runner add_policy_command(CLI::App& app, const GlobalOptions& options);
 Runner add_hook_command(CLI::App& app, const GlobalOptions& options);
 Runner add_apply_command(CLI::App& app, const GlobalOptions& options);
+
+// Prints the plan's refusal as one stderr line naming the rule; returns
+// exit_refused. `plan` must carry a refusal.
+int report_refusal(const Plan& plan);
 
 // Evaluates `request` and applies its plan to the running container
 // (request.pid, request.rootfs): shared by `graft hook` and `graft apply`.

@@ -46,13 +46,17 @@ Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
                      policy->audit_env};
   if (auto status = append_audit_record(policy->audit_log, record); !status) return status.error();
   if (!refused) return exit_ok;
+  return report_refusal(plan);
+}
+
+}  // namespace
+
+int report_refusal(const Plan& plan) {
   std::string line = "container " + plan.container_id + " refused: " + plan.intent.refusal->text +
                      " (" + plan.intent.refusal->origin.brief() + ")";
   std::fprintf(stderr, "graft: %s\n", one_line(line).c_str());
   return exit_refused;
 }
-
-}  // namespace
 
 Runner add_plan_command(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<PlanOptions>();

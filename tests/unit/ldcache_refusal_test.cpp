@@ -1,0 +1,117 @@
+// The ldcache plugin's refusals and failures: host ldconfig binaries it must
+// not run (dynamic, writable by others, not root's, symlinked, a script),
+// an /etc leading out of the root, bad config, and an ldconfig that hangs or
+// fails. Needs root; skipped otherwise.
+#include <catch2/catch.hpp>
+
+#include "ldcache_support.hpp"
+
+using namespace graft;
+using namespace graft::ldcache_test;
+
+TEST_CASE("An /etc that is a symlink leading out of the container root is refused",
+          "[plugins][ldcache]") {
+  SKIP_UNLESS(no_static_ldconfig());
+  TempDir host_etc("graft-ldcache-host-etc-");
+  Rootfs rootfs(/*with_etc=*/false);
+  make_symlink(host_etc.path(), rootfs.path("etc"));
+  auto plugin = load();
+  auto applied = prepare_and_apply(*plugin, rootfs);
+  REQUIRE_FALSE(applied.ok());
+  CHECK_THAT(applied.error().message,
+             Catch::Contains("creating /etc in " + rootfs.dir.path()) &&
+                 Catch::Contains("does not resolve inside the root"));
+  CHECK(fs::is_empty(host_etc.path()));
+}
+
+TEST_CASE("A dynamically linked ldconfig is refused because it would load the image's ld.so",
+          "[plugins][ldcache]") {
+  SKIP_UNLESS(cannot_run());
+  auto plugin = load(json_config("/bin/true"));
+  Rootfs rootfs;
+  auto applied = prepare_and_apply(*plugin, rootfs);
+  REQUIRE_FALSE(applied.ok());
+  CHECK_THAT(applied.error().message,
+             Catch::Contains("ldcache_update /etc/ld.so.cache: ldconfig: /bin/true: dynamically "
+                             "linked") &&
+                 Catch::Contains("a static ldconfig is required"));
+}
+
+TEST_CASE("An ldconfig that someone other than root could have changed is refused",
+          "[plugins][ldcache]") {
+  SKIP_UNLESS(no_static_ldconfig());
+  TempDir bin("graft-ldcache-bin-");
+  std::string copy = bin.path() + "/ldconfig";
+  copy_file(kHostLdconfig, copy, 0755);
+  Rootfs rootfs;
+  SECTION("group-writable") {
+    REQUIRE(::chmod(copy.c_str(), 0775) == 0);
+    auto applied = prepare_and_apply(*load(json_config(copy)), rootfs);
+    REQUIRE_FALSE(applied.ok());
+    CHECK_THAT(applied.error().message,
+               Catch::EndsWith(copy + ": writable by group or others (mode 0775)"));
+  }
+  SECTION("owned by another user") {
+    REQUIRE(::chown(copy.c_str(), 1000, 0) == 0);
+    auto applied = prepare_and_apply(*load(json_config(copy)), rootfs);
+    REQUIRE_FALSE(applied.ok());
+    CHECK_THAT(applied.error().message, Catch::EndsWith(copy + ": owned by uid 1000, not root"));
+  }
+  SECTION("a symlink") {
+    make_symlink(kHostLdconfig, bin.path() + "/link");
+    auto applied = prepare_and_apply(*load(json_config(bin.path() + "/link")), rootfs);
+    REQUIRE_FALSE(applied.ok());
+    CHECK_THAT(applied.error().message, Catch::Contains("Too many levels of symbolic links"));
+  }
+  SECTION("a script") {
+    write_file(copy, "#!/bin/sh\nexit 0\n", 0755);
+    auto applied = prepare_and_apply(*load(json_config(copy)), rootfs);
+    REQUIRE_FALSE(applied.ok());
+    CHECK_THAT(applied.error().message,
+               Catch::EndsWith(copy + ": not an ELF executable (a script would run an "
+                                      "interpreter from the container image)"));
+  }
+  CHECK_FALSE(fs::exists(rootfs.path("etc/ld.so.cache")));
+}
+
+TEST_CASE("A hung ldconfig is killed at the timeout", "[plugins][ldcache]") {
+  SKIP_UNLESS(no_probes());
+  TempDir bin("graft-ldcache-bin-");
+  write_probe(bin.path() + "/hang", kHangProbe);
+  Rootfs rootfs;
+  auto plugin = load(json_config(bin.path() + "/hang", 300));
+  auto started = std::chrono::steady_clock::now();
+  auto applied = prepare_and_apply(*plugin, rootfs);
+  auto took = std::chrono::steady_clock::now() - started;
+  REQUIRE_FALSE(applied.ok());
+  CHECK_THAT(applied.error().message,
+             Catch::EndsWith("ldconfig in container root " + rootfs.dir.path() +
+                             " did not finish within 300 ms and was killed: no error output"));
+  CHECK(took < std::chrono::seconds(5));
+}
+
+TEST_CASE("A failing ldconfig is reported with the root, its exit status and its first stderr line",
+          "[plugins][ldcache]") {
+  SKIP_UNLESS(no_probes());
+  TempDir bin("graft-ldcache-bin-");
+  write_probe(bin.path() + "/fail", kFailProbe);
+  Rootfs rootfs;
+  auto applied = prepare_and_apply(*load(json_config(bin.path() + "/fail")), rootfs);
+  REQUIRE_FALSE(applied.ok());
+  CHECK_THAT(applied.error().message,
+             Catch::EndsWith("ldcache_update /etc/ld.so.cache: ldconfig in container root " +
+                             rootfs.dir.path() + " exited with status 3: cannot frobnicate"));
+}
+
+TEST_CASE("The ldcache plugin refuses unknown config keys and out-of-range timeouts",
+          "[plugins][ldcache]") {
+  auto unknown = load_plugin(GRAFT_BUILD_PLUGIN_DIR, "ldcache", R"({"ldconfg": "/sbin/ldconfig"})");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK_THAT(unknown.error().message, Catch::Contains("unknown key \"ldconfg\""));
+  auto zero = load_plugin(GRAFT_BUILD_PLUGIN_DIR, "ldcache", R"({"timeout_ms": 0})");
+  REQUIRE_FALSE(zero.ok());
+  CHECK_THAT(zero.error().message, Catch::Contains("\"timeout_ms\" must be an integer"));
+  auto relative = load_plugin(GRAFT_BUILD_PLUGIN_DIR, "ldcache", R"({"ldconfig": "ldconfig"})");
+  REQUIRE_FALSE(relative.ok());
+  CHECK_THAT(relative.error().message, Catch::Contains("must be an absolute host path"));
+}
