@@ -40,9 +40,11 @@ void make_rootfs(const std::string& root, ImageLayout layout) {
   }
 }
 
-json capability_set() {
+json capability_set(const BundleSpec& spec) {
   // runc spec's defaults plus CAP_MKNOD: the tests make a node the cgroup denies.
-  return json::array({"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE", "CAP_MKNOD"});
+  json caps = json::array({"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE", "CAP_MKNOD"});
+  if (spec.privileged) caps.push_back("CAP_SYS_ADMIN");
+  return caps;
 }
 
 json mounts(const BundleSpec& spec) {
@@ -79,7 +81,7 @@ json config(const BundleSpec& spec) {
   for (const auto& entry : spec.env) own_path = own_path || entry.starts_with("PATH=");
   json env = own_path ? json::array() : json::array({"PATH=/bin:/sbin:/usr/bin"});
   for (const auto& entry : spec.env) env.push_back(entry);
-  json caps = capability_set();
+  json caps = capability_set(spec);
   json config = {
       {"ociVersion", "1.0.2-dev"},
       {"process",
@@ -123,7 +125,8 @@ const std::vector<std::string>& busybox_applets() {
   return applets;
 }
 
-OciBundle::OciBundle(const BundleSpec& spec) {
+OciBundle::OciBundle(const BundleSpec& spec)
+    : dir_(spec.tmp_subdir.empty() ? "graft-e2e-bundle-" : spec.tmp_subdir + "/graft-e2e-bundle-") {
   make_rootfs(rootfs(), spec.layout);
   for (const auto& [inside, content] : spec.rootfs_files) {
     std::filesystem::remove_all(rootfs() + inside);

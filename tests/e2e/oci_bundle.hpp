@@ -16,7 +16,7 @@ namespace graft::e2e {
 
 enum class ImageLayout { debian, lib64 };
 
-// An entry a hostile image plants where graft will look (tests/e2e/malicious_image_test.cpp).
+// An entry a hostile image plants where graft will look (tests/e2e/hostile_image.hpp).
 enum class PlantedKind { symlink, fifo, char_device, directory, file };
 struct PlantedEntry {
   std::string path;  // a container path
@@ -41,6 +41,11 @@ struct BundleSpec {
   bool readonly_root = false;  // root.readonly
   // false: no tmpfs on /dev, so the image's own /dev is what the hook sees.
   bool dev_tmpfs = true;
+  // CAP_SYS_ADMIN in every capability set: what graft calls privileged.
+  bool privileged = false;
+  // A directory under $TMPDIR (or /tmp) to build the bundle in, such as a
+  // filesystem mounted with other flags; "" for $TMPDIR itself.
+  std::string tmp_subdir;
 };
 
 class OciBundle {
@@ -55,7 +60,7 @@ class OciBundle {
   void write_in_rootfs(const std::string& inside, const std::string& content, unsigned mode = 0644) const;
 
  private:
-  fixture::TempDir dir_{"graft-e2e-bundle-"};
+  fixture::TempDir dir_;
 };
 
 // The busybox applets the check scripts use, linked in /bin.
