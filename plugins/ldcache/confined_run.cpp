@@ -46,7 +46,8 @@ constexpr int kExeFd = 3;              // where the sealed binary sits for execv
 struct ChildPlan {
   const ConfinedCommand* command;
   char* const* argv;
-  int err_fd;  // write end of the stderr pipe
+  int err_fd;     // write end of the stderr pipe
+  pid_t parent;   // graft, for the death signal's race below
 };
 
 // --- child side: async-signal-safe only ---------------------------------
@@ -161,8 +162,11 @@ void drop_privileges(const ConfinedCommand& command) {
 }
 
 [[noreturn]] void child_main(const ChildPlan& plan) {
-  // Die with graft: an orphaned ldconfig would outlive its deadline.
+  // Die with graft: an orphaned ldconfig would outlive its deadline. graft
+  // may already be gone (its own deadline passing right after fork), and
+  // then no death signal comes: go now.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+  if (::getppid() != plan.parent) ::_exit(2);
   enter_root(plan);
   arrange_fds(plan);
   drop_privileges(*plan.command);
@@ -254,7 +258,7 @@ Status run_confined(const ConfinedCommand& command) {
   // Only the parent's end is non-blocking; the flag is per end.
   ::fcntl(err_read.get(), F_SETFL, O_NONBLOCK);
 
-  const ChildPlan plan{&command, argv.data(), err_write.get()};
+  const ChildPlan plan{&command, argv.data(), err_write.get(), ::getpid()};
   pid_t pid = ::fork();
   if (pid < 0) return make_error("fork: {}", std::strerror(errno));
   if (pid == 0) child_main(plan);

@@ -4,19 +4,21 @@
  * every action kind. Its plugin config says how it breaks:
  *   "mode": "segv"  dereferences a bad pointer (a real SIGSEGV, no raise())
  *           "fail"  returns GRAFT_ERROR with a message
+ *           "hang"  never returns (blocked in pause(); only a signal ends it)
  *           "none"  (or absent) applies nothing and succeeds
- *   "phase": "prepare" | "apply" (default) | "finish"
+ *   "phase": "init" | "prepare" | "apply" (default) | "finish" | "destroy"
  * The config arrives as compact JSON, so a substring match is enough. */
 #define _GNU_SOURCE
 #include <graft/plugin.h>
 
 #include <dlfcn.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum crash_mode { CRASH_NONE, CRASH_FAIL, CRASH_SEGV };
+enum crash_mode { CRASH_NONE, CRASH_FAIL, CRASH_SEGV, CRASH_HANG };
 
 struct crash_state {
   enum crash_mode mode;
@@ -24,6 +26,27 @@ struct crash_state {
 };
 
 static char crash_name[64] = "crash";
+
+static int crash_here(struct crash_state* s, const char* phase) {
+  if (strcmp(s->phase, phase) != 0) return GRAFT_OK;
+  if (s->mode == CRASH_SEGV) {
+    /* Not NULL, so no sanitizer turns it into a report first. */
+    int* volatile bad = (int*)(uintptr_t)8;
+    *bad = 1;
+  }
+  while (s->mode == CRASH_HANG) pause();
+  return s->mode == CRASH_FAIL ? GRAFT_ERROR : GRAFT_OK;
+}
+
+static const char* phase_in(const char* config_json) {
+  static const char* const phases[] = {"init", "prepare", "finish", "destroy"};
+  char key[32];
+  for (size_t i = 0; i < sizeof phases / sizeof phases[0]; ++i) {
+    snprintf(key, sizeof key, "\"phase\":\"%s\"", phases[i]);
+    if (strstr(config_json, key) != NULL) return phases[i];
+  }
+  return "apply";
+}
 
 static int crash_init(const struct graft_host_services* services, const char* config_json,
                       void** state, const char** error) {
@@ -35,22 +58,13 @@ static int crash_init(const struct graft_host_services* services, const char* co
   }
   s->mode = strstr(config_json, "\"mode\":\"segv\"")   ? CRASH_SEGV
             : strstr(config_json, "\"mode\":\"fail\"") ? CRASH_FAIL
+            : strstr(config_json, "\"mode\":\"hang\"") ? CRASH_HANG
                                                        : CRASH_NONE;
-  strcpy(s->phase, strstr(config_json, "\"phase\":\"prepare\"")  ? "prepare"
-                   : strstr(config_json, "\"phase\":\"finish\"") ? "finish"
-                                                                 : "apply");
+  strcpy(s->phase, phase_in(config_json));
   *state = s;
-  return GRAFT_OK;
-}
-
-static int crash_here(struct crash_state* s, const char* phase) {
-  if (strcmp(s->phase, phase) != 0) return GRAFT_OK;
-  if (s->mode == CRASH_SEGV) {
-    /* Not NULL, so no sanitizer turns it into a report first. */
-    int* volatile bad = (int*)(uintptr_t)8;
-    *bad = 1;
-  }
-  return s->mode == CRASH_FAIL ? GRAFT_ERROR : GRAFT_OK;
+  if (crash_here(s, "init") == GRAFT_OK) return GRAFT_OK;
+  *error = "failed on purpose";
+  return GRAFT_ERROR;
 }
 
 static int crash_prepare(void* state, const struct graft_action* action,
@@ -70,7 +84,10 @@ static int crash_finish(void* state, const struct graft_apply_context* context) 
   return crash_here(state, "finish");
 }
 
-static void crash_destroy(void* state) { free(state); }
+static void crash_destroy(void* state) {
+  if (state != NULL) crash_here(state, "destroy");
+  free(state);
+}
 
 static const char* crash_last_error(void* state) {
   (void)state;

@@ -7,7 +7,7 @@
 // is a process in a mount namespace of its own (hostile_support.hpp); the
 // test plugin `crash` stands in for the cgroup plugin, so the host's cgroups
 // are never touched. tests/e2e/hook_failure_test.cpp runs the same failure
-// under runc.
+// under runc; hung_plugin_test.cpp covers a plugin that never returns.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "apply/plugin_crash_note.hpp"
+#include "fault/plugin_crash_handlers.hpp"
 #include "hostile_support.hpp"
 
 namespace fs = std::filesystem;
@@ -214,6 +214,40 @@ TEST_CASE("Hook: a plugin that crashes in finish is named without an action", "[
   INFO(result.err);
   CHECK(result.exit_code == 128 + SIGSEGV);
   CHECK(result.err == "graft: container c9: plugin " + plugins.path() + "/libcgroup.so: finish crashed with SIGSEGV\n");
+}
+
+TEST_CASE("Hook: a plugin that crashes in init is named with that phase and kills the hook by SIGSEGV",
+          "[hook][hostile]") {
+  leave_fatal_signals_to_graft();
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  PluginDir plugins("cgroup");
+  Container container;
+  auto result = hook(standin_policy("plugin-segv-init", plugins.path(), "segv", "init"),
+                     state_json("c9", container.pid(), gpu_bundle("segv-init")));
+  INFO(result.err);
+  CHECK(result.exit_code == 128 + SIGSEGV);
+  CHECK(result.err == "graft: container c9: plugin " + plugins.path() + "/libcgroup.so: init crashed with SIGSEGV\n");
+}
+
+TEST_CASE("Hook: a plugin that crashes in destroy, after the plan was applied, is named with that phase",
+          "[hook][hostile]") {
+  leave_fatal_signals_to_graft();
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  PluginDir plugins("cgroup");
+  Container container;
+  std::size_t before = container.mount_count();
+  auto result = hook(standin_policy("plugin-segv-destroy", plugins.path(), "segv", "destroy"),
+                     state_json("c9", container.pid(), gpu_bundle("segv-destroy")));
+  INFO(result.err);
+  CHECK(result.exit_code == 128 + SIGSEGV);
+  CHECK(result.err == "graft: container c9: plugin " + plugins.path() + "/libcgroup.so: destroy crashed with SIGSEGV\n");
+  CHECK(container.mount_count() > before);  // the whole plan went in before destroy ran
 }
 
 TEST_CASE("Apply: a plugin that crashes kills graft apply by SIGSEGV after one line naming it", "[hook][hostile]") {

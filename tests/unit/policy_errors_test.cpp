@@ -150,6 +150,22 @@ TEST_CASE("bad limits values are errors naming what is accepted", "[policy]") {
         "or a byte count > 0, got float");
 }
 
+TEST_CASE("a deadline that is not a positive number of milliseconds is an error", "[policy]") {
+  CHECK(error_in_file("[limits]\ndeadline_ms = 0\n") ==
+        "F:2:15: limits.deadline_ms: expected a number of milliseconds > 0, got 0");
+  CHECK(error_in_file("[limits]\ndeadline_ms = -5\n") ==
+        "F:2:15: limits.deadline_ms: expected a number of milliseconds > 0, got -5");
+  CHECK_THAT(error_in_file("[limits]\ndeadline_ms = \"10s\"\n"),
+             Catch::StartsWith("F:2:15: limits.deadline_ms: expected an integer"));
+  CHECK_THAT(error_in_file("[limits]\ndeadline_ms = 2.5\n"),
+             Catch::StartsWith("F:2:15: limits.deadline_ms: expected an integer"));
+}
+
+TEST_CASE("a misspelt deadline key suggests the right one", "[policy]") {
+  CHECK(error_in_file("[limits]\ndeadline_sec = 300\n") ==
+        "F:2:1: limits.deadline_sec: unknown key; did you mean 'deadline_ms'?");
+}
+
 TEST_CASE("a version pattern without a capture group is an error", "[policy]") {
   CHECK(error_in_file("[discovery]\nversion_pattern = 'Module\\s+[0-9.]+'\n") ==
         "F:2:19: discovery.version_pattern: needs a capture group for the version");

@@ -171,6 +171,19 @@ TEST_CASE("limits accept a size with a unit or a byte count", "[policy]") {
   CHECK(load_ok(bytes).limits.rule_memory_bytes == 4096);
 }
 
+TEST_CASE("the deadline is 30 s unless [limits] deadline_ms says otherwise", "[policy]") {
+  PolicyFiles files;
+  CHECK(load_ok(files.write("default.toml", "")).limits.deadline_ms == 30'000);
+  CHECK(load_ok(files.write("short.toml", "[limits]\ndeadline_ms = 300\n")).limits.deadline_ms == 300);
+}
+
+TEST_CASE("a site's deadline replaces the one of the policy it includes", "[policy]") {
+  PolicyFiles files;
+  files.write("vendor.toml", "[limits]\ndeadline_ms = 5000\n");
+  auto site = files.write("site.toml", "include = [\"vendor.toml\"]\n[limits]\ndeadline_ms = 750\n");
+  CHECK(load_ok(site).limits.deadline_ms == 750);
+}
+
 TEST_CASE("strings and table entries carry the file, line and column of their node", "[policy]") {
   PolicyFiles files;
   auto site = files.write("site.toml",

@@ -9,7 +9,8 @@
 #include <cstring>
 
 #include "apply/mount_namespace.hpp"
-#include "apply/plugin_crash_note.hpp"
+#include "fault/plugin_crash_handlers.hpp"
+#include "fault/running_note.hpp"
 
 namespace graft {
 namespace {
@@ -31,7 +32,7 @@ std::vector<LoadedPlugin*> executors(const Plan& plan, const PluginSet& plugins)
 
 Status prepare_all(const Plan& plan, const std::vector<LoadedPlugin*>& by, const ApplyTarget& target) {
   for (std::size_t i = 0; i < plan.actions.size(); ++i) {
-    PluginCallNote note(target.container_id, by[i]->path(), "prepare", &plan.actions[i]);
+    PluginCallNote note(by[i]->path(), "prepare", &plan.actions[i]);
     if (auto status = by[i]->prepare(plan.actions[i], static_cast<std::uint32_t>(i), target); !status)
       return status;
   }
@@ -51,9 +52,19 @@ Status open_root(const ApplySite& site, ApplyTarget& target, int& root_fd) {
   return ok_status();
 }
 
+// A namespace whose process hangs, or a root on a stuck filesystem, is named
+// should the deadline pass here.
+Status enter_container(const ApplySite& site, MountNamespaceVisit& visit, ApplyTarget& target,
+                       int& root_fd) {
+  RunningNote note("entering the container's mount namespace");
+  if (site.pid > 0)
+    if (auto entered = visit.enter(site.pid); !entered) return entered;
+  return open_root(site, target, root_fd);
+}
+
 Status apply_all(const Plan& plan, const std::vector<LoadedPlugin*>& by, const ApplyTarget& target) {
   for (std::size_t i = 0; i < plan.actions.size(); ++i) {
-    PluginCallNote note(target.container_id, by[i]->path(), "apply", &plan.actions[i]);
+    PluginCallNote note(by[i]->path(), "apply", &plan.actions[i]);
     if (auto status = by[i]->apply(plan.actions[i], static_cast<std::uint32_t>(i), target); !status)
       return status;
   }
@@ -62,7 +73,7 @@ Status apply_all(const Plan& plan, const std::vector<LoadedPlugin*>& by, const A
 
 Status finish_all(PluginSet& plugins, const ApplyTarget& target) {
   for (const auto& plugin : plugins.plugins()) {
-    PluginCallNote note(target.container_id, plugin->path(), "finish", nullptr);
+    PluginCallNote note(plugin->path(), "finish");
     if (auto status = plugin->finish(target); !status) return status;
   }
   return ok_status();
@@ -93,10 +104,8 @@ Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const Apply
 
   start = Clock::now();
   MountNamespaceVisit visit;  // returns home on every path out of here
-  if (site.pid > 0)
-    if (auto entered = visit.enter(site.pid); !entered) return entered.error();
   int root_fd = -1;
-  auto opened = open_root(site, target, root_fd);
+  auto opened = enter_container(site, visit, target, root_fd);
   struct CloseRoot {
     int& fd;
     ~CloseRoot() { if (fd >= 0) ::close(fd); }

@@ -83,4 +83,6 @@ Status append_audit_record(const std::string& path, const AuditRecord& record) {
   return status;
 }
 
+json audit_record_json(const AuditRecord& record) { return record_json(record); }
+
 }  // namespace graft

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "base/error.hpp"
 #include "apply/apply_plan.hpp"
 #include "engine/evaluate.hpp"
@@ -31,5 +33,8 @@ Result<int> open_audit_log(const std::string& path);
 // Appends to a log opened by open_audit_log (nothing when fd is -1); `path`
 // is for messages only.
 Status append_audit_record(int fd, const std::string& path, const AuditRecord& record);
+
+// The record as the JSON object a line holds (late_error_record.hpp builds on it).
+nlohmann::json audit_record_json(const AuditRecord& record);
 
 }  // namespace graft

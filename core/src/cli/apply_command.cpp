@@ -1,16 +1,20 @@
 // `graft apply` and the path `graft hook` shares with it: evaluate one
 // container, load the plugins, carry out the plan inside the running
 // container, and record the outcome. Any failure is one line and a non-zero
-// exit: a runtime that calls us refuses to start the container.
+// exit: a runtime that calls us refuses to start the container. The
+// deadline runs until the record is written; should it pass first, its
+// handler writes the error record in this one's place.
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
+#include <optional>
 
 #include "apply/apply_plan.hpp"
 #include "audit/audit_log.hpp"
+#include "audit/late_error_record.hpp"
 #include "cli/commands.hpp"
 #include "engine/evaluate.hpp"
+#include "fault/running_note.hpp"
 #include "plugins/plugin_loader.hpp"
 
 namespace graft::cli {
@@ -26,10 +30,26 @@ struct AuditLog {
   }
 };
 
-Status audit(const AuditLog& log, const Request& request, const Evaluation* evaluation,
-             const char* outcome, const std::string& error, const ApplyReport* applied) {
-  AuditRecord record{request, evaluation, outcome, error, log.policy.audit_env, applied};
+// What became of one container: the command's result and its audit record.
+struct Outcome {
+  Result<int> result = exit_ok;
+  const char* recorded = nullptr;  // "applied", "refused", "error"; null: no record
+  std::optional<Evaluation> evaluation;
+  std::optional<ApplyReport> applied;
+};
+
+Status audit(const AuditLog& log, const Request& request, const Outcome& outcome) {
+  std::string error = outcome.result ? "" : outcome.result.error().message;
+  AuditRecord record{request, outcome.evaluation ? &*outcome.evaluation : nullptr, outcome.recorded,
+                     error, log.policy.audit_env, outcome.applied ? &*outcome.applied : nullptr};
   return append_audit_record(log.fd, log.policy.audit_log, record);
+}
+
+// From here on, a deadline that passes writes the record an error here would.
+void record_if_late(Deadline& deadline, const AuditLog& log, const Request& request,
+                    const Evaluation* evaluation) {
+  if (log.fd < 0) return;
+  deadline.also_record(log.fd, late_error_record({request, evaluation, "error", "", log.policy.audit_env}));
 }
 
 Result<ApplyReport> load_and_apply(const Policy& policy, const Request& request, const Plan& plan) {
@@ -41,39 +61,45 @@ Result<ApplyReport> load_and_apply(const Policy& policy, const Request& request,
   ApplySite site{.container_id = request.container_id, .pid = request.pid, .rootfs = request.rootfs};
   auto report = apply_plan(plan, *plugins, site);
   if (report) report->times.load_ms = load_ms;
-  return report;
+  return report;  // the plugins are destroyed here, still inside the deadline
+}
+
+Outcome evaluate_and_apply(const AuditLog& log, Deadline& deadline, const Request& request) {
+  RunningNote note("container " + request.container_id);
+  record_if_late(deadline, log, request, nullptr);
+  Outcome outcome;
+  auto evaluation = evaluate_container(request, log.policy);
+  if (!evaluation) return {evaluation.error(), "error"};
+  const Plan& plan = outcome.evaluation.emplace(std::move(evaluation).value()).plan;
+  if (plan.intent.refusal) return {exit_refused, "refused", std::move(outcome.evaluation)};
+  if (!plan.inject) return outcome;  // not a GPU container: touch nothing
+  if (request.rootfs.empty()) return {make_error("container {}: no root path", request.container_id)};
+  record_if_late(deadline, log, request, &*outcome.evaluation);
+  auto report = load_and_apply(log.policy, request, plan);
+  if (!report) {
+    outcome.result = report.error().context("container " + request.container_id);
+    outcome.recorded = "error";
+    return outcome;
+  }
+  outcome.applied = std::move(report).value();
+  outcome.recorded = "applied";
+  return outcome;
 }
 
 }  // namespace
 
-Result<int> apply_request(const GlobalOptions& global, const Request& request) {
-  auto policy = load_site_policy(global);
-  if (!policy) return policy.error();
-  auto log_fd = open_audit_log(policy->audit_log);
+Result<int> apply_request(const Policy& policy, Deadline& deadline, const Request& request) {
+  auto log_fd = open_audit_log(policy.audit_log);
   if (!log_fd) return log_fd.error();
-  AuditLog log{*policy, *log_fd};
-  auto evaluation = evaluate_container(request, *policy);
-  if (!evaluation) {
-    (void)audit(log, request, nullptr, "error", evaluation.error().message, nullptr);
-    return evaluation.error();
-  }
-  const Plan& plan = evaluation->plan;
-  if (plan.intent.refusal) {
-    if (auto logged = audit(log, request, &*evaluation, "refused", "", nullptr); !logged)
-      return logged.error();
-    return report_refusal(plan);
-  }
-  if (!plan.inject) return exit_ok;  // not a GPU container: touch nothing
-  if (request.rootfs.empty()) return make_error("container {}: no root path", request.container_id);
-  auto report = load_and_apply(*policy, request, plan);
-  if (!report) {
-    Error error = report.error().context("container " + request.container_id);
-    (void)audit(log, request, &*evaluation, "error", error.message, nullptr);
-    return error;
-  }
-  if (auto logged = audit(log, request, &*evaluation, "applied", "", &*report); !logged)
-    return logged.error();
-  return exit_ok;
+  AuditLog log{policy, *log_fd};
+  Outcome outcome = evaluate_and_apply(log, deadline, request);
+  deadline.disarm();  // the record below is then the only one, and whole
+  if (outcome.recorded == nullptr) return outcome.result;
+  Status logged = audit(log, request, outcome);
+  if (!outcome.result) return outcome.result;  // the first error, whether or not it was logged
+  if (!logged) return logged.error();
+  if (*outcome.result == exit_refused) return report_refusal(outcome.evaluation->plan);
+  return outcome.result;
 }
 
 namespace {
@@ -85,7 +111,8 @@ struct ApplyOptions {
   bool privileged = false;
 };
 
-Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options) {
+Result<Request> apply_request_of(const ApplyOptions& options) {
+  RunningNote note("container " + options.id + ": reading the request");
   Result<Request> request =
       options.bundle.empty()
           ? request_from_flags(options.env, options.annotations, options.privileged, options.rootfs)
@@ -94,7 +121,16 @@ Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options) 
   request->container_id = options.id;
   request->pid = options.pid;
   if (!options.rootfs.empty()) request->rootfs = options.rootfs;
-  return apply_request(global, *request);
+  return request;
+}
+
+Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options) {
+  auto policy = load_site_policy(global);
+  if (!policy) return policy.error();
+  Deadline deadline(policy->limits.deadline_ms);
+  auto request = apply_request_of(options);
+  if (!request) return request.error();
+  return apply_request(*policy, deadline, *request);
 }
 
 }  // namespace

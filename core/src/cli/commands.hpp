@@ -2,14 +2,14 @@
 // returns an exit code when run; errors are printed by the caller, once.
 #pragma once
 
-#include <cstdio>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "base/error.hpp"
+#include "base/one_line.hpp"
+#include "fault/deadline.hpp"
 #include "plan/plan.hpp"
 #include "policy/policy.hpp"
 #include "request/request.hpp"
@@ -30,28 +30,6 @@ struct GlobalOptions {
   std::string log_level = "warn";
 };
 
-// `text` with every control character escaped (\n, \r, \xNN), so an error or
-// refusal that quotes a container's env value, id or path stays one line.
-inline std::string one_line(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte != 0x7f) {
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-      out += escaped;
-    }
-  }
-  return out;
-}
-
 // Loads the site policy named by the global options (the edge where search
 // paths are decided).
 Result<Policy> load_site_policy(const GlobalOptions& options);
@@ -70,6 +48,7 @@ int report_refusal(const Plan& plan);
 
 // Evaluates `request` and applies its plan to the running container
 // (request.pid, request.rootfs): shared by `graft hook` and `graft apply`.
-Result<int> apply_request(const GlobalOptions& global, const Request& request);
+// `deadline` (armed from `policy`) is disarmed before the audit record.
+Result<int> apply_request(const Policy& policy, Deadline& deadline, const Request& request);
 
 }  // namespace graft::cli

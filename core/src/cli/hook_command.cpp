@@ -3,23 +3,42 @@
 // applies the plan `graft plan --bundle` prints for the same container.
 // Both stages run at the same point in runc and crun (namespaces made,
 // mounts done, before pivot_root); the name is accepted for the record.
+// The policy comes first: its deadline bounds everything after it, reading
+// stdin included, since a runtime may wait on the hook without a limit.
 #include <unistd.h>
 
 #include "apply/oci_state.hpp"
 #include "cli/commands.hpp"
+#include "fault/running_note.hpp"
 
 namespace graft::cli {
 namespace {
 
-Result<int> run_hook(const GlobalOptions& global) {
+Result<OciState> read_state() {
+  RunningNote note("reading the OCI state on stdin");
   auto text = read_oci_state_text(STDIN_FILENO);
   if (!text) return text.error();
-  auto state = parse_oci_state(*text);
+  return parse_oci_state(*text);
+}
+
+Result<Request> hook_request() {
+  auto state = read_state();
   if (!state) return state.error();
+  const std::string where = "container " + state->id;
+  RunningNote note(where + ": reading the bundle");
   auto request = request_from_bundle(state->bundle, state->id, state->pid);
-  if (!request) return request.error().context("container " + state->id);
+  if (!request) return request.error().context(where);
   for (const auto& [key, value] : state->annotations) request->annotations.emplace(key, value);
-  return apply_request(global, *request);
+  return request;
+}
+
+Result<int> run_hook(const GlobalOptions& global) {
+  auto policy = load_site_policy(global);
+  if (!policy) return policy.error();
+  Deadline deadline(policy->limits.deadline_ms);
+  auto request = hook_request();
+  if (!request) return request.error();
+  return apply_request(*policy, deadline, *request);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "audit/audit_log.hpp"
 #include "cli/commands.hpp"
 #include "engine/evaluate.hpp"
+#include "fault/running_note.hpp"
 #include "render/render.hpp"
 
 namespace graft::cli {
@@ -32,10 +33,15 @@ Result<Request> build_request(const PlanOptions& options) {
 Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
   auto policy = load_site_policy(global);
   if (!policy) return policy.error();
+  Deadline deadline(policy->limits.deadline_ms);  // rules run here as under the hook
   auto request = build_request(options);
   if (!request) return request.error();
-  auto evaluation = evaluate_container(*request, *policy);
+  auto evaluation = [&] {
+    RunningNote note("container " + request->container_id);
+    return evaluate_container(*request, *policy);
+  }();
   if (!evaluation) return evaluation.error();
+  deadline.disarm();  // printing and the record are not cut short
   const Plan& plan = evaluation->plan;
   if (options.format == "json")
     std::printf("%s\n", render_plan_json(plan).dump(2).c_str());

@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "fault/running_note.hpp"
 #include "plan/planner.hpp"
 #include "rules/evaluate.hpp"
 
@@ -16,25 +17,32 @@ double elapsed_ms(Clock::time_point since) {
   return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
 }
 
+// Runs one phase as the running note, so a deadline passing in it names it.
+template <typename Phase>
+auto in_phase(const char* name, Phase&& phase) {
+  RunningNote note(name);
+  return phase();
+}
+
 }  // namespace
 
 Result<Evaluation> evaluate_container(const Request& request, const Policy& policy) {
   const std::string where = "container " + request.container_id;
   auto start = Clock::now();
   Evaluation evaluation;
-  auto inventory = discover_inventory(policy);
+  auto inventory = in_phase("inventory", [&] { return discover_inventory(policy); });
   if (!inventory) return inventory.error().context(where);
   evaluation.inventory = std::move(*inventory);
   evaluation.times.inventory_ms = elapsed_ms(start);
   for (const auto& warning : evaluation.inventory.warnings) spdlog::info("{}: {}", where, warning);
 
   auto rules_start = Clock::now();
-  auto intent = evaluate_rules(request, evaluation.inventory, policy);
+  auto intent = in_phase("rules", [&] { return evaluate_rules(request, evaluation.inventory, policy); });
   if (!intent) return intent.error().context(where);
   evaluation.times.rules_ms = elapsed_ms(rules_start);
 
   auto plan_start = Clock::now();
-  auto plan = make_plan(request, evaluation.inventory, policy, *intent);
+  auto plan = in_phase("plan", [&] { return make_plan(request, evaluation.inventory, policy, *intent); });
   if (!plan) return plan.error().context(where);
   evaluation.plan = std::move(*plan);
   evaluation.times.plan_ms = elapsed_ms(plan_start);

@@ -1,12 +1,16 @@
 // Guarded calls into one plugin. Plugin code is C by contract, but a C++
 // plugin that lets an exception escape must not take the host down with an
-// unrelated message: catch everything and name the plugin file.
+// unrelated message: catch everything and name the plugin file. init and
+// destroy are named like the action calls (apply_plan.cpp) should they
+// crash or overrun the deadline.
 #include "plugins/loaded_plugin.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <dlfcn.h>
 
+#include "fault/plugin_crash_handlers.hpp"
+#include "fault/running_note.hpp"
 #include "plugins/action_view.hpp"
 
 namespace graft {
@@ -23,6 +27,8 @@ LoadedPlugin::LoadedPlugin(std::string path, void* handle, const graft_plugin* d
 
 LoadedPlugin::~LoadedPlugin() {
   if (initialised_) {
+    PluginCrashHandlers crash_handlers;
+    PluginCallNote note(path_, "destroy");
     try {
       descriptor_->destroy(state_);
     } catch (...) {
@@ -41,6 +47,8 @@ Status LoadedPlugin::init(const std::string& config_json) {
   const char* message = nullptr;
   int status = GRAFT_ERROR;
   initialised_ = true;  // destroy(state) is owed even when init fails
+  PluginCrashHandlers crash_handlers;
+  PluginCallNote note(path_, "init");
   try {
     status = descriptor_->init(services_.get(), config_json.c_str(), &state_, &message);
   } catch (...) {

@@ -8,6 +8,8 @@
 #include <dirent.h>
 #include <dlfcn.h>
 
+#include "fault/plugin_crash_handlers.hpp"
+#include "fault/running_note.hpp"
 #include "graft/build_config.hpp"
 #include "plugins/action_view.hpp"
 #include "plugins/plugin_file.hpp"
@@ -73,15 +75,18 @@ Result<const graft_plugin*> entry_descriptor(const std::string& path, void* hand
   return descriptor;
 }
 
-}  // namespace
+struct OpenedPlugin {
+  DlHandle handle;
+  const graft_plugin* descriptor;
+};
 
-Result<std::unique_ptr<LoadedPlugin>> load_plugin(const std::string& dir, const std::string& name,
-                                                  const std::string& config_json) {
-  auto file = open_plugin_file(dir, name);
-  if (!file) return file.error();
-  std::string path = dir + "/" + plugin_file_name(name);
+// dlopen runs the plugin's constructors and the entry symbol is its code:
+// both are named should they crash or overrun the deadline.
+Result<OpenedPlugin> open_plugin(const std::string& path, int fd) {
+  PluginCrashHandlers crash_handlers;
+  PluginCallNote note(path, "load");
   // Load the inode we checked, not whatever the name points at by now.
-  std::string via_fd = "/proc/self/fd/" + std::to_string(file->get());
+  std::string via_fd = "/proc/self/fd/" + std::to_string(fd);
   DlHandle handle(dlopen(via_fd.c_str(), RTLD_NOW | RTLD_LOCAL));
   if (!handle) {
     const char* why = dlerror();
@@ -89,10 +94,23 @@ Result<std::unique_ptr<LoadedPlugin>> load_plugin(const std::string& dir, const 
   }
   auto descriptor = entry_descriptor(path, handle.get());
   if (!descriptor) return descriptor.error();
-  if (auto header = check_header(path, **descriptor, name); !header) return header.error();
-  auto kinds = check_functions(path, **descriptor);
+  return OpenedPlugin{std::move(handle), *descriptor};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LoadedPlugin>> load_plugin(const std::string& dir, const std::string& name,
+                                                  const std::string& config_json) {
+  auto file = open_plugin_file(dir, name);
+  if (!file) return file.error();
+  std::string path = dir + "/" + plugin_file_name(name);
+  auto opened = open_plugin(path, file->get());
+  if (!opened) return opened.error();
+  const graft_plugin* descriptor = opened->descriptor;
+  if (auto header = check_header(path, *descriptor, name); !header) return header.error();
+  auto kinds = check_functions(path, *descriptor);
   if (!kinds) return kinds.error();
-  auto plugin = std::make_unique<LoadedPlugin>(path, handle.release(), *descriptor,
+  auto plugin = std::make_unique<LoadedPlugin>(path, opened->handle.release(), descriptor,
                                                std::move(kinds).value());
   plugin->keep_loaded_from(std::move(file).value());
   if (auto started = plugin->init(config_json); !started) return started.error();

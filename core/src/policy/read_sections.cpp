@@ -156,9 +156,18 @@ Status read_rule_memory(const Field& field, Limits& limits, const FileContext&) 
   return ok_status();
 }
 
+Status read_deadline(const Field& field, Limits& limits, const FileContext&) {
+  auto value = as_integer(field);
+  if (!value) return value.error();
+  if (*value <= 0) return field.error(fmt::format("expected a number of milliseconds > 0, got {}", *value));
+  limits.deadline_ms = static_cast<std::uint64_t>(*value);
+  return ok_status();
+}
+
 constexpr KeyReader<Limits> kLimitsReaders[] = {
     {"rule_instructions", read_rule_instructions},
     {"rule_memory", read_rule_memory},
+    {"deadline_ms", read_deadline},
 };
 
 Status read_audit_log(const Field& field, Policy& policy, const FileContext& file) {

@@ -1,0 +1,79 @@
+#include "fault/running_note.hpp"
+
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/one_line.hpp"
+#include "plan/plan.hpp"
+
+namespace graft {
+namespace {
+
+// Lock-free, so reading it in a signal handler is defined (C++17 [support.signal]).
+std::atomic<const RunningNote*> g_current{nullptr};
+static_assert(std::atomic<const RunningNote*>::is_always_lock_free);
+
+std::string json_inside(const std::string& text) {
+  std::string quoted = nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return quoted.substr(1, quoted.size() - 2);
+}
+
+// writev until everything is out (a pipe may take a long line in pieces).
+void write_fully(int fd, iovec* parts, int count) {
+  while (count > 0) {
+    ssize_t wrote = ::writev(fd, parts, count);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return;
+    auto left = static_cast<std::size_t>(wrote);
+    while (count > 0 && left >= parts->iov_len) {
+      left -= parts->iov_len;
+      ++parts, --count;
+    }
+    if (count > 0) {
+      parts->iov_base = static_cast<char*>(parts->iov_base) + left;
+      parts->iov_len -= left;
+    }
+  }
+}
+
+iovec piece(std::string_view text) { return {const_cast<char*>(text.data()), text.size()}; }
+
+}  // namespace
+
+RunningNote::RunningNote(std::string_view what, Blame blame)
+    : blame_(blame), outer_(g_current.load()) {
+  text_ = outer_ != nullptr ? outer_->text_ + ": " + one_line(what) : one_line(what);
+  json_ = json_inside(text_);
+  g_current.store(this);  // only once complete: a handler may read it from here on
+}
+
+RunningNote::~RunningNote() { g_current.store(outer_); }
+
+const RunningNote* RunningNote::current() { return g_current.load(); }
+
+void RunningNote::write_current_line(std::string_view ending) {
+  const RunningNote* note = g_current.load();
+  iovec parts[] = {piece("graft: "), piece(note ? std::string_view(note->text_) : "command"),
+                   piece(ending), piece("\n")};
+  write_fully(STDERR_FILENO, parts, 4);
+}
+
+namespace {
+
+std::string plugin_call_text(const std::string& plugin_path, const char* phase, const Action* action) {
+  if (action == nullptr) return fmt::format("plugin {}: {}", plugin_path, phase);
+  return fmt::format("plugin {}: {} {}: {}", plugin_path, to_string(action->kind), action->target, phase);
+}
+
+}  // namespace
+
+PluginCallNote::PluginCallNote(const std::string& plugin_path, const char* phase, const Action* action)
+    : RunningNote(plugin_call_text(plugin_path, phase, action), Blame::plugin) {}
+
+}  // namespace graft

@@ -1,0 +1,151 @@
+// A plugin that never returns, under the real `graft hook` and `graft
+// apply`: whichever phase it hangs in (load's init, prepare, apply, finish,
+// destroy), the policy's [limits] deadline_ms ends graft with exit 1 and one
+// line naming the container, the plugin file, the action and the phase, so
+// the runtime refuses the start instead of waiting forever; the audit log
+// gets the error record. The test plugin `crash` in mode "hang" stands in for
+// the cgroup plugin (hostile_support.hpp), so the host's cgroups are never
+// touched.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "hostile_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace graft;
+using namespace graft::hostile;
+
+namespace {
+
+// Above what a whole hook takes here, sanitizer build on a busy machine
+// included, so the deadline passes inside the hang and nowhere earlier.
+constexpr int kDeadlineMs = 1500;
+const std::string kDidNotFinish = " did not finish within " + std::to_string(kDeadlineMs) + " ms\n";
+
+bool can_run() { return host().device_nodes_created() && ::geteuid() == 0; }
+
+std::string gpu_bundle(const std::string& name) {
+  return write_bundle(host().path("/hung-plugin/" + name), {R"("NVIDIA_VISIBLE_DEVICES=1")"});
+}
+
+// A policy whose cgroup plugin (the stand-in in `dir`) hangs in `phase`.
+std::string hang_policy(const std::string& dir, const std::string& phase, const std::string& audit = "") {
+  return write_policy("hang-" + phase, dir,
+                      "[limits]\ndeadline_ms = " + std::to_string(kDeadlineMs) +
+                          "\n[plugins.config.cgroup]\nmode = \"hang\"\nphase = \"" + phase + "\"\n",
+                      audit);
+}
+
+struct HungHook {
+  testing::CommandResult result;
+  std::string plugin;  // the stand-in's path as graft names it
+};
+
+HungHook hook_hanging_in(const std::string& phase, const std::string& audit = "") {
+  PluginDir plugins("cgroup");
+  Container container;
+  auto result = hook(hang_policy(plugins.path(), phase, audit),
+                     state_json("c9", container.pid(), gpu_bundle(phase)));
+  return {result, plugins.path() + "/libcgroup.so"};
+}
+
+std::vector<nlohmann::json> records_in(const std::string& path) {
+  std::vector<nlohmann::json> records;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) records.push_back(nlohmann::json::parse(line));
+  return records;
+}
+
+}  // namespace
+
+TEST_CASE("Hook: a plugin hanging in apply ends at the deadline with one line naming plugin, action and phase",
+          "[hook][hostile][deadline]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  std::string bundle = gpu_bundle("apply");
+  auto start = std::chrono::steady_clock::now();
+  auto hung = hook_hanging_in("apply");
+  // Not a speed claim: it proves the limit is read as milliseconds and ends the run.
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
+  INFO(hung.result.err);
+  CHECK(hung.result.exit_code == 1);
+  CHECK(line_count(hung.result.err) == 1);
+  CHECK_THAT(hung.result.err, Catch::StartsWith("graft: container c9: plugin " + hung.plugin + ": cgroup_allow c ") &&
+                                  Catch::EndsWith(": apply" + kDidNotFinish));
+  CHECK(host_has_no_mount_under(bundle));
+}
+
+TEST_CASE("Hook: a plugin hanging in prepare is named with its action and phase", "[hook][hostile][deadline]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  auto hung = hook_hanging_in("prepare");
+  INFO(hung.result.err);
+  CHECK(hung.result.exit_code == 1);
+  CHECK(line_count(hung.result.err) == 1);
+  CHECK_THAT(hung.result.err, Catch::StartsWith("graft: container c9: plugin " + hung.plugin + ": cgroup_allow c ") &&
+                                  Catch::EndsWith(": prepare" + kDidNotFinish));
+}
+
+TEST_CASE("Hook: a plugin hanging in finish, init or destroy is named with that phase", "[hook][hostile][deadline]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  auto phase = GENERATE(as<std::string>{}, "finish", "init", "destroy");
+  auto hung = hook_hanging_in(phase);
+  INFO(hung.result.err);
+  CHECK(hung.result.exit_code == 1);
+  CHECK(hung.result.err == "graft: container c9: plugin " + hung.plugin + ": " + phase + kDidNotFinish);
+}
+
+TEST_CASE("Hook: a plugin hanging in apply still leaves one error audit record with the line's text",
+          "[hook][hostile][deadline]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  std::string audit = host().path("/hung-plugin/audit.jsonl");
+  fs::remove(audit);
+  auto hung = hook_hanging_in("apply", audit);
+  INFO(hung.result.err);
+  REQUIRE(hung.result.exit_code == 1);
+  auto records = records_in(audit);
+  REQUIRE(records.size() == 1);
+  std::string line = hung.result.err.substr(7, hung.result.err.size() - 8);  // without "graft: " and "\n"
+  CHECK(records[0]["error"] == line);
+  CHECK(records[0]["outcome"] == "error");
+  CHECK(records[0]["id"] == "c9");
+  CHECK(records[0]["actions"].get<int>() > 0);  // the plan was made, so the record carries it
+  CHECK(records[0]["decisions"]["granted"]["devices"].size() == 1);
+}
+
+TEST_CASE("Apply: a plugin hanging in apply ends graft apply at the deadline with one line",
+          "[hook][hostile][deadline]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  PluginDir plugins("cgroup");
+  Container container;
+  std::string bundle = gpu_bundle("apply-command");
+  auto result = testing::run_graft({"--policy", hang_policy(plugins.path(), "apply"), "apply", "--pid",
+                                    std::to_string(container.pid()), "--rootfs", bundle + "/rootfs",
+                                    "--bundle", bundle, "--id", "lxc1"});
+  INFO(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::StartsWith("graft: container lxc1: plugin ") &&
+                             Catch::EndsWith(": apply" + kDidNotFinish));
+}
