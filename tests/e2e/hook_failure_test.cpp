@@ -2,10 +2,13 @@
 // failure and the container's process never runs.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "container_checks.hpp"
 #include "gpu_host.hpp"
+#include "temp_dir.hpp"
 
 using namespace graft::e2e;
 
@@ -35,6 +38,27 @@ void check_refused_start(const ProbedContainer& container, const std::string& ex
   CHECK_THAT(errors[0].value("error", ""), Catch::Contains(expected_error));
 }
 
+// The built plugins, with the test plugin `crash` (tests/plugins/crash.c) in
+// the cgroup plugin's place; its [plugins.config.cgroup] says how it breaks.
+class CgroupStandIn {
+ public:
+  CgroupStandIn() {
+    namespace fs = std::filesystem;
+    for (const auto& entry : fs::directory_iterator(GRAFT_BUILD_PLUGIN_DIR)) {
+      std::string name = entry.path().filename().string();
+      if (!name.ends_with(".so")) continue;
+      fs::path to = fs::path(dir_.path()) / name;
+      fs::copy_file(name == "libcgroup.so" ? fs::path(GRAFT_TEST_PLUGIN_DIR) / "libcrash.so" : entry.path(), to);
+      fs::permissions(to, fs::perms(0755));
+    }
+    fs::permissions(dir_.path(), fs::perms(0700));
+  }
+  const std::string& path() const { return dir_.path(); }
+
+ private:
+  graft::fixture::TempDir dir_{"graft-e2e-standin-"};
+};
+
 }  // namespace
 
 TEST_CASE("a policy naming a missing plugin directory makes runc run fail before the container starts",
@@ -54,4 +78,22 @@ TEST_CASE("a plugin failing an action (the image's library directory is a file) 
   spec.rootfs_files = {{"/usr/lib/x86_64-linux-gnu", "a file where the image should have a directory\n"}};
   check_refused_start(run_probed_container(Runtime::runc, CgroupMode::v1, spec),
                       "/usr/lib/x86_64-linux-gnu");
+}
+
+TEST_CASE("a plugin that hangs in apply, inside the container's mount namespace, makes runc run fail at the deadline "
+          "with one line and nothing left on the host",
+          "[e2e][runc][v1][failure]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  CgroupStandIn plugins;
+  BundleSpec spec = never_starts();
+  spec.hook_policy = write_policy("hung-apply", "[plugins]\ndir = \"" + plugins.path() +
+                                                    "\"\n[plugins.config.cgroup]\nmode = \"hang\"\n"
+                                                    "[limits]\ndeadline_ms = 5000\n");
+  auto container = run_probed_container(Runtime::runc, CgroupMode::v1, spec);
+  check_refused_start(container, ": apply did not finish within 5000 ms");
+  CHECK_THAT(container.run.err, Catch::Contains("/libcgroup.so: cgroup_allow c "));
+  std::string line = "graft: container " + container.id + ": plugin ";
+  auto first = container.run.err.find(line);
+  CHECK(first != std::string::npos);
+  CHECK(container.run.err.find(line, first + 1) == std::string::npos);
 }
