@@ -38,7 +38,8 @@ std::size_t format_now(char (&out)[32]) {
   while (count > 0) out[length++] = digits[--count];
   out[length++] = '.';
   auto micros = static_cast<unsigned long>(now.tv_nsec / 1000);
-  for (unsigned long scale = 100000; scale > 0; scale /= 10) out[length++] = static_cast<char>('0' + micros / scale % 10);
+  for (unsigned long scale = 100000; scale > 0; scale /= 10)
+    out[length++] = static_cast<char>('0' + micros / scale % 10);
   return length;
 }
 
@@ -50,7 +51,8 @@ void append_record(const Deadline::AuditTarget& audit, const std::string& ending
   const RunningNote* note = RunningNote::current();
   char time[32];
   std::size_t time_length = format_now(time);
-  iovec parts[] = {piece(audit.record.head), piece(note ? std::string_view(note->json()) : "command"), piece(ending),
+  std::string_view error = note ? std::string_view(note->json()) : "command";
+  iovec parts[] = {piece(audit.record.head), piece(error),          piece(ending),
                    piece(audit.record.middle), {time, time_length}, piece(audit.record.tail)};
   (void)!::writev(audit.fd, parts, 6);
 }
