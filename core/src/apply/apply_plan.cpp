@@ -32,7 +32,6 @@ std::vector<LoadedPlugin*> executors(const Plan& plan, const PluginSet& plugins)
 
 Status prepare_all(const Plan& plan, const std::vector<LoadedPlugin*>& by, const ApplyTarget& target) {
   for (std::size_t i = 0; i < plan.actions.size(); ++i) {
-    PluginCallNote note(by[i]->path(), "prepare", &plan.actions[i]);
     if (auto status = by[i]->prepare(plan.actions[i], static_cast<std::uint32_t>(i), target); !status)
       return status;
   }
@@ -64,7 +63,6 @@ Status enter_container(const ApplySite& site, MountNamespaceVisit& visit, ApplyT
 
 Status apply_all(const Plan& plan, const std::vector<LoadedPlugin*>& by, const ApplyTarget& target) {
   for (std::size_t i = 0; i < plan.actions.size(); ++i) {
-    PluginCallNote note(by[i]->path(), "apply", &plan.actions[i]);
     if (auto status = by[i]->apply(plan.actions[i], static_cast<std::uint32_t>(i), target); !status)
       return status;
   }
@@ -73,7 +71,6 @@ Status apply_all(const Plan& plan, const std::vector<LoadedPlugin*>& by, const A
 
 Status finish_all(PluginSet& plugins, const ApplyTarget& target) {
   for (const auto& plugin : plugins.plugins()) {
-    PluginCallNote note(plugin->path(), "finish");
     if (auto status = plugin->finish(target); !status) return status;
   }
   return ok_status();
@@ -96,7 +93,9 @@ Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const Apply
   ApplyReport report;
   ApplyTarget target{.container_id = site.container_id, .rootfs = site.rootfs, .pid = site.pid};
   auto by = executors(plan, plugins);
-  PluginCrashHandlers crash_handlers;  // a crashing plugin is named in one line
+  // A crashing plugin is named in one line (LoadedPlugin notes each call);
+  // installed once here rather than once per call.
+  PluginCrashHandlers crash_handlers;
 
   auto start = Clock::now();
   if (auto status = prepare_all(plan, by, target); !status) return status.error();

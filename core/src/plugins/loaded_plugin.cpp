@@ -1,8 +1,8 @@
 // Guarded calls into one plugin. Plugin code is C by contract, but a C++
 // plugin that lets an exception escape must not take the host down with an
-// unrelated message: catch everything and name the plugin file. init and
-// destroy are named like the action calls (apply_plan.cpp) should they
-// crash or overrun the deadline.
+// unrelated message: catch everything and name the plugin file. Each call
+// is also the running note, with the crash handlers in place, so a plugin
+// that crashes or overruns the deadline is named with its phase and action.
 #include "plugins/loaded_plugin.hpp"
 
 #include <algorithm>
@@ -100,6 +100,8 @@ Status LoadedPlugin::call_action(ActionCall call, const char* phase, const Actio
   ActionView view(action, index);
   graft_apply_context context = context_of(target);
   int status = GRAFT_ERROR;
+  PluginCrashHandlers crash_handlers;  // nothing to install inside apply_plan's
+  PluginCallNote note(path_, phase, &action);
   try {
     status = call(state_, view.get(), &context);
   } catch (...) {
@@ -122,6 +124,8 @@ Status LoadedPlugin::finish(const ApplyTarget& target) {
   if (!GRAFT_PLUGIN_HAS(descriptor_, finish)) return ok_status();
   graft_apply_context context = context_of(target);
   int status = GRAFT_ERROR;
+  PluginCrashHandlers crash_handlers;
+  PluginCallNote note(path_, "finish");
   try {
     status = descriptor_->finish(state_, &context);
   } catch (...) {
