@@ -46,6 +46,28 @@ void check_caps_directory(const ProbedContainer& container) {
   CHECK(exists->at(0) == "1");
 }
 
+const std::string kProfilesFile = "/etc/nvidia/nvidia-application-profiles-rc.d/10-container.conf";
+
+// Whatever the image had at the application-profiles file, the container
+// now holds graft's content there in a regular file, writable exactly when
+// the plan did not say "ro" (a file in the root, not a mount).
+void check_profiles_file(const ProbedContainer& container) {
+  check_exactly_the_plan(container);
+  const nlohmann::json* planned = nullptr;
+  for (const auto& action : container.plan.at("actions"))
+    if (action.at("kind") == "config_file" && action.at("target") == kProfilesFile) planned = &action;
+  REQUIRE(planned != nullptr);
+  const std::string content = planned->at("content");
+  const auto& options = planned->at("options");
+  const bool read_only = std::find(options.begin(), options.end(), "ro") != options.end();
+  const auto& report = container.report;
+  INFO("container output:\n" << container.run.out);
+  REQUIRE(report.find("file", kProfilesFile));
+  CHECK(report.find("file", kProfilesFile)->at(0) == fmt::format("regular file {}", content.size()));
+  CHECK(report.find("text", kProfilesFile)->at(0) + "\n" == content);
+  CHECK((report.find("filewrite", kProfilesFile)->at(0) == "0") == !read_only);
+}
+
 }  // namespace
 
 Family library_dir_family() {
@@ -140,11 +162,14 @@ Family graphics_family() {
                  same("/etc/vulkan", Shape::directory),
                  same("/etc/vulkan/icd.d/nvidia_icd.json", Shape::file),
                  same("/etc/nvidia/nvidia-application-profiles-rc.d", Shape::directory),
-                 same("/etc/nvidia/nvidia-application-profiles-rc.d/10-container.conf", Shape::file)}};
+                 same(kProfilesFile, Shape::file)}};
   family.spec.env = {"NVIDIA_VISIBLE_DEVICES=1", "NVIDIA_DRIVER_CAPABILITIES=compute,utility,graphics"};
-  family.check_injected = check_exactly_the_plan;
+  family.how.inspected = {kProfilesFile};
+  family.check_injected = check_profiles_file;
   return family;
 }
+
+std::string mig_cap_node() { return kGiCap; }
 
 Family only_target(Family family, const std::string& shown) {
   std::erase_if(family.targets, [&](const Target& target) { return target.shown != shown; });

@@ -30,6 +30,9 @@ Family mig_config_family();
 // graphics added: the loaders' vendor files and the config file graft writes.
 Family graphics_family();
 
+// The GI access node of GPU 1's partition 1:0 ("/dev/nvidia-caps/nvidia-cap147").
+std::string mig_cap_node();
+
 // The family with its targets cut down to the one whose shown path is `shown`.
 Family only_target(Family family, const std::string& shown);
 

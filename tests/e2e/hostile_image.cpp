@@ -39,6 +39,10 @@ done
 )SH";
   for (const auto& marker : how.markers)
     script += fmt::format("if [ -e '{0}' ]; then echo 'marker|{0}|1'; else echo 'marker|{0}|0'; fi\n", marker);
+  for (const auto& file : how.inspected)
+    script += fmt::format(R"SH(echo "file|{0}|$(stat -c '%F %s' '{0}' 2>&1)"; echo "text|{0}|$(head -n 1 '{0}')"
+msg=$( (: >> '{0}') 2>&1); echo "filewrite|{0}|$?|${{msg##*: }}"
+)SH", file);
   if (how.full_probe) return script + "exec /bin/sh /graft-check.sh\n";
   return script + fmt::format(R"SH(msg=$(cat {0} 2>&1 >/dev/null </dev/null); echo "open|{0}|$?|${{msg##*: }}"
 if grep -q libcuda.so.1 /etc/ld.so.cache; then echo "cache|/etc/ld.so.cache|1"; else echo "cache|/etc/ld.so.cache|0"; fi

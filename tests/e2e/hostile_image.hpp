@@ -51,6 +51,10 @@ struct HostileRun {
   // few probes of the wrapper's own run instead.
   bool full_probe = true;
   std::vector<std::string> markers;  // paths whose existence the wrapper reports
+  // Files whose type and size ("file|PATH|regular file 12"), text
+  // ("text|PATH|first line") and writability ("filewrite|PATH|rc|error")
+  // the wrapper reports.
+  std::vector<std::string> inspected;
   // The node whose open must fail only as far as the absent driver (ENXIO)
   // in an injected container.
   std::string gpu_node = "/dev/nvidia1";

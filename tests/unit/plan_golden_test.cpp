@@ -190,6 +190,8 @@ TEST_CASE("graphics writes a driver profile naming only the granted GPUs", "[pla
       plan, ActionKind::config_file, "/etc/nvidia/nvidia-application-profiles-rc.d/10-container.conf");
   REQUIRE(profile);
   CHECK_THAT(profile->content, Catch::Contains("\"EGLVisibleDGPUDevices\",0xa]"));
+  // A plain file in the root (docs/mount-plugins.md), not a mount: no "ro" to promise.
+  CHECK(profile->options.empty());
   CHECK(profile->provenance.origin.brief().starts_with("graphics.lua:"));
   Plan compute = host.plan({{"NVIDIA_VISIBLE_DEVICES", "1"}, {"NVIDIA_DRIVER_CAPABILITIES", "compute"}});
   CHECK(targets(compute, ActionKind::config_file).empty());

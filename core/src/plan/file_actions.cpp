@@ -42,13 +42,16 @@ void add_file_actions(PlanContext& context) {
       bind(*file, "libraries", {"ro", "nosuid", "nodev", "noexec"}, item, plan);
 }
 
+// No mount options: the libraries plugin writes a plain 0644 file owned by
+// the container's owner into the root (docs/mount-plugins.md), not a mount,
+// so "ro" here would promise what apply never does.
 void add_config_file_actions(PlanContext& context) {
   for (const auto& file : context.intent.files)
     context.plan.actions.push_back(Action{.kind = ActionKind::config_file,
                                           .plugin = "libraries",
                                           .source = "",
                                           .target = file.path,
-                                          .options = {"ro", "nosuid", "nodev", "noexec"},
+                                          .options = {},
                                           .content = file.content,
                                           .provenance = {"files", file.reason.text, file.reason.origin}});
 }
