@@ -8,26 +8,6 @@
 
 using namespace graft::e2e;
 
-namespace {
-
-// crun's error for a plain busybox container without a hook, "" when it runs.
-std::string crun_refusal() {
-  BundleSpec spec;
-  spec.args = {"/bin/true"};
-  std::string id = unique_container_id("crun-probe");
-  spec.cgroups_path = "/" + id;
-  OciBundle bundle(spec);
-  Container container(Runtime::crun, CgroupMode::v1, id);
-  auto result = container.run(bundle.path());
-  if (result.exit_code == 0) return "";
-  std::string why = result.err.empty() ? result.out : result.err;
-  while (!why.empty() && why.back() == '\n') why.pop_back();
-  return "crun cannot run a plain container on this host (exit " +
-         std::to_string(result.exit_code) + "): " + why;
-}
-
-}  // namespace
-
 TEST_CASE("crun with cgroup v1 gives a container exactly the planned GPU 1, libraries and procfs view",
           "[e2e][crun][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::crun, CgroupMode::v1);

@@ -48,4 +48,19 @@ ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpe
   return result;
 }
 
+std::string crun_refusal(CgroupMode mode) {
+  BundleSpec spec;
+  spec.args = {"/bin/true"};
+  std::string id = unique_container_id("crun-probe");
+  spec.cgroups_path = "/" + id;
+  OciBundle bundle(spec);
+  Container container(Runtime::crun, mode, id);
+  auto result = container.run(bundle.path());
+  if (result.exit_code == 0) return "";
+  std::string why = result.err.empty() ? result.out : result.err;
+  while (!why.empty() && why.back() == '\n') why.pop_back();
+  return "crun cannot run a plain container on this host in " + std::string(mode_name(mode)) + " mode (exit " +
+         std::to_string(result.exit_code) + "): " + why;
+}
+
 }  // namespace graft::e2e

@@ -33,6 +33,11 @@ ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpe
 // The standard request: GPU 1, compute and utility.
 BundleSpec gpu1_compute_utility();
 
+// crun's error for a plain busybox container without a hook, "" when it
+// runs: Debian 12's crun 1.8.1 refuses some hosts' cgroup layouts (this CI
+// machine's v1 hybrid layout), and a case then skips with crun's own words.
+std::string crun_refusal(CgroupMode mode = CgroupMode::v1);
+
 }  // namespace graft::e2e
 
 // Skips the test case (a warning ctest reports as a skip) when containers
