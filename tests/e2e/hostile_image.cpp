@@ -200,4 +200,11 @@ void run_family(const Family& family) {
   }
 }
 
+void run_unplanted(const Family& family) {
+  auto result = run_hostile(family.spec, "", family.how);
+  record(family.name, "(nothing planted)", "control", result);
+  REQUIRE(result.outcome == "injected");
+  if (family.check_injected != nullptr) family.check_injected(result.container);
+}
+
 }  // namespace graft::e2e

@@ -92,5 +92,9 @@ struct Family {
 
 // Every trick at every target, each a DYNAMIC_SECTION of the calling TEST_CASE.
 void run_family(const Family& family);
+// The family's request in an image that plants nothing: the control that
+// shows the request reaches the targets and that the family's injection
+// checks hold (they never run where every trick is refused).
+void run_unplanted(const Family& family);
 
 }  // namespace graft::e2e

@@ -27,6 +27,17 @@ TEST_CASE("a hostile /dev/nvidia-caps or MIG capability node mountpoint never le
   run_family(mig_node_family());
 }
 
+TEST_CASE("the MIG requests give an image that plants nothing GPU 1's cap nodes, or the capability directory read-only",
+          "[e2e][malicious][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  SECTION("partition 1:0: /dev/nvidia-caps/nvidia-cap147 and -cap148, opening as far as the driver") {
+    run_unplanted(mig_node_family());
+  }
+  SECTION("NVIDIA_MIG_CONFIG_DEVICES=all in a privileged container: /dev/nvidia-caps bound read-only") {
+    run_unplanted(mig_config_family());
+  }
+}
+
 TEST_CASE("a hostile /dev/nvidia-caps where MIG management binds the capability directory never leads graft out of the root",
           "[e2e][malicious][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
