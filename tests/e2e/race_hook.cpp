@@ -12,19 +12,21 @@ namespace {
 // Runtimes start hooks with an empty environment, hence absolute paths.
 // graft's exit status is the hook's, so a refusal still stops the runtime.
 std::string wrapper(const std::string& policy, const RaceSignals& signals,
-                    const std::string& mountinfo_copy) {
+                    const std::string& mountinfo_copy, const std::string& after_graft) {
   return fmt::format(R"SH(state=$(/bin/cat)
+pid=$(printf '%s' "$state" | /bin/sed -n 's/.*"pid": *\([0-9][0-9]*\).*/\1/p')
 read go < '{started}'
 printf '%s' "$state" | '{graft}' --policy '{policy}' hook prestart
 rc=$?
-pid=$(printf '%s' "$state" | /bin/sed -n 's/.*"pid": *\([0-9][0-9]*\).*/\1/p')
+{after_graft}
 /bin/cat "/proc/$pid/mountinfo" > '{mountinfo}'
 : > '{done}'
 read go < '{swapper_done}'
 exit $rc
 )SH",
                      fmt::arg("started", signals.hook_started), fmt::arg("graft", GRAFT_BINARY),
-                     fmt::arg("policy", policy), fmt::arg("mountinfo", mountinfo_copy),
+                     fmt::arg("policy", policy), fmt::arg("after_graft", after_graft),
+                     fmt::arg("mountinfo", mountinfo_copy),
                      fmt::arg("done", signals.hook_done),
                      fmt::arg("swapper_done", signals.swapper_done));
 }
@@ -32,7 +34,8 @@ exit $rc
 }  // namespace
 
 void install_race_hook(const std::string& bundle, const std::string& policy,
-                       const RaceSignals& signals, const std::string& mountinfo_copy) {
+                       const RaceSignals& signals, const std::string& mountinfo_copy,
+                       const std::string& after_graft) {
   const std::string path = bundle + "/config.json";
   nlohmann::json config;
   {
@@ -41,7 +44,7 @@ void install_race_hook(const std::string& bundle, const std::string& policy,
   }
   config["hooks"]["prestart"] = nlohmann::json::array(
       {{{"path", "/bin/sh"},
-        {"args", {"sh", "-c", wrapper(policy, signals, mountinfo_copy)}},
+        {"args", {"sh", "-c", wrapper(policy, signals, mountinfo_copy, after_graft)}},
         {"timeout", 30}}});
   std::ofstream out(path, std::ios::trunc);
   out << config.dump(2) << "\n";

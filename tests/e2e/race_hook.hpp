@@ -14,8 +14,10 @@ namespace graft::e2e {
 
 // Replaces hooks.prestart in `bundle`/config.json with the wrapper, which
 // runs graft with `policy` and writes the container's mountinfo to
-// `mountinfo_copy`.
+// `mountinfo_copy`. `after_graft` is shell run right after graft ($pid is
+// the container's init): the harness's controls escape on purpose there.
 void install_race_hook(const std::string& bundle, const std::string& policy,
-                       const RaceSignals& signals, const std::string& mountinfo_copy);
+                       const RaceSignals& signals, const std::string& mountinfo_copy,
+                       const std::string& after_graft = "");
 
 }  // namespace graft::e2e

@@ -1,0 +1,203 @@
+#include "race_run.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "fixture_files.hpp"
+#include "gpu_host.hpp"
+#include "host_mounts.hpp"
+#include "hostile_image.hpp"
+#include "plan_probe.hpp"
+#include "probed_container.hpp"
+#include "race_hook.hpp"
+
+namespace graft::e2e {
+namespace {
+
+constexpr const char* kScript = "/graft-race.sh";
+
+std::string parent_of(const std::string& path) { return path.substr(0, path.rfind('/')); }
+std::string leaf_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+std::string link_value(LinkForm form, const RaceTarget& target) {
+  const std::string host = sentinel().path() + target.mirror;
+  if (form == LinkForm::absolute) return host;
+  std::string up;
+  for (int i = 0; i < 40; ++i) up += "../";
+  return up + host.substr(1);
+}
+
+constexpr const char* kLibrary = "/usr/lib/x86_64-linux-gnu/libcuda.so.560.35.03";
+constexpr const char* kSoname = "/usr/lib/x86_64-linux-gnu/libcuda.so.1";
+
+// Says it ran, whether the raced path is the real directory again, whether
+// each bind graft made reads with content (the mountpoint graft creates is
+// empty; a socket only has to be one), whether the soname link graft made
+// reads, and whether the ld cache lists it.
+std::string container_script(const RaceTarget& target) {
+  std::string script = fmt::format(R"SH(#!/bin/sh
+echo "ran|1"
+if [ -d '{0}' ] && [ ! -L '{0}' ]; then echo "kind|{0}|directory"; else echo "kind|{0}|other"; fi
+)SH", target.path);
+  std::vector<std::string> probes = target.probes;
+  probes.push_back(kLibrary);
+  for (const auto& file : probes)
+    script += fmt::format(R"SH(if [ -S '{0}' ]; then echo "read|{0}|0|socket"
+elif [ ! -s '{0}' ]; then echo "read|{0}|1|missing or empty (no bind on the mountpoint)"
+else msg=$(cat '{0}' 2>&1 >/dev/null); echo "read|{0}|$?|${{msg##*: }}"; fi
+)SH", file);
+  script += fmt::format(R"SH(if cat '{0}' >/dev/null 2>&1; then echo "soname|{0}|1"; else echo "soname|{0}|0"; fi
+)SH", kSoname);
+  return script + R"SH(if ldconfig -p | grep -q libcuda.so.1; then echo "cache|ldconfig -p|1"; else echo "cache|ldconfig -p|0"; fi
+echo "end|ok"
+)SH";
+}
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// Field 5 of a mountinfo line: where the mount is attached.
+std::string mount_point(const std::string& line) {
+  std::istringstream fields(line);
+  std::string field;
+  for (int i = 0; i < 5 && fields >> field; ++i) {
+  }
+  return field;
+}
+
+// Mounts of the container's namespace that are neither inside the rootfs nor
+// copies of the host's own mounts.
+std::vector<std::string> mounts_outside(const std::vector<std::string>& container_mounts,
+                                        const std::string& rootfs,
+                                        const std::set<std::string>& host_points) {
+  std::vector<std::string> outside;
+  for (const auto& line : container_mounts) {
+    std::string point = mount_point(line);
+    if (point == rootfs || point.starts_with(rootfs + "/") || host_points.count(point)) continue;
+    outside.push_back("container mount outside the rootfs: " + line);
+  }
+  return outside;
+}
+
+std::set<std::string> host_mount_points() {
+  std::set<std::string> points;
+  for (const auto& line : read_lines("/proc/self/mountinfo")) points.insert(mount_point(line));
+  return points;
+}
+
+// Returns the outcome: complete, or with the ld cache raced (see race_run.hpp).
+std::string check_injected(const ProbeReport& report, const RaceTarget& target,
+                           const std::string& id) {
+  CHECK(report.find("ran", "1"));
+  CHECK(report.finished());
+  auto kind = report.find("kind", target.path);
+  REQUIRE(kind);
+  CHECK(kind->at(0) == "directory");
+  for (const auto& file : report.subjects("read")) {
+    INFO("reading " << file << " in the container");
+    CHECK(report.find("read", file)->at(0) == "0");
+  }
+  CHECK(audit_records(id, "applied").size() == 1);
+  auto soname = report.find("soname", kSoname);
+  auto cache = report.find("cache", "ldconfig -p");
+  REQUIRE(soname);
+  REQUIRE(cache);
+  if (soname->at(0) == "1" && cache->at(0) == "1") return "injected";
+  INFO("libcuda.so.1 reads: " << soname->at(0) << ", ldconfig -p lists it: " << cache->at(0));
+  CHECK(target.scanned_by_ldconfig);
+  return "injected, ld cache raced";
+}
+
+void check_refused(const CommandResult& run, const RaceRun& result, const RaceTarget& target,
+                   const std::string& id) {
+  CHECK(run.out.find("ran|1") == std::string::npos);
+  INFO("graft's error line: " << result.message);
+  CHECK_FALSE(result.message.empty());
+  CHECK_THAT(result.message, Catch::Contains(target.path));
+  CHECK(result.message.find('\n') == std::string::npos);
+  CHECK(audit_records(id, "error").size() == 1);
+}
+
+}  // namespace
+
+std::string link_form_name(LinkForm form) {
+  return form == LinkForm::absolute ? "absolute" : "../ chain";
+}
+
+RaceRun start_raced_container(const RaceTarget& target, LinkForm form,
+                              const std::string& after_graft) {
+  RaceRun result;
+  HostMounts host_mounts;
+  const std::set<std::string> host_points = host_mount_points();
+  result.id = unique_container_id("race");
+  BundleSpec spec = gpu1_compute_utility();
+  spec.args = {"/bin/sh", kScript};
+  spec.rootfs_files.emplace_back(kScript, container_script(target));
+  spec.cgroups_path = "/" + result.id;
+  spec.hook_policy = gpu_host().policy;
+  {
+    OciBundle bundle(spec);
+    const std::string rootfs = bundle.rootfs();
+    const std::string real = rootfs + target.path;
+    const std::string link_name = ".graft-race-" + leaf_of(target.path);
+    if (!std::filesystem::is_directory(real)) fixture::make_dirs(real);
+    bundle.plant({parent_of(target.path) + "/" + link_name, PlantedKind::symlink,
+                  link_value(form, target)});
+    const std::string mountinfo_copy = bundle.path() + "/container-mountinfo";
+    RaceSignals signals = RaceSignals::make_in(bundle.path());
+    install_race_hook(bundle.path(), spec.hook_policy, signals, mountinfo_copy, after_graft);
+
+    Container container(Runtime::runc, CgroupMode::v1, result.id);
+    DirectorySwapper swapper(parent_of(real), leaf_of(real), link_name, signals);
+    result.runtime = container.run(bundle.path());
+    result.tally = swapper.finish();
+    auto container_mounts = read_lines(mountinfo_copy);
+    result.container_mounts = container_mounts.size();
+    result.escapes = mounts_outside(container_mounts, rootfs, host_points);
+  }  // the container is deleted and the bundle removed here
+
+  for (const auto& change : sentinel().changes()) result.escapes.push_back("host sentinel: " + change);
+  sentinel().rebaseline();
+  for (const auto& line : host_mounts.added()) result.escapes.push_back("host mount: " + line);
+  if (host_mounts.count_change() != 0)
+    result.escapes.push_back(fmt::format("host mount count changed by {}", host_mounts.count_change()));
+  return result;
+}
+
+RaceRun run_raced_container(const RaceTarget& target, LinkForm form) {
+  RaceRun result = start_raced_container(target, form);
+  const auto& run = result.runtime;
+  INFO("runc exit " << run.exit_code << ", stderr: " << run.err);
+  INFO("container output:\n" << run.out);
+  INFO("swapper: " << result.tally.swaps << " swaps" << (result.tally.failure.empty() ? "" : ", ")
+                   << result.tally.failure);
+  INFO("escapes:\n" << fmt::format("{}", fmt::join(result.escapes, "\n")));
+  CHECK(result.escapes.empty());
+  CHECK(result.tally.failure.empty());
+  CHECK(result.tally.raced);
+  CHECK(result.tally.restored);
+  // The hook's copy of the container's mount table is what the escape check
+  // above relies on: an empty copy would pass it vacuously.
+  CHECK(result.container_mounts > 5);
+
+  if (run.exit_code == 0) {
+    result.outcome = check_injected(ProbeReport::parse(run.out), target, result.id);
+  } else {
+    result.outcome = "refused";
+    result.message = graft_error_line(run.err);
+    check_refused(run, result, target, result.id);
+  }
+  return result;
+}
+
+}  // namespace graft::e2e

@@ -1,0 +1,158 @@
+// Issue 4, "Hostile inputs and faults": the race behind CVE-2024-0132 and
+// its bypass CVE-2025-23359. The image owns its rootfs and can change it
+// while graft works: here it flips each directory graft mounts into or under
+// with a symlink to the host sentinel, atomically and as fast as it can, for
+// the whole time graft's prestart hook runs (race_swapper.hpp), with the
+// symlink in two forms (absolute, and a ../ chain). Every run is a real
+// `runc run` (cgroup v1); race_run.hpp lists what is asserted after each.
+//
+// Each target and form prints one line for the figures table in
+// docs/security.md, "race-outcome|<target>|<form>|runs=N|injected=I|
+// refused=R|escapes=E|swaps=S|ld_cache_raced=K" (E: runs where anything
+// reached outside the root; K: injections whose ld cache lost the race, a
+// subset of I), then one "race-refusal|<target>|<form>|count|line" per
+// distinct refusal line.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "hostile_image.hpp"
+#include "probed_container.hpp"
+#include "race_run.hpp"
+
+using namespace graft::e2e;
+
+namespace {
+
+// Runs per target and symlink form: 6 targets x 2 forms x 17 = 204 starts.
+constexpr int kRunsPerForm = 17;
+
+const RaceTarget kFirmware{"/lib/firmware/nvidia/560.35.03", "/firmware",
+                           {"/lib/firmware/nvidia/560.35.03/gsp_ga10x.bin"}};
+
+struct RaceTally {
+  int runs = 0;
+  int injected = 0;         // complete or with the ld cache raced
+  int ld_cache_raced = 0;   // of those
+  int refused = 0;
+  int escapes = 0;
+  long swaps = 0;
+  std::map<std::string, int> refusals;  // graft's line, id and plugin directory left out
+};
+
+// "graft: container ID: plugin DIR/libX.so: MESSAGE" -> "libX.so: MESSAGE".
+std::string without_id(const std::string& line) {
+  auto plugin = line.find("plugin /");
+  if (plugin == std::string::npos) return line;
+  auto slash = line.rfind('/', line.find(".so", plugin));
+  return slash == std::string::npos ? line : line.substr(slash + 1);
+}
+
+RaceTally race_one_form(const RaceTarget& target, LinkForm form) {
+  RaceTally tally;
+  for (int run = 0; run < kRunsPerForm; ++run) {
+    INFO(target.path << " flipped with a " << link_form_name(form) << " symlink, run " << run + 1);
+    RaceRun result = run_raced_container(target, form);
+    ++tally.runs;
+    if (result.outcome == "refused") {
+      ++tally.refused;
+      ++tally.refusals[without_id(result.message)];
+    } else {
+      ++tally.injected;
+      if (result.outcome != "injected") ++tally.ld_cache_raced;
+    }
+    if (!result.escapes.empty()) ++tally.escapes;
+    tally.swaps += result.tally.swaps;
+  }
+  const std::string name = target.path + "|" + link_form_name(form);
+  std::cout << "race-outcome|" << name << "|runs=" << tally.runs << "|injected=" << tally.injected
+            << "|refused=" << tally.refused << "|escapes=" << tally.escapes << "|swaps=" << tally.swaps
+            << "|ld_cache_raced=" << tally.ld_cache_raced << "\n";
+  for (const auto& [message, count] : tally.refusals)
+    std::cout << "race-refusal|" << name << "|" << count << "|" << message << "\n";
+  return tally;
+}
+
+// Both forms: no run reached outside the root, and the race was real: some
+// run, over both forms, hit the swapped state and was refused.
+void race(const RaceTarget& target, bool expect_refusals = true) {
+  int refused = 0;
+  for (LinkForm form : {LinkForm::absolute, LinkForm::relative_chain}) {
+    RaceTally tally = race_one_form(target, form);
+    CHECK(tally.escapes == 0);
+    CHECK(tally.swaps > 0);
+    refused += tally.refused;
+  }
+  if (expect_refusals) CHECK(refused > 0);
+}
+
+}  // namespace
+
+TEST_CASE("racing the library directory with a symlink to the host never mounts or writes outside the root",
+          "[e2e][malicious][race][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  race({"/usr/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", {}, true});
+}
+
+TEST_CASE("racing /usr/lib, the library directory's parent, with a symlink to the host never mounts or writes outside the root",
+          "[e2e][malicious][race][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  race({"/usr/lib", "/usr/lib", {}, true});
+}
+
+TEST_CASE("racing /usr/bin with a symlink to the host never mounts outside the root",
+          "[e2e][malicious][race][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  race({"/usr/bin", "/bin", {"/usr/bin/nvidia-smi"}});
+}
+
+TEST_CASE("racing the firmware directory with a symlink to the host never mounts outside the root",
+          "[e2e][malicious][race][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  race(kFirmware);
+}
+
+TEST_CASE("racing /run/nvidia-persistenced with a symlink to the host never mounts outside the root",
+          "[e2e][malicious][race][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  race({"/run/nvidia-persistenced", "/run/nvidia-persistenced", {"/run/nvidia-persistenced/socket"}});
+}
+
+TEST_CASE("racing /etc/ld.so.conf.d with a symlink to the host never leads the ldconfig run outside the root",
+          "[e2e][malicious][race][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  // ldconfig only reads it, chrooted into the root, and no graft action
+  // resolves it: nothing here can refuse, so no run is expected to be.
+  race({"/etc/ld.so.conf.d", "/etc/ld.so.conf.d", {}}, /*expect_refusals=*/false);
+}
+
+// Controls: the escape checks are not vacuous. Each hook escapes on purpose
+// right after graft, in a way that only one of the checks can see.
+TEST_CASE("the race harness reports a mount made outside the rootfs in the container's namespace",
+          "[e2e][race][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  const std::string file = sentinel().file();
+  RaceRun result = start_raced_container(
+      kFirmware, LinkForm::absolute,
+      "/usr/bin/nsenter -t \"$pid\" -m /bin/mount --bind '" + file + "' '" + file + "'");
+  INFO("escapes:\n" << fmt::format("{}", fmt::join(result.escapes, "\n")));
+  REQUIRE(result.escapes.size() == 1);
+  CHECK_THAT(result.escapes[0], Catch::StartsWith("container mount outside the rootfs: ") &&
+                                    Catch::Contains(" " + file + " "));
+}
+
+TEST_CASE("the race harness reports a file written into the host sentinel", "[e2e][race][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  RaceRun result = start_raced_container(kFirmware, LinkForm::absolute,
+                                         "echo escaped > '" + sentinel().path() + "/escaped'");
+  INFO("escapes:\n" << fmt::format("{}", fmt::join(result.escapes, "\n")));
+  // The new file, and its directory's mtime; nothing the other checks see.
+  REQUIRE_FALSE(result.escapes.empty());
+  for (const auto& escape : result.escapes) CHECK_THAT(escape, Catch::StartsWith("host sentinel: "));
+  CHECK_THAT(fmt::format("{}", fmt::join(result.escapes, "\n")),
+             Catch::Contains("host sentinel: new entry escaped: "));
+}
