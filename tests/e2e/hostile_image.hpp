@@ -55,9 +55,6 @@ struct HostileRun {
   // ("text|PATH|first line") and writability ("filewrite|PATH|rc|error")
   // the wrapper reports.
   std::vector<std::string> inspected;
-  // The node whose open must fail only as far as the absent driver (ENXIO)
-  // in an injected container.
-  std::string gpu_node = "/dev/nvidia1";
 };
 
 struct CaseOutcome {
