@@ -52,6 +52,8 @@ class Container {
   // The container's init pid from `state`, 0 when it has none.
   int pid();
   CommandResult remove();  // `delete -f`
+  // The runtime's --root: one entry per container it still knows.
+  const std::string& state_dir() const { return state_dir_.path(); }
 
  private:
   CommandResult invoke(const std::vector<std::string>& args);

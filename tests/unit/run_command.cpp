@@ -28,6 +28,11 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::strin
   std::string in_path = dir.path() + "/in", out_path = dir.path() + "/out",
               err_path = dir.path() + "/err";
   std::ofstream(in_path) << input;
+  // Built before fork: the child of a multi-threaded test (tests/e2e/load_*)
+  // must not allocate, so it only opens, dups and execs.
+  std::vector<char*> args;
+  for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
   pid_t pid = ::fork();
   if (pid == 0) {
     int in = ::open(in_path.c_str(), O_RDONLY);
@@ -36,9 +41,6 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::strin
     ::dup2(in, 0);
     ::dup2(out, 1);
     ::dup2(err, 2);
-    std::vector<char*> args;
-    for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
     ::execv(args[0], args.data());
     ::_exit(127);
   }

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -37,6 +38,9 @@ json record_json(const AuditRecord& record) {
                {"outcome", record.outcome},
                {"request", request_json(record.request, record.env_patterns)}};
   if (!record.error.empty()) line["error"] = record.error;
+  // graft's peak resident memory so far (the record is written last): what
+  // one hook cost the host, and the figure the load test watches for growth.
+  if (struct rusage usage {}; ::getrusage(RUSAGE_SELF, &usage) == 0) line["max_rss_kb"] = usage.ru_maxrss;
   if (const Evaluation* evaluation = record.evaluation) {
     json plan = render_plan_json(evaluation->plan);
     line["decisions"] = plan["decisions"];

@@ -1,6 +1,7 @@
 // The audit log: one JSON line per evaluated container (id, request, the
-// decisions with their origins, action count, phase durations), appended
-// with a single write so concurrent hooks never interleave partial lines.
+// decisions with their origins, action count, phase durations, graft's peak
+// memory), appended with a single write so concurrent hooks never interleave
+// partial lines.
 #pragma once
 
 #include <string>
