@@ -30,7 +30,8 @@ class Host {
   explicit Host(const graft_host_services* services) : services_(services) {}
   void log(int level, const std::string& message) const;
   void debug(const std::string& message) const { log(GRAFT_LOG_DEBUG, message); }
-  // resolve_in_root: a new fd or -errno (see plugin.h).
+  // resolve_in_root: a new fd or -errno (see plugin.h). EAGAIN (a rename or
+  // mount raced a ".." step) is retried a few times before it is returned.
   int resolve_in_root(int root_fd, const std::string& path, int flags) const;
 
  private:
