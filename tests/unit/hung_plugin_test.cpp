@@ -10,13 +10,13 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "bounded_graft.hpp"
 #include "hostile_support.hpp"
 
 namespace fs = std::filesystem;
@@ -53,8 +53,9 @@ struct HungHook {
 HungHook hook_hanging_in(const std::string& phase, const std::string& audit = "") {
   PluginDir plugins("cgroup");
   Container container;
-  auto result = hook(hang_policy(plugins.path(), phase, audit),
-                     state_json("c9", container.pid(), gpu_bundle(phase)));
+  auto result = testing::run_command(
+      testing::bounded_graft({"--policy", hang_policy(plugins.path(), phase, audit), "hook", "prestart"}),
+      state_json("c9", container.pid(), gpu_bundle(phase)));
   return {result, plugins.path() + "/libcgroup.so"};
 }
 
@@ -74,10 +75,7 @@ TEST_CASE("Hook: a plugin hanging in apply ends at the deadline with one line na
     return;
   }
   std::string bundle = gpu_bundle("apply");
-  auto start = std::chrono::steady_clock::now();
   auto hung = hook_hanging_in("apply");
-  // Not a speed claim: it proves the limit is read as milliseconds and ends the run.
-  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
   INFO(hung.result.err);
   CHECK(hung.result.exit_code == 1);
   CHECK(line_count(hung.result.err) == 1);
@@ -141,9 +139,9 @@ TEST_CASE("Apply: a plugin hanging in apply ends graft apply at the deadline wit
   PluginDir plugins("cgroup");
   Container container;
   std::string bundle = gpu_bundle("apply-command");
-  auto result = testing::run_graft({"--policy", hang_policy(plugins.path(), "apply"), "apply", "--pid",
-                                    std::to_string(container.pid()), "--rootfs", bundle + "/rootfs",
-                                    "--bundle", bundle, "--id", "lxc1"});
+  auto result = testing::run_command(testing::bounded_graft(
+      {"--policy", hang_policy(plugins.path(), "apply"), "apply", "--pid", std::to_string(container.pid()),
+       "--rootfs", bundle + "/rootfs", "--bundle", bundle, "--id", "lxc1"}));
   INFO(result.err);
   CHECK(result.exit_code == 1);
   CHECK(line_count(result.err) == 1);

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bounded_graft.hpp"
 #include "hostile_support.hpp"
 
 namespace fs = std::filesystem;
@@ -45,7 +46,7 @@ std::string backtracking_policy(const std::string& audit = "") {
 
 TEST_CASE("Plan: a rule backtracking in a string pattern ends at the deadline with one line",
           "[plan][hostile][deadline]") {
-  auto result = testing::run_graft({"--policy", backtracking_policy(), "plan", "--id", "c9"});
+  auto result = testing::run_command(testing::bounded_graft({"--policy", backtracking_policy(), "plan", "--id", "c9"}));
   INFO(result.err);
   CHECK(result.exit_code == 1);
   CHECK(result.out.empty());
@@ -57,7 +58,9 @@ TEST_CASE("Hook: a rule backtracking in a string pattern ends at the deadline wi
   std::string audit = host().path("/hung-rules/audit.jsonl");
   fs::remove(audit);
   std::string bundle = write_bundle(host().path("/hung-rules/bundle"), {R"("PATH=/bin")"});
-  auto result = hook(backtracking_policy(audit), state_json("c9", ::getpid(), bundle));
+  auto result = testing::run_command(
+      testing::bounded_graft({"--policy", backtracking_policy(audit), "hook", "prestart"}),
+      state_json("c9", ::getpid(), bundle));
   INFO(result.err);
   CHECK(result.exit_code == 1);
   CHECK(result.err == kRulesLate);

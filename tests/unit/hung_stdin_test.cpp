@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "bounded_graft.hpp"
 #include "hostile_support.hpp"
 
 using namespace graft;
@@ -21,6 +22,10 @@ TEST_CASE("Hook: a runtime that never closes stdin is cut off at the deadline wi
   std::string policy = write_policy("stdin-open", "", "[limits]\ndeadline_ms = 1500\n");
   fixture::TempDir dir("graft-stdin-");
   std::string err_path = dir.path() + "/err";
+  auto argv = testing::bounded_graft({"--policy", policy, "hook", "prestart"});
+  std::vector<char*> args;
+  for (auto& arg : argv) args.push_back(arg.data());
+  args.push_back(nullptr);
   int fds[2];
   REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
   pid_t pid = ::fork();
@@ -28,7 +33,7 @@ TEST_CASE("Hook: a runtime that never closes stdin is cut off at the deadline wi
     int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     ::dup2(fds[0], STDIN_FILENO);
     ::dup2(err, STDERR_FILENO);
-    ::execl(GRAFT_BINARY, GRAFT_BINARY, "--policy", policy.c_str(), "hook", "prestart", nullptr);
+    ::execv(args[0], args.data());
     ::_exit(127);
   }
   ::close(fds[0]);
