@@ -23,6 +23,13 @@
  * init -> prepare* -> apply* -> finish -> destroy. A plugin needs no locking
  * for its own state.
  *
+ * Time and signals: every call runs under the host's deadline (policy
+ * [limits] deadline_ms), a SIGALRM from ITIMER_REAL that ends the whole run.
+ * A plugin must not block, ignore or handle SIGALRM, nor use alarm() or
+ * ITIMER_REAL. A child process it starts must die with the host
+ * (PR_SET_PDEATHSIG). A fatal signal in any call is named by the host
+ * (plugin file, phase, action) before the process dies by it.
+ *
  * Namespaces (ABI 1.1): `prepare` runs in the host's own mount namespace,
  * before graft enters the container's; `apply` and `finish` run inside the
  * container's mount namespace (before pivot_root, so host paths may still be
