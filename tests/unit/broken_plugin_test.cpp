@@ -133,8 +133,8 @@ TEST_CASE("Hook: a plugin built for another ABI major is one line naming both ve
   CHECK_THAT(result.err, Catch::EndsWith("libabi2.so: ABI 2.0, this graft speaks 1.x\n"));
 }
 
-TEST_CASE("Hook: a plugin failing in the middle of a plan stops it with one line, exit 1, and an audit record; "
-          "nothing lands on the host",
+TEST_CASE("Hook: a plugin failing in the middle of a plan stops it with one line, exit 1, and an audit record, "
+          "and nothing lands on the host",
           "[hook][hostile]") {
   if (!can_run()) {
     WARN("skipped: needs root and device nodes");

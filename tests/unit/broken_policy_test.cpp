@@ -110,7 +110,7 @@ TEST_CASE("Hook: a rule reaching for io, os, require, debug, load or string.dump
   }
 }
 
-TEST_CASE("Hook: a rule that returns garbage is ignored; one that passes garbage to grant is one line",
+TEST_CASE("Hook: a rule returning garbage is ignored, and one passing garbage to grant is one line",
           "[hook][hostile]") {
   auto returns = hook_with_rule("returns", one_rule("return {}, 42, function() end, nil"));
   INFO(returns.err);

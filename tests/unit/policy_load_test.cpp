@@ -171,7 +171,7 @@ TEST_CASE("limits accept a size with a unit or a byte count", "[policy]") {
   CHECK(load_ok(bytes).limits.rule_memory_bytes == 4096);
 }
 
-TEST_CASE("the deadline is 30 s unless [limits] deadline_ms says otherwise", "[policy]") {
+TEST_CASE("the deadline is 30 s unless limits.deadline_ms says otherwise", "[policy]") {
   PolicyFiles files;
   CHECK(load_ok(files.write("default.toml", "")).limits.deadline_ms == 30'000);
   CHECK(load_ok(files.write("short.toml", "[limits]\ndeadline_ms = 300\n")).limits.deadline_ms == 300);
