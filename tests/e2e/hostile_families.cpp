@@ -176,9 +176,11 @@ Family graphics_family() {
 
 std::string mig_cap_node() { return kGiCap; }
 
-Family only_target(Family family, const std::string& shown) {
-  std::erase_if(family.targets, [&](const Target& target) { return target.shown != shown; });
-  REQUIRE(family.targets.size() == 1);
+Family only_targets(Family family, const std::vector<std::string>& shown) {
+  std::erase_if(family.targets, [&](const Target& target) {
+    return std::find(shown.begin(), shown.end(), target.shown) == shown.end();
+  });
+  REQUIRE(family.targets.size() == shown.size());
   return family;
 }
 

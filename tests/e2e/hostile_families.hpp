@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "hostile_image.hpp"
 
@@ -33,8 +34,10 @@ Family graphics_family();
 // The GI access node of GPU 1's partition 1:0 ("/dev/nvidia-caps/nvidia-cap147").
 std::string mig_cap_node();
 
-// The family with its targets cut down to the one whose shown path is `shown`.
-Family only_target(Family family, const std::string& shown);
+// The family with its targets cut down to those whose shown paths are
+// listed (each must be one of the family's), so a TEST_CASE stays short
+// enough for the sanitizer build's per-test timeout.
+Family only_targets(Family family, const std::vector<std::string>& shown);
 
 // The site policy for a fake MIG host (GPUs 0 and 1, instances (1,0), (2,0),
 // (2,1) each), built once per process, auditing to gpu_host()'s log.

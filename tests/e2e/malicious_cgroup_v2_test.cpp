@@ -15,7 +15,7 @@ using namespace graft::e2e;
 namespace {
 
 void run_in_v2(Family family, const std::string& target) {
-  family = only_target(std::move(family), target);
+  family = only_targets(std::move(family), {target});
   family.how.mode = CgroupMode::v2;
   run_family(family);
 }

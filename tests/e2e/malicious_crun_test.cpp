@@ -25,7 +25,7 @@ bool crun_runs(CgroupMode mode) {
 }
 
 void run_under_crun(Family family, const std::string& target, CgroupMode mode) {
-  family = only_target(std::move(family), target);
+  family = only_targets(std::move(family), {target});
   family.how.runtime = Runtime::crun;
   family.how.mode = mode;
   run_family(family);

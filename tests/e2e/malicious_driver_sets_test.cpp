@@ -44,8 +44,22 @@ TEST_CASE("a hostile /dev/nvidia-caps where MIG management binds the capability 
   run_family(mig_config_family());
 }
 
-TEST_CASE("a hostile graphics vendor file, its directory or the application-profiles file graft writes never leads graft out of the root",
+TEST_CASE("a hostile EGL vendor file or /usr/share/glvnd/egl_vendor.d never leads graft out of the root",
           "[e2e][malicious][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
-  run_family(graphics_family());
+  run_family(only_targets(graphics_family(), {"/usr/share/glvnd/egl_vendor.d",
+                                              "/usr/share/glvnd/egl_vendor.d/10_nvidia.json"}));
+}
+
+TEST_CASE("a hostile Vulkan ICD file or /etc/vulkan never leads graft out of the root",
+          "[e2e][malicious][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  run_family(only_targets(graphics_family(), {"/etc/vulkan", "/etc/vulkan/icd.d/nvidia_icd.json"}));
+}
+
+TEST_CASE("hostile entries at the application-profiles file graft writes, or its directory, are replaced inside the root or refused",
+          "[e2e][malicious][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  run_family(only_targets(graphics_family(), {"/etc/nvidia/nvidia-application-profiles-rc.d",
+                                              "/etc/nvidia/nvidia-application-profiles-rc.d/10-container.conf"}));
 }
