@@ -75,27 +75,39 @@ std::string mount_point(const std::string& line) {
   return field;
 }
 
+// A mount as the copy of a namespace shows it too: root, mount point and
+// everything after the " - " separator (type, source, superblock options),
+// not the IDs and propagation fields that differ between namespaces.
+std::string mount_identity(const std::string& line) {
+  std::istringstream fields(line);
+  std::string id, parent, device, root, point;
+  fields >> id >> parent >> device >> root >> point;
+  auto separator = line.find(" - ");
+  return root + " " + point + (separator == std::string::npos ? "" : line.substr(separator));
+}
+
 // Mounts of the container's namespace that are neither inside the rootfs nor
 // copies of the host's own mounts.
 std::vector<std::string> mounts_outside(const std::vector<std::string>& container_mounts,
                                         const std::string& rootfs,
-                                        const std::set<std::string>& host_points) {
+                                        const std::set<std::string>& host_mounts) {
   std::vector<std::string> outside;
   for (const auto& line : container_mounts) {
     std::string point = mount_point(line);
-    if (point == rootfs || point.starts_with(rootfs + "/") || host_points.count(point)) continue;
+    if (point == rootfs || point.starts_with(rootfs + "/")) continue;
+    if (host_mounts.count(mount_identity(line))) continue;
     outside.push_back("container mount outside the rootfs: " + line);
   }
   return outside;
 }
 
-std::set<std::string> host_mount_points() {
-  std::set<std::string> points;
-  for (const auto& line : read_lines("/proc/self/mountinfo")) points.insert(mount_point(line));
-  return points;
+std::set<std::string> host_mount_identities() {
+  std::set<std::string> identities;
+  for (const auto& line : read_lines("/proc/self/mountinfo")) identities.insert(mount_identity(line));
+  return identities;
 }
 
-// Returns the outcome: complete, or with the ld cache raced (see race_run.hpp).
+// Returns the outcome: complete, or what ldconfig lost to the race (race_run.hpp).
 std::string check_injected(const ProbeReport& report, const RaceTarget& target,
                            const std::string& id) {
   CHECK(report.find("ran", "1"));
@@ -115,7 +127,7 @@ std::string check_injected(const ProbeReport& report, const RaceTarget& target,
   if (soname->at(0) == "1" && cache->at(0) == "1") return "injected";
   INFO("libcuda.so.1 reads: " << soname->at(0) << ", ldconfig -p lists it: " << cache->at(0));
   CHECK(target.scanned_by_ldconfig);
-  return "injected, ld cache raced";
+  return soname->at(0) == "1" ? kCacheIncomplete : kSonameLost;
 }
 
 void check_refused(const CommandResult& run, const RaceRun& result, const RaceTarget& target,
@@ -138,7 +150,7 @@ RaceRun start_raced_container(const RaceTarget& target, LinkForm form,
                               const std::string& after_graft) {
   RaceRun result;
   HostMounts host_mounts;
-  const std::set<std::string> host_points = host_mount_points();
+  const std::set<std::string> host_identities = host_mount_identities();
   result.id = unique_container_id("race");
   BundleSpec spec = gpu1_compute_utility();
   spec.args = {"/bin/sh", kScript};
@@ -163,7 +175,7 @@ RaceRun start_raced_container(const RaceTarget& target, LinkForm form,
     result.tally = swapper.finish();
     auto container_mounts = read_lines(mountinfo_copy);
     result.container_mounts = container_mounts.size();
-    result.escapes = mounts_outside(container_mounts, rootfs, host_points);
+    result.escapes = mounts_outside(container_mounts, rootfs, host_identities);
   }  // the container is deleted and the bundle removed here
 
   for (const auto& change : sentinel().changes()) result.escapes.push_back("host sentinel: " + change);

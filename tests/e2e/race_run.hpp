@@ -12,11 +12,12 @@
 //   or a refusal (the container's process never ran, graft printed one error
 //   line naming the raced path, one audit record "error").
 //
-// An injection is "complete" when libcuda.so.1 also reads and `ldconfig -p`
+// An injection is complete when libcuda.so.1 also reads and `ldconfig -p`
 // lists it. ldconfig scans the library directory by path, so when that
-// directory is the one raced the cache can miss it, and ldconfig's own link
-// update can remove the soname link graft made (docs/security.md, "Race");
-// such a run is "injected, ld cache raced", accepted only for those targets.
+// directory (or its parent) is the one raced, the cache can miss it, and
+// ldconfig's own link update (unlink, then symlink) can remove the soname
+// link graft made (docs/security.md, "Races"). Such a run is one of the two
+// outcomes below, accepted only for those targets.
 #pragma once
 
 #include <cstddef>
@@ -27,6 +28,11 @@
 #include "runtime.hpp"
 
 namespace graft::e2e {
+
+// Injected, but ldconfig's scan lost the race: the cache lacks libcuda.so.1.
+inline constexpr const char* kCacheIncomplete = "injected, ld cache incomplete";
+// Injected, but ldconfig's link update lost the race and removed libcuda.so.1.
+inline constexpr const char* kSonameLost = "injected, soname link lost";
 
 // What the image's symlink holds.
 enum class LinkForm { absolute, relative_chain };
@@ -46,7 +52,7 @@ struct RaceTarget {
 struct RaceRun {
   std::string id;          // the container's
   CommandResult runtime;   // runc's exit status and output (the container's lines)
-  std::string outcome;     // "injected", "injected, ld cache raced" or "refused"
+  std::string outcome;     // "injected", kCacheIncomplete, kSonameLost or "refused"
   std::string message;     // graft's error line for a refusal
   SwapTally tally;
   std::size_t container_mounts = 0;  // lines of the container's mount table copy

@@ -8,10 +8,10 @@
 //
 // Each target and form prints one line for the figures table in
 // docs/security.md, "race-outcome|<target>|<form>|runs=N|injected=I|
-// refused=R|escapes=E|swaps=S|ld_cache_raced=K" (E: runs where anything
-// reached outside the root; K: injections whose ld cache lost the race, a
-// subset of I), then one "race-refusal|<target>|<form>|count|line" per
-// distinct refusal line.
+// refused=R|escapes=E|swaps=S|cache_incomplete=C|soname_lost=L" (E: runs
+// where anything reached outside the root; C and L: injections where
+// ldconfig lost the race, a subset of I, see race_run.hpp), then one
+// "race-refusal|<target>|<form>|count|line" per distinct refusal line.
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
@@ -36,8 +36,9 @@ const RaceTarget kFirmware{"/lib/firmware/nvidia/560.35.03", "/firmware",
 
 struct RaceTally {
   int runs = 0;
-  int injected = 0;         // complete or with the ld cache raced
-  int ld_cache_raced = 0;   // of those
+  int injected = 0;          // complete or not
+  int cache_incomplete = 0;  // of those: kCacheIncomplete
+  int soname_lost = 0;       // of those: kSonameLost
   int refused = 0;
   int escapes = 0;
   long swaps = 0;
@@ -63,7 +64,8 @@ RaceTally race_one_form(const RaceTarget& target, LinkForm form) {
       ++tally.refusals[without_id(result.message)];
     } else {
       ++tally.injected;
-      if (result.outcome != "injected") ++tally.ld_cache_raced;
+      if (result.outcome == kCacheIncomplete) ++tally.cache_incomplete;
+      if (result.outcome == kSonameLost) ++tally.soname_lost;
     }
     if (!result.escapes.empty()) ++tally.escapes;
     tally.swaps += result.tally.swaps;
@@ -71,7 +73,8 @@ RaceTally race_one_form(const RaceTarget& target, LinkForm form) {
   const std::string name = target.path + "|" + link_form_name(form);
   std::cout << "race-outcome|" << name << "|runs=" << tally.runs << "|injected=" << tally.injected
             << "|refused=" << tally.refused << "|escapes=" << tally.escapes << "|swaps=" << tally.swaps
-            << "|ld_cache_raced=" << tally.ld_cache_raced << "\n";
+            << "|cache_incomplete=" << tally.cache_incomplete << "|soname_lost=" << tally.soname_lost
+            << "\n";
   for (const auto& [message, count] : tally.refusals)
     std::cout << "race-refusal|" << name << "|" << count << "|" << message << "\n";
   return tally;
