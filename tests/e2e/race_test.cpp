@@ -95,37 +95,37 @@ void race(const RaceTarget& target, bool expect_refusals = true) {
 
 }  // namespace
 
-TEST_CASE("racing the library directory with a symlink to the host never mounts or writes outside the root",
+TEST_CASE("a race that flips the library directory with a symlink to the host never mounts or writes outside the root",
           "[e2e][malicious][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race({"/usr/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", {}, true});
 }
 
-TEST_CASE("racing /usr/lib, the library directory's parent, with a symlink to the host never mounts or writes outside the root",
+TEST_CASE("a race that flips /usr/lib, the library directory's parent, with a symlink to the host never mounts or writes outside the root",
           "[e2e][malicious][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race({"/usr/lib", "/usr/lib", {}, true});
 }
 
-TEST_CASE("racing /usr/bin with a symlink to the host never mounts outside the root",
+TEST_CASE("a race that flips /usr/bin with a symlink to the host never mounts outside the root",
           "[e2e][malicious][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race({"/usr/bin", "/bin", {"/usr/bin/nvidia-smi"}});
 }
 
-TEST_CASE("racing the firmware directory with a symlink to the host never mounts outside the root",
+TEST_CASE("a race that flips the firmware directory with a symlink to the host never mounts outside the root",
           "[e2e][malicious][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race(kFirmware);
 }
 
-TEST_CASE("racing /run/nvidia-persistenced with a symlink to the host never mounts outside the root",
+TEST_CASE("a race that flips /run/nvidia-persistenced with a symlink to the host never mounts outside the root",
           "[e2e][malicious][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race({"/run/nvidia-persistenced", "/run/nvidia-persistenced", {"/run/nvidia-persistenced/socket"}});
 }
 
-TEST_CASE("racing /etc/ld.so.conf.d with a symlink to the host never leads the ldconfig run outside the root",
+TEST_CASE("a race that flips /etc/ld.so.conf.d with a symlink to the host never leads the ldconfig run outside the root",
           "[e2e][malicious][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   // ldconfig only reads it, chrooted into the root, and no graft action

@@ -190,13 +190,13 @@ void race_rounds(bool chain) {
 
 }  // namespace
 
-TEST_CASE("The libraries plugin never binds or links outside the root while the library directory flips with an absolute symlink out of it",
+TEST_CASE("A race that flips the library directory with an absolute symlink out of the root never gets the libraries plugin to bind or link outside it",
           "[plugins][mount][libraries][race]") {
   GRAFT_REQUIRE_MOUNTS();
   race_rounds(/*chain=*/false);
 }
 
-TEST_CASE("The libraries plugin never binds or links outside the root while the library directory flips with a ../ chain out of it",
+TEST_CASE("A race that flips the library directory with a ../ chain out of the root never gets the libraries plugin to bind or link outside it",
           "[plugins][mount][libraries][race]") {
   GRAFT_REQUIRE_MOUNTS();
   race_rounds(/*chain=*/true);
