@@ -33,27 +33,40 @@ std::string link_value(LinkForm form, const RaceTarget& target) {
   return up + host.substr(1);
 }
 
-constexpr const char* kLibrary = "/usr/lib/x86_64-linux-gnu/libcuda.so.560.35.03";
-constexpr const char* kSoname = "/usr/lib/x86_64-linux-gnu/libcuda.so.1";
+// Where the planner puts the libraries: the multiarch directory when the
+// image has /etc/debian_version, else /usr/lib64. The image decides, and an
+// image that flips /etc can make graft see either.
+constexpr const char* kLibraryDirs[] = {"/usr/lib/x86_64-linux-gnu", "/usr/lib64"};
+constexpr const char* kLibrary = "libcuda.so.560.35.03";
+constexpr const char* kSoname = "libcuda.so.1";
+
+// A bind graft made reads with content: the mountpoint graft creates is
+// empty; a socket only has to be one.
+std::string read_probe(const std::string& file) {
+  return fmt::format(R"SH(if [ -S '{0}' ]; then echo "read|{0}|0|socket"
+elif [ ! -s '{0}' ]; then echo "read|{0}|1|missing or empty (no bind on the mountpoint)"
+else msg=$(cat '{0}' 2>&1 >/dev/null); echo "read|{0}|$?|${{msg##*: }}"; fi
+)SH", file);
+}
 
 // Says it ran, whether the raced path is the real directory again, whether
-// each bind graft made reads with content (the mountpoint graft creates is
-// empty; a socket only has to be one), whether the soname link graft made
-// reads, and whether the ld cache lists it.
+// each bind reads, which library directory holds libcuda, whether the soname
+// link graft made there reads, and whether the ld cache lists it.
 std::string container_script(const RaceTarget& target) {
   std::string script = fmt::format(R"SH(#!/bin/sh
 echo "ran|1"
 if [ -d '{0}' ] && [ ! -L '{0}' ]; then echo "kind|{0}|directory"; else echo "kind|{0}|other"; fi
 )SH", target.path);
-  std::vector<std::string> probes = target.probes;
-  probes.push_back(kLibrary);
-  for (const auto& file : probes)
-    script += fmt::format(R"SH(if [ -S '{0}' ]; then echo "read|{0}|0|socket"
-elif [ ! -s '{0}' ]; then echo "read|{0}|1|missing or empty (no bind on the mountpoint)"
-else msg=$(cat '{0}' 2>&1 >/dev/null); echo "read|{0}|$?|${{msg##*: }}"; fi
-)SH", file);
-  script += fmt::format(R"SH(if cat '{0}' >/dev/null 2>&1; then echo "soname|{0}|1"; else echo "soname|{0}|0"; fi
-)SH", kSoname);
+  for (const auto& file : target.probes) script += read_probe(file);
+  for (const std::string dir : kLibraryDirs) {
+    const std::string library = dir + "/" + kLibrary, soname = dir + "/" + kSoname;
+    script += fmt::format("if [ -e '{0}' ] || [ -L '{1}' ]; then\necho 'libdir|{2}|1'\n", library,
+                          soname, dir) +
+              read_probe(library) +
+              fmt::format(R"SH(if cat '{0}' >/dev/null 2>&1; then echo "soname|{0}|1"; else echo "soname|{0}|0"; fi
+fi
+)SH", soname);
+  }
   return script + R"SH(if ldconfig -p | grep -q libcuda.so.1; then echo "cache|ldconfig -p|1"; else echo "cache|ldconfig -p|0"; fi
 echo "end|ok"
 )SH";
@@ -107,9 +120,10 @@ std::set<std::string> host_mount_identities() {
   return identities;
 }
 
-// Returns the outcome: complete, or what ldconfig lost to the race (race_run.hpp).
-std::string check_injected(const ProbeReport& report, const RaceTarget& target,
-                           const std::string& id) {
+// Sets the outcome (complete, or what ldconfig lost to the race, see
+// race_run.hpp) and the library directory the container found libcuda in.
+void check_injected(RaceRun& result, const RaceTarget& target) {
+  const ProbeReport report = ProbeReport::parse(result.runtime.out);
   CHECK(report.find("ran", "1"));
   CHECK(report.finished());
   auto kind = report.find("kind", target.path);
@@ -119,15 +133,19 @@ std::string check_injected(const ProbeReport& report, const RaceTarget& target,
     INFO("reading " << file << " in the container");
     CHECK(report.find("read", file)->at(0) == "0");
   }
-  CHECK(audit_records(id, "applied").size() == 1);
-  auto soname = report.find("soname", kSoname);
+  CHECK(audit_records(result.id, "applied").size() == 1);
+  auto library_dirs = report.subjects("libdir");
+  REQUIRE(library_dirs.size() == 1);
+  result.library_dir = library_dirs[0];
+  auto soname = report.find("soname", result.library_dir + "/" + kSoname);
   auto cache = report.find("cache", "ldconfig -p");
   REQUIRE(soname);
   REQUIRE(cache);
-  if (soname->at(0) == "1" && cache->at(0) == "1") return "injected";
+  result.outcome = "injected";
+  if (soname->at(0) == "1" && cache->at(0) == "1") return;
   INFO("libcuda.so.1 reads: " << soname->at(0) << ", ldconfig -p lists it: " << cache->at(0));
   CHECK(target.scanned_by_ldconfig);
-  return soname->at(0) == "1" ? kCacheIncomplete : kSonameLost;
+  result.outcome = soname->at(0) == "1" ? kCacheIncomplete : kSonameLost;
 }
 
 void check_refused(const CommandResult& run, const RaceRun& result, const RaceTarget& target,
@@ -203,7 +221,7 @@ RaceRun run_raced_container(const RaceTarget& target, LinkForm form) {
   CHECK(result.container_mounts > 5);
 
   if (run.exit_code == 0) {
-    result.outcome = check_injected(ProbeReport::parse(run.out), target, result.id);
+    check_injected(result, target);
   } else {
     result.outcome = "refused";
     result.message = graft_error_line(run.err);

@@ -8,7 +8,8 @@
 //   changed line (propagation fields included), and no mount in the
 //   container's own namespace, as graft left it, lies outside the rootfs;
 // - the outcome is an injection (the container ran, saw the real directory,
-//   every probe file, a bind graft made, reads; one audit record "applied")
+//   every probe file, a bind graft made, reads, and so does libcuda in the
+//   one library directory graft chose; one audit record "applied")
 //   or a refusal (the container's process never ran, graft printed one error
 //   line naming the raced path, one audit record "error").
 //
@@ -54,6 +55,7 @@ struct RaceRun {
   CommandResult runtime;   // runc's exit status and output (the container's lines)
   std::string outcome;     // "injected", kCacheIncomplete, kSonameLost or "refused"
   std::string message;     // graft's error line for a refusal
+  std::string library_dir; // where an injected container found libcuda
   SwapTally tally;
   std::size_t container_mounts = 0;  // lines of the container's mount table copy
   // One line per thing that reached outside the rootfs (a sentinel change,
