@@ -20,6 +20,7 @@
 
 #include <iostream>
 #include <map>
+#include <regex>
 #include <string>
 
 #include "hostile_image.hpp"
@@ -49,12 +50,15 @@ struct RaceTally {
   std::map<std::string, int> refusals;  // graft's line, id and plugin directory left out
 };
 
-// "graft: container ID: plugin DIR/libX.so: MESSAGE" -> "libX.so: MESSAGE".
+// "graft: container ID: plugin DIR/libX.so: MESSAGE" -> "libX.so: MESSAGE",
+// with each run's own bundle directory shown as <rootfs>.
 std::string without_id(const std::string& line) {
+  static const std::regex bundle("/tmp/graft-e2e-bundle-[^/]*/rootfs");
   auto plugin = line.find("plugin /");
   if (plugin == std::string::npos) return line;
   auto slash = line.rfind('/', line.find(".so", plugin));
-  return slash == std::string::npos ? line : line.substr(slash + 1);
+  std::string message = slash == std::string::npos ? line : line.substr(slash + 1);
+  return std::regex_replace(message, bundle, "<rootfs>");
 }
 
 RaceTally race_one_form(const RaceTarget& target, LinkForm form) {
