@@ -180,11 +180,16 @@ void race_rounds(bool chain) {
             << "|swaps=" << flipper.swaps() << "\n";
   check_binds_inside(before, sandbox.rootfs(), rounds);
   CHECK(tree(outside.path()) == outside_before);
-  // The flipper raced: some rounds met the symlink and were refused, naming it.
+  // The flipper raced: some rounds met the symlink and were refused, naming
+  // it. A ../ lookup that a rename kept disturbing (any rename on the host,
+  // another test's flipper included) can still fail with EAGAIN after the
+  // plugin's retries: a refusal too, naming the directory.
   CHECK(rounds.refused > 0);
   for (const auto& message : rounds.refusals) {
     std::cout << "race-unit-refusal|" << message << "\n";
-    CHECK_THAT(message, Catch::Contains(kLibDir + " exists and is a symlink"));
+    CHECK_THAT(message, Catch::Contains(kLibDir + " exists and is a symlink") ||
+                            Catch::Contains("resolve in root " + kLibDir +
+                                            ": Resource temporarily unavailable"));
   }
 }
 
