@@ -42,6 +42,8 @@ TEST_CASE("50 containers started at once each get exactly their own plan, one in
   auto changes = host_changes(before, snapshot_host(root));
   check_host_unchanged(changes);
 
-  long peak = max_rss.empty() ? 0 : *std::max_element(max_rss.begin(), max_rss.end());
-  std::cout << load_outcome_line(kContainers, 1, audit, changes, peak, peak) << "\n";
+  // One round: its median hook peak is both the first and the last figure.
+  std::sort(max_rss.begin(), max_rss.end());
+  long median = max_rss.empty() ? 0 : max_rss[max_rss.size() / 2];
+  std::cout << load_outcome_line(kContainers, 1, audit, changes, median, median) << "\n";
 }

@@ -109,6 +109,8 @@ TEST_CASE("each evaluation appends one intact JSON line to the audit log", "[cli
   CHECK(lines[0]["outcome"] == "planned");
   CHECK(lines[0]["actions"].get<int>() > 10);
   CHECK(lines[0]["duration_ms"]["total"].get<double>() > 0);
+  CHECK(lines[0]["max_rss_kb"].get<long>() > 0);
+  CHECK(lines[1]["max_rss_kb"].get<long>() > 0);
   CHECK(lines[0]["decisions"]["granted"]["devices"][0]["gpu"] == 2);
   CHECK(lines[1]["outcome"] == "refused");
 }
