@@ -9,7 +9,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fcntl.h>
 #include <fstream>
+
+#include "site_policy.hpp"
 
 namespace graft::e2e {
 namespace {
@@ -17,6 +20,36 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kTempDirs[] = {"/tmp", "/run", "/dev/shm"};
+
+// A checkout under /tmp (or /run) must stay visible under the fresh tmpfs:
+// the test binary, the plugins, the fixture's libraries and the shipped
+// policies live there. The top entry holding them is bound back in place.
+struct KeptEntry {
+  std::string path;  // e.g. "/tmp/checkout"; empty when nothing is kept
+  int fd = -1;       // O_PATH to the original, opened before it is covered
+};
+
+KeptEntry open_kept_entry(const std::string& dir) {
+  std::error_code ignored;
+  for (const std::string& tree : {fs::canonical("/proc/self/exe", ignored).string(),
+                                  fixture::source_policy_dir()}) {
+    if (!tree.starts_with(dir + "/")) continue;
+    std::string top = dir + "/" + tree.substr(dir.size() + 1, tree.find('/', dir.size() + 1) - dir.size() - 1);
+    return {top, ::open(top.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)};
+  }
+  return {};
+}
+
+std::string restore_kept_entry(const KeptEntry& kept) {
+  if (kept.path.empty()) return "";
+  std::error_code error;
+  fs::create_directory(kept.path, error);
+  std::string from = "/proc/self/fd/" + std::to_string(kept.fd);
+  bool bound = kept.fd >= 0 && ::mount(from.c_str(), kept.path.c_str(), nullptr, MS_BIND | MS_REC, nullptr) == 0;
+  std::string why = bound ? "" : "bind " + kept.path + " back over the tmpfs: " + std::strerror(errno);
+  if (kept.fd >= 0) ::close(kept.fd);
+  return why;
+}
 
 std::string enter_once() {
   if (::geteuid() != 0) return "the load tests need root (uid " + std::to_string(::geteuid()) + ")";
@@ -27,8 +60,10 @@ std::string enter_once() {
     return std::string("make / private: ") + std::strerror(errno);
   for (const char* dir : kTempDirs) {
     const char* mode = std::string_view(dir) == "/run" ? "mode=0755" : "mode=1777";
+    auto kept = open_kept_entry(dir);
     if (::mount("graft-load", dir, "tmpfs", MS_NOSUID | MS_NODEV, mode) != 0)
       return std::string("tmpfs on ") + dir + ": " + std::strerror(errno);
+    if (auto why = restore_kept_entry(kept); !why.empty()) return why;
   }
   // TempDir honours TMPDIR; keep every temp dir of the test in the private /tmp.
   ::setenv("TMPDIR", "/tmp", 1);
