@@ -24,8 +24,6 @@ std::vector<std::string> HostMounts::added() const {
   return added;
 }
 
-long HostMounts::count_change() const {
-  return static_cast<long>(mountinfo_lines().size()) - static_cast<long>(before_.size());
-}
+long HostMounts::count_change() const { return static_cast<long>(added().size()); }
 
 }  // namespace graft::e2e

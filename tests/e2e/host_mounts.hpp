@@ -13,8 +13,13 @@ class HostMounts {
   // Snapshots /proc/self/mountinfo now.
   HostMounts();
 
-  // Lines of /proc/self/mountinfo that were not there at construction (a
-  // leaked mount), and how the line count changed.
+  // Lines of /proc/self/mountinfo that were not there at construction: a
+  // leaked mount, or a changed one (propagation flags are part of the line;
+  // every mount has its own id). count_change() is how many, from one read.
+  // Mounts that went away are not counted: other tests and builds on the
+  // machine unmount their own while this one runs, and graft never unmounts
+  // in the host's namespace, so a removal said nothing about graft and made
+  // parallel ctest runs flaky.
   std::vector<std::string> added() const;
   long count_change() const;
 
