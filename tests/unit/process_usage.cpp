@@ -2,10 +2,12 @@
 
 #include <dirent.h>
 
+#include <cstddef>
 #include <fstream>
 
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
+// libasan exports it; GCC ships no <sanitizer/allocator_interface.h> (clang does).
+extern "C" std::size_t __sanitizer_get_current_allocated_bytes();
 #else
 #include <malloc.h>
 #endif
