@@ -1,5 +1,6 @@
 #include "load_audit.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -66,6 +67,26 @@ std::vector<nlohmann::json> records_of(const AuditLines& lines, const std::strin
   for (const auto& record : lines.records)
     if (record.value("id", "") == id) out.push_back(record);
   return out;
+}
+
+std::size_t most_hooks_at_once(const AuditLines& lines) {
+  std::vector<std::pair<double, int>> events;  // (time, +1 start / -1 end); ends sort first
+  for (const auto& record : lines.records) {
+    if (record.value("outcome", "") != "applied") continue;
+    double ms = 0;
+    for (const char* phase : {"total", "load_plugins", "prepare", "enter", "apply", "finish"})
+      ms += record.at("duration_ms").value(phase, 0.0);
+    double end = record.at("time").get<double>();
+    events.emplace_back(end - ms / 1000, +1);
+    events.emplace_back(end, -1);
+  }
+  std::sort(events.begin(), events.end());
+  std::size_t running = 0, most = 0;
+  for (const auto& [time, change] : events) {
+    running = change > 0 ? running + 1 : running - 1;
+    most = std::max(most, running);
+  }
+  return most;
 }
 
 }  // namespace graft::e2e

@@ -32,4 +32,8 @@ AuditLines read_audit_lines(const std::string& path);
 // The records of container `id` in `lines`.
 std::vector<nlohmann::json> records_of(const AuditLines& lines, const std::string& id);
 
+// The most "applied" hooks that were running at one moment, each taken to
+// run from its record's time less its phases' duration_ms to that time.
+std::size_t most_hooks_at_once(const AuditLines& lines);
+
 }  // namespace graft::e2e

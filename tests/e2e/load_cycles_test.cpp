@@ -87,6 +87,7 @@ TEST_CASE("500 container start/stop cycles (150 under ASan) leave mounts, temp f
   INFO("hook max_rss_kb: first round " << first << ", last round " << last);
   CHECK(first > 0);
   CHECK(last <= first + kRssToleranceKb);
-  std::cout << load_outcome_line(kPerRound, kRounds, rounds.back().audit, rounds.back().changes, first, last)
+  std::cout << "load-overlap|most_hooks_at_once=" << most_hooks_at_once(rounds.back().audit) << "\n"
+            << load_outcome_line(kPerRound, kRounds, rounds.back().audit, rounds.back().changes, first, last)
             << "\n";
 }
