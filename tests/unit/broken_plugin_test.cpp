@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fault/plugin_crash_handlers.hpp"
+#include "fixture_files.hpp"
 #include "hostile_support.hpp"
 
 namespace fs = std::filesystem;
@@ -45,10 +46,13 @@ std::string standin_policy(const std::string& name, const std::string& dir, cons
                       "[plugins.config.cgroup]\nmode = \"" + mode + "\"\nphase = \"" + phase + "\"\n", audit);
 }
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+// The hook for container c9 with the stand-in crashing (SIGSEGV) in `phase`.
+testing::CommandResult hook_crashing_in(const std::string& phase, const PluginDir& plugins,
+                                        const Container& container) {
+  return hook(standin_policy("plugin-segv-" + phase, plugins.path(), "segv", phase),
+              state_json("c9", container.pid(), gpu_bundle("segv-" + phase)));
 }
+
 
 
 // Under AddressSanitizer (the second test build) the graft binary's fatal
@@ -159,7 +163,7 @@ TEST_CASE("Hook: a plugin failing in the middle of a plan stops it with one line
   // the runtime tears down with the container it refuses to start.
   CHECK(container.mount_count() > before);
   CHECK(host_has_no_mount_under(bundle));
-  auto record = nlohmann::json::parse(read_all(audit));
+  auto record = nlohmann::json::parse(graft::fixture::read_file(audit));
   CHECK(record["outcome"] == "error");
   CHECK_THAT(record["error"].get<std::string>(), Catch::Contains("failed on purpose"));
 }
@@ -193,8 +197,7 @@ TEST_CASE("Hook: a plugin that crashes in prepare is named with its phase", "[ho
   }
   PluginDir plugins("cgroup");
   Container container;
-  auto result = hook(standin_policy("plugin-segv-prepare", plugins.path(), "segv", "prepare"),
-                     state_json("c9", container.pid(), gpu_bundle("segv-prepare")));
+  auto result = hook_crashing_in("prepare", plugins, container);
   INFO(result.err);
   CHECK(result.exit_code == 128 + SIGSEGV);
   CHECK(line_count(result.err) == 1);
@@ -209,8 +212,7 @@ TEST_CASE("Hook: a plugin that crashes in finish is named without an action", "[
   }
   PluginDir plugins("cgroup");
   Container container;
-  auto result = hook(standin_policy("plugin-segv-finish", plugins.path(), "segv", "finish"),
-                     state_json("c9", container.pid(), gpu_bundle("segv-finish")));
+  auto result = hook_crashing_in("finish", plugins, container);
   INFO(result.err);
   CHECK(result.exit_code == 128 + SIGSEGV);
   CHECK(result.err == "graft: container c9: plugin " + plugins.path() + "/libcgroup.so: finish crashed with SIGSEGV\n");
@@ -225,8 +227,7 @@ TEST_CASE("Hook: a plugin that crashes in init is named with that phase and kill
   }
   PluginDir plugins("cgroup");
   Container container;
-  auto result = hook(standin_policy("plugin-segv-init", plugins.path(), "segv", "init"),
-                     state_json("c9", container.pid(), gpu_bundle("segv-init")));
+  auto result = hook_crashing_in("init", plugins, container);
   INFO(result.err);
   CHECK(result.exit_code == 128 + SIGSEGV);
   CHECK(result.err == "graft: container c9: plugin " + plugins.path() + "/libcgroup.so: init crashed with SIGSEGV\n");
@@ -242,8 +243,7 @@ TEST_CASE("Hook: a plugin that crashes in destroy, after the plan was applied, i
   PluginDir plugins("cgroup");
   Container container;
   std::size_t before = container.mount_count();
-  auto result = hook(standin_policy("plugin-segv-destroy", plugins.path(), "segv", "destroy"),
-                     state_json("c9", container.pid(), gpu_bundle("segv-destroy")));
+  auto result = hook_crashing_in("destroy", plugins, container);
   INFO(result.err);
   CHECK(result.exit_code == 128 + SIGSEGV);
   CHECK(result.err == "graft: container c9: plugin " + plugins.path() + "/libcgroup.so: destroy crashed with SIGSEGV\n");

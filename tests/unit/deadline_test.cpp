@@ -21,18 +21,13 @@
 #include "fault/deadline.hpp"
 #include "fault/plugin_crash_handlers.hpp"
 #include "fault/running_note.hpp"
+#include "fixture_files.hpp"
 #include "temp_dir.hpp"
 
 using namespace graft;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 struct Ended {
   int status = 0;   // as waitpid gives it
@@ -56,8 +51,8 @@ Ended in_child(Body body) {
   }
   Ended ended;
   ::waitpid(pid, &ended.status, 0);
-  ended.err = slurp(err_path);
-  ended.log = slurp(log_path);
+  ended.err = fixture::read_file(err_path);
+  ended.log = fixture::read_file(log_path);
   return ended;
 }
 

@@ -2,6 +2,8 @@
 // mount_support.hpp.
 #include "mount_support.hpp"
 
+#include "fixture_files.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <dirent.h>
@@ -88,12 +90,7 @@ int open_errno(const std::string& path, int flags) {
   return errno;
 }
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string read_all(const std::string& path) { return fixture::read_file(path); }
 
 std::vector<std::string> entries(const std::string& dir) {
   std::vector<std::string> names;

@@ -8,17 +8,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "fixture_files.hpp"
 #include "temp_dir.hpp"
 
 namespace graft::testing {
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 }  // namespace
 
@@ -48,8 +43,8 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::strin
   ::waitpid(pid, &status, 0);
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = slurp(out_path);
-  result.err = slurp(err_path);
+  result.out = fixture::read_file(out_path);
+  result.err = fixture::read_file(err_path);
   return result;
 }
 
