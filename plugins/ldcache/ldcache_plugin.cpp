@@ -1,11 +1,14 @@
 // The ldcache plugin: executes ldcache_update actions (target: the cache
 // file, "/etc/ld.so.cache"; paths: the container's library directories) by
-// running the host's static ldconfig confined to the container root.
+// running the host's static ldconfig confined to the container root, then
+// checking that the new cache lists what the plan expects (content: one
+// container path per line, cache_check.hpp).
 //
 //   prepare (host mount ns): seal the host ldconfig into a memfd.
 //   apply (container mount ns): make sure the cache's directory exists in the
 //     root, then run `ldconfig -f /etc/ld.so.conf -C <target> <paths...>`
-//     from the memfd, chrooted into the root (confined_run.hpp).
+//     from the memfd, chrooted into the root (confined_run.hpp), and check
+//     the cache it wrote.
 //
 // No binary of the image is ever executed, and ldconfig reads the image's
 // own /etc/ld.so.conf only from inside the chroot.
@@ -23,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "cache_check.hpp"
 #include "confined_run.hpp"
 #include "fd.hpp"
 #include "plugin_glue.hpp"
@@ -150,12 +154,17 @@ class LdcachePlugin {
     if (context.rootfs_fd < 0) return make_error("no container root to update");
     auto command = command_for(action, context, exe.get());
     if (!command.ok()) return command.error();
+    const std::vector<std::string> expected = expected_entries(action);
+    for (const auto& entry : expected)
+      if (auto checked = check_container_path(entry, "expected cache entry"); !checked.ok())
+        return checked;
     const std::string& target = action.target;
     if (auto made = ensure_directory(host_, context.rootfs_fd,
                                      target.substr(0, target.rfind('/')), context);
         !made.ok())
       return made;
-    return run_confined(*command);
+    if (auto ran = run_confined(*command); !ran.ok()) return ran;
+    return check_cache(host_, context.rootfs_fd, target, expected, root_name(context));
   }
 
  private:

@@ -30,11 +30,6 @@
 
 namespace graft::e2e {
 
-// Injected, but ldconfig's scan lost the race: the cache lacks libcuda.so.1.
-inline constexpr const char* kCacheIncomplete = "injected, ld cache incomplete";
-// Injected, but ldconfig's link update lost the race and removed libcuda.so.1.
-inline constexpr const char* kSonameLost = "injected, soname link lost";
-
 // What the image's symlink holds.
 enum class LinkForm { absolute, relative_chain };
 
@@ -46,14 +41,12 @@ struct RaceTarget {
   std::string mirror;  // the sentinel directory the symlink leads to ("/usr/lib")
   // Files graft binds at or below `path`: an injected container reads them.
   std::vector<std::string> probes;
-  // ldconfig scans `path` or a directory below it.
-  bool scanned_by_ldconfig = false;
 };
 
 struct RaceRun {
   std::string id;          // the container's
   CommandResult runtime;   // runc's exit status and output (the container's lines)
-  std::string outcome;     // "injected", kCacheIncomplete, kSonameLost or "refused"
+  std::string outcome;     // "injected" or "refused"
   std::string message;     // graft's error line for a refusal
   std::string library_dir; // where an injected container found libcuda
   SwapTally tally;

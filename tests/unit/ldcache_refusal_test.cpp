@@ -1,7 +1,8 @@
 // The ldcache plugin's refusals and failures: host ldconfig binaries it must
 // not run (dynamic, writable by others, not root's, symlinked, a script),
-// an /etc leading out of the root, bad config, and an ldconfig that hangs or
-// fails. Needs root; skipped otherwise.
+// an /etc leading out of the root, bad config, an ldconfig that hangs or
+// fails, and a cache that lacks what the plan expects. Needs root; skipped
+// otherwise.
 #include <catch2/catch.hpp>
 
 #include "ldcache_support.hpp"
@@ -101,6 +102,53 @@ TEST_CASE("A failing ldconfig is reported with the root, its exit status and its
   CHECK_THAT(applied.error().message,
              Catch::EndsWith("ldcache_update /etc/ld.so.cache: ldconfig in container root " +
                              rootfs.dir.path() + " exited with status 3: cannot frobnicate"));
+}
+
+TEST_CASE("A cache that ldconfig wrote without an entry the plan expects is refused, naming the entry",
+          "[plugins][ldcache]") {
+  SKIP_UNLESS(no_static_ldconfig());
+  Rootfs rootfs;
+  const std::string missing = FakeHost::lib_dir() + "/libnvidia-ml.so.1";
+  auto applied = prepare_and_apply(
+      *load(), rootfs, 0, ldcache_action({FakeHost::lib_dir() + "/" + kSoname, missing}));
+  REQUIRE_FALSE(applied.ok());
+  CHECK_THAT(applied.error().message,
+             Catch::EndsWith("ldconfig left " + missing + " out of /etc/ld.so.cache in " +
+                             rootfs.dir.path() +
+                             " (did the image change the directory while it ran?)"));
+}
+
+TEST_CASE("An expected soname link that is gone once ldconfig has run is refused",
+          "[plugins][ldcache]") {
+  SKIP_UNLESS(no_static_ldconfig());
+  SKIP_UNLESS(no_probes());
+  const std::string link = FakeHost::lib_dir() + "/" + kSoname;
+  Rootfs rootfs;
+  // A real run leaves a cache listing the link; then the link goes, and an
+  // ldconfig that writes nothing runs: the cache still lists it.
+  REQUIRE(prepare_and_apply(*load(), rootfs).ok());
+  REQUIRE(cached_path(rootfs.path("etc/ld.so.cache"), kSoname) == link);
+  REQUIRE(::unlink(rootfs.path(link).c_str()) == 0);
+  TempDir bin("graft-ldcache-bin-");
+  write_probe(bin.path() + "/noop", kNoopProbe);
+  auto applied = prepare_and_apply(*load(json_config(bin.path() + "/noop")), rootfs, 0,
+                                   ldcache_action({link}));
+  REQUIRE_FALSE(applied.ok());
+  CHECK_THAT(applied.error().message,
+             Catch::EndsWith(link + " in " + rootfs.dir.path() +
+                             " after ldconfig ran: No such file or directory"));
+}
+
+TEST_CASE("An expected cache entry that is not a plain absolute path is refused before ldconfig runs",
+          "[plugins][ldcache]") {
+  SKIP_UNLESS(no_static_ldconfig());
+  Rootfs rootfs;
+  auto applied = prepare_and_apply(*load(), rootfs, 0, ldcache_action({"/usr/lib/../../x.so.1"}));
+  REQUIRE_FALSE(applied.ok());
+  CHECK_THAT(applied.error().message,
+             Catch::EndsWith("expected cache entry '/usr/lib/../../x.so.1' is not a plain "
+                             "absolute container path"));
+  CHECK_FALSE(fs::exists(rootfs.path("etc/ld.so.cache")));
 }
 
 TEST_CASE("The ldcache plugin refuses unknown config keys and out-of-range timeouts",

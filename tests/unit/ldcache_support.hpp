@@ -91,9 +91,12 @@ struct Rootfs {
   }
 };
 
-inline Action ldcache_action() {
-  return Action{.kind = ActionKind::ldcache_update, .plugin = "ldcache",
+// `expected`: the cache entries the plan says the new cache must list.
+inline Action ldcache_action(const std::vector<std::string>& expected = {}) {
+  Action action{.kind = ActionKind::ldcache_update, .plugin = "ldcache",
                 .target = "/etc/ld.so.cache", .paths = {FakeHost::lib_dir()}};
+  for (const auto& entry : expected) action.content += entry + "\n";
+  return action;
 }
 
 inline std::unique_ptr<LoadedPlugin> load(const std::string& config = "{}") {
@@ -103,8 +106,8 @@ inline std::unique_ptr<LoadedPlugin> load(const std::string& config = "{}") {
 }
 
 // prepare in "the host's namespace" (no root yet), then apply into `rootfs`.
-inline Status prepare_and_apply(LoadedPlugin& plugin, Rootfs& rootfs, int uid = 0) {
-  Action action = ldcache_action();
+inline Status prepare_and_apply(LoadedPlugin& plugin, Rootfs& rootfs, int uid = 0,
+                                const Action& action = ldcache_action()) {
   if (auto prepared = plugin.prepare(action, 7, ApplyTarget{.container_id = "c-ldcache"});
       !prepared.ok())
     return prepared;
@@ -182,6 +185,9 @@ const std::vector<unsigned char> kFailProbe = {
     0x3c, 0x00, 0x00, 0x00, 0x0f, 0x05, 'c',  'a',  'n',  'n',  'o',  't',  ' ',  'f',  'r',
     'o',  'b',  'n',  'i',  'c',  'a',  't',  'e',  '\n', 's',  'e',  'c',  'o',  'n',  'd',
     ' ',  'l',  'i',  'n',  'e',  '\n'};
+
+// exit(0): an "ldconfig" that writes nothing.
+const std::vector<unsigned char> kNoopProbe = {0x31, 0xff, 0xb8, 0x3c, 0x00, 0x00, 0x00, 0x0f, 0x05};
 
 // Sets variables for one scope and restores them after.
 class ScopedEnv {

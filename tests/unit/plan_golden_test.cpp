@@ -2,6 +2,7 @@
 // request, and the plan that comes out. Each case names one behaviour of the
 // plan an auditor (or the hook) would rely on.
 #include <algorithm>
+#include <sstream>
 
 #include "plan_support.hpp"
 
@@ -172,6 +173,24 @@ TEST_CASE("compat32 adds the 32-bit copies into the 32-bit library directory", "
   CHECK(has_target(plan, ActionKind::symlink, plan.lib32_dir + "/libcuda.so.1"));
   Plan without = host.plan({{"NVIDIA_VISIBLE_DEVICES", "0"}, {"NVIDIA_DRIVER_CAPABILITIES", "compute"}});
   CHECK_FALSE(has_target(without, ActionKind::bind_mount, without.lib32_dir + "/libcuda.so.560.35.03"));
+}
+
+TEST_CASE("the ld cache refresh expects each injected library under its soname", "[plan]") {
+  const auto& host = eight_gpu_host();
+  if (!nodes_available(host)) return;
+  Plan plan = host.plan({{"NVIDIA_VISIBLE_DEVICES", "0"},
+                         {"NVIDIA_DRIVER_CAPABILITIES", "compute,utility"}});
+  const Action* refresh = find_action(plan, ActionKind::ldcache_update, "/etc/ld.so.cache");
+  REQUIRE(refresh);
+  CHECK_THAT(refresh->content, Catch::Contains(lib_dir + "/libcuda.so.1\n") &&
+                                   Catch::Contains(lib_dir + "/libnvidia-ml.so.1\n") &&
+                                   !Catch::Contains(lib_dir + "/libcuda.so\n"));
+  std::istringstream lines(refresh->content);
+  for (std::string line; std::getline(lines, line);) {
+    INFO(line);  // a soname link, or the library itself when its file name is its soname
+    CHECK((has_target(plan, ActionKind::symlink, line) ||
+           has_target(plan, ActionKind::bind_mount, line)));
+  }
 }
 
 TEST_CASE("a refused request produces no actions", "[plan]") {

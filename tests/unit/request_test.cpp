@@ -1,9 +1,13 @@
 // Request: what graft reads from an OCI bundle, and what it refuses to read.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
+#include "base/paths.hpp"
 #include "request/request.hpp"
 #include "temp_dir.hpp"
 
@@ -85,6 +89,33 @@ TEST_CASE("an image symlink cannot make the layout check look at the host", "[re
   auto request = bundle.read(R"({"root":{"path":"rootfs"}})");
   REQUIRE(request);
   CHECK_FALSE(request->layout.debian_like);
+}
+
+TEST_CASE("renames elsewhere on the host never make the layout check miss /etc/debian_version",
+          "[request][race]") {
+  // openat2(RESOLVE_IN_ROOT) answers EAGAIN when any rename on the host
+  // races one of its ".." steps. Here /etc is reached through "usr/../real-etc"
+  // while a thread renames a file in another directory without pause.
+  fixture::TempDir root("graft-layout-root-");
+  fixture::TempDir elsewhere("graft-layout-renames-");
+  std::filesystem::create_directories(root.path() + "/usr");
+  std::filesystem::create_directories(root.path() + "/real-etc");
+  std::ofstream(root.path() + "/real-etc/debian_version") << "12\n";
+  std::filesystem::create_directory_symlink("usr/../real-etc", root.path() + "/etc");
+  std::ofstream(elsewhere.path() + "/a") << "a";
+  std::atomic<bool> stop{false};
+  std::thread renamer([&] {
+    const std::string a = elsewhere.path() + "/a", b = elsewhere.path() + "/b";
+    while (!stop) {
+      std::rename(a.c_str(), b.c_str());
+      std::rename(b.c_str(), a.c_str());
+    }
+  });
+  int missed = 0;
+  for (int i = 0; i < 20000; ++i) missed += exists_in_root(root.path(), "/etc/debian_version") ? 0 : 1;
+  stop = true;
+  renamer.join();
+  CHECK(missed == 0);
 }
 
 TEST_CASE("malformed bundles are one clear error naming config.json", "[request]") {

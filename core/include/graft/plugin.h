@@ -100,7 +100,9 @@ struct graft_action {
   uint32_t major;                  /* device major number (device kinds) */
   uint32_t minor;                  /* device minor number (device kinds) */
   const char* access;              /* cgroup access such as "rw"; "" when unused */
-  const char* content;             /* config_file content / env value; not NUL-safe: */
+  const char* content;             /* config_file content / env value / ldcache_update: the
+                                      container paths the new cache must list, one per line
+                                      (may be empty). Not NUL-safe: */
   size_t content_length;           /*   use content_length bytes (a NUL follows them) */
   const char* const* paths;        /* NULL-terminated: procfs files kept / ld cache dirs */
   const char* const* rewrites;     /* NULL-terminated: procfs "file:from=>to" edits */

@@ -95,7 +95,14 @@ bool exists_in_root(const std::string& root, const std::string& path) {
   how.flags = O_PATH | O_CLOEXEC;
   how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
   std::string relative = path.starts_with('/') ? path.substr(1) : path;
-  long fd = ::syscall(SYS_openat2, root_fd, relative.c_str(), &how, sizeof how);
+  // EAGAIN: a rename or mount anywhere on the host raced a ".." step of the
+  // lookup; that says nothing about the path, so ask again (a few times, as
+  // the plugins' resolve_in_root does).
+  long fd = -1;
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    fd = ::syscall(SYS_openat2, root_fd, relative.c_str(), &how, sizeof how);
+    if (fd >= 0 || errno != EAGAIN) break;
+  }
   ::close(root_fd);
   if (fd < 0) return false;
   ::close(static_cast<int>(fd));

@@ -1,7 +1,8 @@
 // Driver libraries into the image's library directory: one read-only bind
 // per selected file, the soname link the dynamic linker looks for, the
 // policy's extra links (development names, vendor indirections), the 32-bit
-// copies when a granted set asks for them, and one ld cache refresh.
+// copies when a granted set asks for them, and one ld cache refresh that
+// must list each soname link made.
 #include <map>
 #include <set>
 
@@ -67,11 +68,19 @@ void add_policy_symlinks(PlanContext& context, const std::string& dir,
   }
 }
 
+// The refresh's content: where the new cache must list each soname, one per
+// line, so the ldcache plugin can refuse a cache an image raced.
+std::string expected_cache_entries(const std::set<std::string>& links) {
+  std::string content;
+  for (const auto& link : links) content += link + "\n";
+  return content;
+}
+
 }  // namespace
 
 Status add_library_actions(PlanContext& context) {
   choose_lib_dirs(context.request, context.plan);
-  std::set<std::string> names, names32;
+  std::set<std::string> names, names32, soname_links;
   for (const auto& item : context.items.libraries) {
     auto found = context.inventory.libraries.find(item.value);
     if (found == context.inventory.libraries.end()) continue;
@@ -79,6 +88,7 @@ Status add_library_actions(PlanContext& context) {
       if (library.lib32 && !context.items.lib32) continue;
       const std::string& dir = library.lib32 ? context.plan.lib32_dir : context.plan.lib_dir;
       add_library(library, dir, provenance_of(item), context.plan, library.lib32 ? names32 : names);
+      if (!library.soname.empty()) soname_links.insert(dir + "/" + library.soname);
     }
   }
   add_policy_symlinks(context, context.plan.lib_dir, names);
@@ -87,6 +97,7 @@ Status add_library_actions(PlanContext& context) {
   Action refresh{.kind = ActionKind::ldcache_update,
                  .plugin = "ldcache",
                  .target = "/etc/ld.so.cache",
+                 .content = expected_cache_entries(soname_links),
                  .provenance = {"libraries", "injected libraries", {}}};
   refresh.paths.push_back(context.plan.lib_dir);
   if (!names32.empty()) refresh.paths.push_back(context.plan.lib32_dir);

@@ -40,7 +40,8 @@ struct Action {
   char device_type = 0;              // device_node / cgroup_allow
   unsigned major = 0, minor = 0;
   std::string access;                // cgroup access, "rw"
-  std::string content;               // config_file content, env value
+  std::string content;               // config_file content, env value; ldcache_update: the
+                                     //   entries the new cache must list, one per line
   std::vector<std::string> paths;    // procfs_mask: files kept; ldcache_update: dirs
   std::vector<std::string> rewrites; // procfs_mask: "file:from=>to"
   Provenance provenance;

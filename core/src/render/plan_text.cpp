@@ -3,6 +3,7 @@
 // GPU) that brought it, each line ending with its policy or rule origin.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "render/render.hpp"
@@ -18,6 +19,12 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
 
 void line(std::string& out, std::string_view label, std::string_view text, std::string_view origin) {
   out += fmt::format("{:<9}{:<64} {}\n", label, text, origin);
+}
+
+// How many entries an ldcache refresh must find in the cache it writes.
+std::string expected_cache_note(const std::string& content) {
+  auto count = std::count(content.begin(), content.end(), '\n');
+  return count == 0 ? "" : fmt::format(" (must list {} sonames)", count);
 }
 
 std::string describe(const Action& action) {
@@ -41,7 +48,8 @@ std::string describe(const Action& action) {
     case ActionKind::env:
       return fmt::format("env     {}={}", action.target, action.content);
     case ActionKind::ldcache_update:
-      return fmt::format("ldcache update {}", join(action.paths, " "));
+      return fmt::format("ldcache update {}{}", join(action.paths, " "),
+                         expected_cache_note(action.content));
   }
   return {};
 }

@@ -1,0 +1,97 @@
+// Checks a freshly written ld.so.cache inside a container root, reading it
+// with core's bounds-checked parser (inventory/ldcache.cpp, compiled into
+// this plugin) through an fd from resolve_in_root.
+#include "cache_check.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string_view>
+
+#include "fd.hpp"
+#include "inventory/ldcache.hpp"
+
+namespace graft::ldcache {
+namespace {
+
+using plugin::Fd;
+
+// Larger than any cache ldconfig writes for a container; parse_ldcache
+// refuses the same size.
+constexpr size_t kMaxCacheBytes = 16 << 20;
+
+std::string leaf_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+Result<std::string> read_cache(const plugin::Host& host, int root_fd, const std::string& path,
+                               const std::string& root_name) {
+  int opened = host.resolve_in_root(root_fd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  if (opened < 0)
+    return make_error("{} in {} after ldconfig ran: {}", path, root_name, std::strerror(-opened));
+  Fd fd(opened);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+    return make_error("{} in {} after ldconfig ran: not a regular file", path, root_name);
+  std::string bytes;
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return make_error("reading {} in {}: {}", path, root_name, std::strerror(errno));
+    if (n == 0) return bytes;
+    bytes.append(buffer, static_cast<size_t>(n));
+    if (bytes.size() > kMaxCacheBytes)
+      return make_error("{} in {}: larger than {} bytes", path, root_name, kMaxCacheBytes);
+  }
+}
+
+Status check_link(const plugin::Host& host, int root_fd, const std::string& entry,
+                  const std::string& root_name) {
+  int opened = host.resolve_in_root(root_fd, entry, O_PATH);
+  if (opened < 0)
+    return make_error("{} in {} after ldconfig ran: {}", entry, root_name, std::strerror(-opened));
+  Fd fd(opened);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+    return make_error("{} in {} after ldconfig ran: does not lead to a file", entry, root_name);
+  return ok_status();
+}
+
+}  // namespace
+
+std::vector<std::string> expected_entries(const graft_action& action) {
+  std::vector<std::string> entries;
+  if (action.content == nullptr) return entries;
+  std::string_view text(action.content, action.content_length);
+  while (!text.empty()) {
+    size_t end = std::min(text.find('\n'), text.size());
+    if (end > 0) entries.emplace_back(text.substr(0, end));
+    text.remove_prefix(std::min(end + 1, text.size()));
+  }
+  return entries;
+}
+
+Status check_cache(const plugin::Host& host, int root_fd, const std::string& cache_path,
+                   const std::vector<std::string>& expected, const std::string& root_name) {
+  if (expected.empty()) return ok_status();
+  auto bytes = read_cache(host, root_fd, cache_path, root_name);
+  if (!bytes.ok()) return bytes.error();
+  auto entries = parse_ldcache(*bytes, cache_path + " in " + root_name);
+  if (!entries.ok()) return entries.error();
+  for (const auto& entry : expected) {
+    bool listed = std::any_of(entries->begin(), entries->end(), [&](const LdCacheEntry& cached) {
+      return cached.value == entry && cached.key == leaf_of(entry);
+    });
+    if (!listed)
+      return make_error("ldconfig left {} out of {} in {} (did the image change the directory "
+                        "while it ran?)",
+                        entry, cache_path, root_name);
+    if (auto link = check_link(host, root_fd, entry, root_name); !link.ok()) return link;
+  }
+  return ok_status();
+}
+
+}  // namespace graft::ldcache

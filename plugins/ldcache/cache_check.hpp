@@ -1,0 +1,31 @@
+// What ldconfig must have done before an ldcache_update counts as applied:
+// the container's cache lists every entry the plan expects (each injected
+// library under its soname) and each of those paths still leads to a file.
+//
+// ldconfig walks the image's directories by path. An image that swaps one of
+// them while ldconfig runs can leave the cache without the driver, or have
+// ldconfig's own link update remove a link graft made; nothing leaves the
+// root, but the container would start without its driver. Checking the
+// result turns that into a refusal naming the entry.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+#include "graft/plugin.h"
+#include "plugin_glue.hpp"
+
+namespace graft::ldcache {
+
+// The action's expected entries: its content, one container path per line
+// (such as "/usr/lib/x86_64-linux-gnu/libcuda.so.1"). Empty when the plan
+// expects none (a plan from before the check existed).
+std::vector<std::string> expected_entries(const graft_action& action);
+
+// Reads the cache at `cache_path` inside the root (through resolve_in_root)
+// and checks every entry in `expected` against it and against the root.
+Status check_cache(const plugin::Host& host, int root_fd, const std::string& cache_path,
+                   const std::vector<std::string>& expected, const std::string& root_name);
+
+}  // namespace graft::ldcache
