@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README test command: installs dependencies, builds, and runs every test
-# with ctest; then rebuilds the unit tests under AddressSanitizer and
-# UndefinedBehaviorSanitizer and runs them again.
+# with ctest; then rebuilds everything under AddressSanitizer and
+# UndefinedBehaviorSanitizer (at -O1, see CMakeLists.txt) and runs every test again.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

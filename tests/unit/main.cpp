@@ -1,3 +1,0 @@
-// Catch2 entry point for the unit and golden tests.
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
