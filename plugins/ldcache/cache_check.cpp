@@ -26,19 +26,28 @@ constexpr size_t kMaxCacheBytes = 16 << 20;
 
 std::string leaf_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
-Result<std::string> read_cache(const plugin::Host& host, int root_fd, const std::string& path,
-                               const std::string& root_name) {
-  int opened = host.resolve_in_root(root_fd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+// An fd for `path` inside the root, which must lead to a regular file.
+Result<Fd> open_regular(const plugin::Host& host, int root_fd, const std::string& path, int flags,
+                        const std::string& root_name) {
+  int opened = host.resolve_in_root(root_fd, path, flags);
   if (opened < 0)
     return make_error("{} in {} after ldconfig ran: {}", path, root_name, std::strerror(-opened));
   Fd fd(opened);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
-    return make_error("{} in {} after ldconfig ran: not a regular file", path, root_name);
+    return make_error("{} in {} after ldconfig ran: does not lead to a regular file", path,
+                      root_name);
+  return Result<Fd>(std::move(fd));
+}
+
+Result<std::string> read_cache(const plugin::Host& host, int root_fd, const std::string& path,
+                               const std::string& root_name) {
+  auto fd = open_regular(host, root_fd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, root_name);
+  if (!fd.ok()) return fd.error();
   std::string bytes;
   char buffer[65536];
   for (;;) {
-    ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    ssize_t n = ::read(fd->get(), buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return make_error("reading {} in {}: {}", path, root_name, std::strerror(errno));
     if (n == 0) return bytes;
@@ -46,18 +55,6 @@ Result<std::string> read_cache(const plugin::Host& host, int root_fd, const std:
     if (bytes.size() > kMaxCacheBytes)
       return make_error("{} in {}: larger than {} bytes", path, root_name, kMaxCacheBytes);
   }
-}
-
-Status check_link(const plugin::Host& host, int root_fd, const std::string& entry,
-                  const std::string& root_name) {
-  int opened = host.resolve_in_root(root_fd, entry, O_PATH);
-  if (opened < 0)
-    return make_error("{} in {} after ldconfig ran: {}", entry, root_name, std::strerror(-opened));
-  Fd fd(opened);
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
-    return make_error("{} in {} after ldconfig ran: does not lead to a file", entry, root_name);
-  return ok_status();
 }
 
 }  // namespace
@@ -89,7 +86,8 @@ Status check_cache(const plugin::Host& host, int root_fd, const std::string& cac
       return make_error("ldconfig left {} out of {} in {} (did the image change the directory "
                         "while it ran?)",
                         entry, cache_path, root_name);
-    if (auto link = check_link(host, root_fd, entry, root_name); !link.ok()) return link;
+    if (auto path = open_regular(host, root_fd, entry, O_PATH, root_name); !path.ok())
+      return path.error();
   }
   return ok_status();
 }
