@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "fd.hpp"
@@ -40,9 +41,24 @@ Result<Fd> open_regular(const plugin::Host& host, int root_fd, const std::string
   return Result<Fd>(std::move(fd));
 }
 
+// Opens the checked file for reading through its /proc/self/fd entry, which
+// names the very inode behind `path_fd`: a device node an image swaps in
+// after the check is never opened (opening some devices has effects).
+Result<Fd> reopen_for_reading(const Fd& path_fd, const std::string& path,
+                              const std::string& root_name) {
+  const std::string entry = "/proc/self/fd/" + std::to_string(path_fd.get());
+  Fd fd(::open(entry.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+  if (!fd.valid())
+    return make_error("reading {} in {}: reopening {}: {}", path, root_name, entry,
+                      std::strerror(errno));
+  return Result<Fd>(std::move(fd));
+}
+
 Result<std::string> read_cache(const plugin::Host& host, int root_fd, const std::string& path,
                                const std::string& root_name) {
-  auto fd = open_regular(host, root_fd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, root_name);
+  auto checked = open_regular(host, root_fd, path, O_PATH, root_name);
+  if (!checked.ok()) return checked.error();
+  auto fd = reopen_for_reading(*checked, path, root_name);
   if (!fd.ok()) return fd.error();
   std::string bytes;
   char buffer[65536];

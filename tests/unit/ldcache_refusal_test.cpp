@@ -5,6 +5,8 @@
 // otherwise.
 #include <catch2/catch.hpp>
 
+#include <sys/sysmacros.h>
+
 #include "ldcache_support.hpp"
 
 using namespace graft;
@@ -137,6 +139,26 @@ TEST_CASE("An expected soname link that is gone once ldconfig has run is refused
   CHECK_THAT(applied.error().message,
              Catch::EndsWith(link + " in " + rootfs.dir.path() +
                              " after ldconfig ran: No such file or directory"));
+}
+
+TEST_CASE("A cache path that is a FIFO or a device node once ldconfig has run is refused without "
+          "being opened",
+          "[plugins][ldcache]") {
+  SKIP_UNLESS(no_probes());
+  Rootfs rootfs;
+  const std::string cache = rootfs.path("etc/ld.so.cache");
+  // Opening a FIFO for reading would block until a writer comes, and
+  // opening some devices has effects: neither may happen.
+  SECTION("a FIFO") { REQUIRE(::mkfifo(cache.c_str(), 0644) == 0); }
+  SECTION("a device node") { REQUIRE(::mknod(cache.c_str(), S_IFCHR | 0644, ::makedev(1, 3)) == 0); }
+  TempDir bin("graft-ldcache-bin-");
+  write_probe(bin.path() + "/noop", kNoopProbe);
+  auto applied = prepare_and_apply(*load(json_config(bin.path() + "/noop")), rootfs, 0,
+                                   ldcache_action({FakeHost::lib_dir() + "/" + kSoname}));
+  REQUIRE_FALSE(applied.ok());
+  CHECK_THAT(applied.error().message,
+             Catch::EndsWith("/etc/ld.so.cache in " + rootfs.dir.path() +
+                             " after ldconfig ran: does not lead to a regular file"));
 }
 
 TEST_CASE("An expected cache entry that is not a plain absolute path is refused before ldconfig runs",
