@@ -41,24 +41,27 @@ Result<Fd> open_regular(const plugin::Host& host, int root_fd, const std::string
   return Result<Fd>(std::move(fd));
 }
 
-// Opens the checked file for reading through its /proc/self/fd entry, which
-// names the very inode behind `path_fd`: a device node an image swaps in
-// after the check is never opened (opening some devices has effects).
-Result<Fd> reopen_for_reading(const Fd& path_fd, const std::string& path,
+// Opens the checked file for reading through its entry in `own_fds` (this
+// process's /proc/self/fd, opened in the host namespace): the entry names the
+// very inode behind `path_fd`, so a device node an image swaps in after the
+// check is never opened (opening some devices has effects). The container's
+// own /proc, if any, does not know this process.
+Result<Fd> reopen_for_reading(int own_fds, const Fd& path_fd, const std::string& path,
                               const std::string& root_name) {
-  const std::string entry = "/proc/self/fd/" + std::to_string(path_fd.get());
-  Fd fd(::open(entry.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+  const std::string entry = std::to_string(path_fd.get());
+  Fd fd(::openat(own_fds, entry.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
   if (!fd.valid())
-    return make_error("reading {} in {}: reopening {}: {}", path, root_name, entry,
+    return make_error("reading {} in {}: reopening fd {}: {}", path, root_name, entry,
                       std::strerror(errno));
   return Result<Fd>(std::move(fd));
 }
 
-Result<std::string> read_cache(const plugin::Host& host, int root_fd, const std::string& path,
-                               const std::string& root_name) {
-  auto checked = open_regular(host, root_fd, path, O_PATH, root_name);
+Result<std::string> read_cache(const plugin::Host& host, const CacheCheck& check,
+                               const std::string& path) {
+  const std::string& root_name = check.root_name;
+  auto checked = open_regular(host, check.root_fd, path, O_PATH, root_name);
   if (!checked.ok()) return checked.error();
-  auto fd = reopen_for_reading(*checked, path, root_name);
+  auto fd = reopen_for_reading(check.own_fds, *checked, path, root_name);
   if (!fd.ok()) return fd.error();
   std::string bytes;
   char buffer[65536];
@@ -87,10 +90,11 @@ std::vector<std::string> expected_entries(const graft_action& action) {
   return entries;
 }
 
-Status check_cache(const plugin::Host& host, int root_fd, const std::string& cache_path,
-                   const std::vector<std::string>& expected, const std::string& root_name) {
+Status check_cache(const plugin::Host& host, const CacheCheck& check, const std::string& cache_path,
+                   const std::vector<std::string>& expected) {
   if (expected.empty()) return ok_status();
-  auto bytes = read_cache(host, root_fd, cache_path, root_name);
+  const std::string& root_name = check.root_name;
+  auto bytes = read_cache(host, check, cache_path);
   if (!bytes.ok()) return bytes.error();
   auto entries = parse_ldcache(*bytes, cache_path + " in " + root_name);
   if (!entries.ok()) return entries.error();
@@ -102,7 +106,7 @@ Status check_cache(const plugin::Host& host, int root_fd, const std::string& cac
       return make_error("ldconfig left {} out of {} in {} (did the image change the directory "
                         "while it ran?)",
                         entry, cache_path, root_name);
-    if (auto path = open_regular(host, root_fd, entry, O_PATH, root_name); !path.ok())
+    if (auto path = open_regular(host, check.root_fd, entry, O_PATH, root_name); !path.ok())
       return path.error();
   }
   return ok_status();

@@ -23,9 +23,17 @@ namespace graft::ldcache {
 // expects none (a plan from before the check existed).
 std::vector<std::string> expected_entries(const graft_action& action);
 
-// Reads the cache at `cache_path` inside the root (through resolve_in_root)
-// and checks every entry in `expected` against it and against the root.
-Status check_cache(const plugin::Host& host, int root_fd, const std::string& cache_path,
-                   const std::vector<std::string>& expected, const std::string& root_name);
+// Where the check looks.
+struct CacheCheck {
+  int root_fd = -1;       // the container root (resolve_in_root)
+  int own_fds = -1;       // O_PATH fd of this process's /proc/self/fd, opened in the
+                          //   host namespace (prepare): the cache is read through it
+  std::string root_name;  // the root as a path, for messages only
+};
+
+// Reads the cache at `cache_path` inside the root and checks every entry in
+// `expected` against it and against the root.
+Status check_cache(const plugin::Host& host, const CacheCheck& check, const std::string& cache_path,
+                   const std::vector<std::string>& expected);
 
 }  // namespace graft::ldcache

@@ -139,18 +139,24 @@ class LdcachePlugin {
   }
 
   // Host mount namespace: the only place the host's ldconfig is opened.
+  // Also opens this process's /proc/self/fd, through which apply reads the
+  // cache back (cache_check.hpp): in a running container's namespace, /proc
+  // is the container's and does not know this process.
   Status prepare(const graft_action& action, const graft_apply_context&) {
     auto sealed = seal_host_binary(config_.ldconfig);
     if (!sealed.ok()) return sealed.error().context("ldconfig");
-    sealed_[action.index] = std::move(*sealed);
+    Fd own_fds(::open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!own_fds.valid()) return make_error("/proc/self/fd: {}", std::strerror(errno));
+    prepared_[action.index] = Prepared{std::move(*sealed), std::move(own_fds)};
     return ok_status();
   }
 
   Status apply(const graft_action& action, const graft_apply_context& context) {
-    auto found = sealed_.find(action.index);
-    if (found == sealed_.end()) return make_error("not prepared (prepare opens the host ldconfig)");
-    Fd exe = std::move(found->second);  // used once, closed when apply returns
-    sealed_.erase(found);
+    auto found = prepared_.find(action.index);
+    if (found == prepared_.end()) return make_error("not prepared (prepare opens the host ldconfig)");
+    Prepared prepared = std::move(found->second);  // used once, closed when apply returns
+    prepared_.erase(found);
+    Fd& exe = prepared.exe;
     if (context.rootfs_fd < 0) return make_error("no container root to update");
     auto command = command_for(action, context, exe.get());
     if (!command.ok()) return command.error();
@@ -164,7 +170,8 @@ class LdcachePlugin {
         !made.ok())
       return made;
     if (auto ran = run_confined(*command); !ran.ok()) return ran;
-    return check_cache(host_, context.rootfs_fd, target, expected, root_name(context));
+    return check_cache(host_, {context.rootfs_fd, prepared.own_fds.get(), root_name(context)},
+                       target, expected);
   }
 
  private:
@@ -191,7 +198,11 @@ class LdcachePlugin {
 
   Host host_;
   Config config_;
-  std::map<std::uint32_t, Fd> sealed_;  // by action index, from prepare to apply
+  struct Prepared {
+    Fd exe;      // the sealed host ldconfig
+    Fd own_fds;  // /proc/self/fd as the host namespace shows it
+  };
+  std::map<std::uint32_t, Prepared> prepared_;  // by action index, from prepare to apply
 };
 
 }  // namespace
