@@ -11,6 +11,7 @@ packages=(
   runc crun            # the end-to-end tests start real containers with graft as their hook
   busybox-static       # the containers' userland, built into OCI bundles by the tests
   util-linux           # unshare, for runc in cgroup v2 mode
+  inotify-tools        # inotifywait: proves from the host that a planted node is never opened
 )
 
 missing=()
