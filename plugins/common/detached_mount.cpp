@@ -65,6 +65,11 @@ Status set_mount_attributes(int mount_fd, const MountAttributes& attributes,
   mount_attr attr{};
   attr.attr_set = attributes.set;
   attr.attr_clr = attributes.clear;
+  // A clone starts in its source's peer group: on a host where the source
+  // mount is shared (/, /dev, /run and /proc on systemd), whatever a
+  // container with CAP_SYS_ADMIN mounted on top of it would show up on the
+  // host's own copy. Private, it neither sends nor receives mount events.
+  attr.propagation = MS_PRIVATE;
   if (::syscall(SYS_mount_setattr, mount_fd, "", AT_EMPTY_PATH, &attr, sizeof attr) != 0)
     return sys_error("mount_setattr", shown, errno);
   return ok_status();

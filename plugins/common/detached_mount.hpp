@@ -36,7 +36,8 @@ Result<MountAttributes> mount_attributes(const graft_action& action,
 // copy of that one mount (not its submounts). `shown` names it in errors.
 Result<Fd> clone_mount(int source_fd, const std::string& shown);
 
-// mount_setattr on the mount `mount_fd` refers to (not recursive).
+// mount_setattr on the mount `mount_fd` refers to (not recursive); it also
+// makes the mount private, so no clone stays a peer of the host's mount.
 Status set_mount_attributes(int mount_fd, const MountAttributes& attributes,
                             const std::string& shown);
 

@@ -1,8 +1,11 @@
 // devices: makes host device nodes appear inside the container.
 //
 // device_node with "bind" (the host has the node): prepare checks the host
-// node is the expected type and number and clones it with nodev cleared (the
-// node is the point; nosuid and noexec stay set); apply binds it onto an
+// node is the expected type and number and clones it read-only with nodev
+// cleared (the node is the point; nosuid and noexec stay set). Read-only
+// still allows device I/O (the kernel checks a read-only mount only for
+// regular files, directories and links), but a container root can no longer
+// chmod or chown the host's node through the bind. Apply binds it onto an
 // empty file at the target. With "mknod" (no host node to bind) apply makes
 // the node itself, mode 0666, owned by the container's owner. Either way an
 // existing node at the target with the same type and number is accepted:
@@ -22,7 +25,7 @@
 namespace graft::plugin {
 namespace {
 
-constexpr MountAttributes kNodeAttributes{.set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC,
+constexpr MountAttributes kNodeAttributes{.set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC,
                                           .clear = MOUNT_ATTR_NODEV};
 
 bool node_by_mknod(const graft_action& action) { return has_option(action, "mknod"); }

@@ -5,11 +5,11 @@
 // graft did while starting a container reached the host through the image.
 #pragma once
 
-#include <map>
 #include <string>
 #include <vector>
 
 #include "temp_dir.hpp"
+#include "tree_snapshot.hpp"
 
 namespace graft::e2e {
 
@@ -18,7 +18,7 @@ class HostSentinel {
   // Builds the tree (files named like what graft writes: libcuda.so.1,
   // ld.so.cache, nvidia-smi, ..., and directories such as lib/, etc/, dev/)
   // and records it.
-  HostSentinel();
+  HostSentinel() = default;
 
   const std::string& path() const { return dir_.path(); }
   // A file of the tree (for symlinks that point at a file, not the directory).
@@ -27,17 +27,17 @@ class HostSentinel {
   // One line per difference from the recorded state ("new entry X",
   // "changed X: ...", "missing X"); empty when the tree is byte-for-byte as
   // recorded.
-  std::vector<std::string> changes() const;
+  std::vector<std::string> changes() const { return recorded_.changes(); }
   // Records the tree as it is now, so that one case's damage is reported by
   // that case only.
-  void rebaseline() { recorded_ = snapshot(); }
+  void rebaseline() { recorded_.rebaseline(); }
 
  private:
-  using Snapshot = std::map<std::string, std::string>;  // relative path -> facts
-  Snapshot snapshot() const;
+  // Makes the tree under `root` and returns `root`.
+  static std::string build(const std::string& root);
 
   fixture::TempDir dir_{"graft-e2e-sentinel-"};
-  Snapshot recorded_;
+  TreeSnapshot recorded_{build(dir_.path())};
 };
 
 }  // namespace graft::e2e

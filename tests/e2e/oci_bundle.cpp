@@ -44,6 +44,7 @@ json capability_set(const BundleSpec& spec) {
   // runc spec's defaults plus CAP_MKNOD: the tests make a node the cgroup denies.
   json caps = json::array({"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE", "CAP_MKNOD"});
   if (spec.privileged) caps.push_back("CAP_SYS_ADMIN");
+  for (const auto& cap : spec.extra_capabilities) caps.push_back(cap);
   return caps;
 }
 
@@ -121,7 +122,7 @@ json config(const BundleSpec& spec) {
 const std::vector<std::string>& busybox_applets() {
   static const std::vector<std::string> applets = {
       "sh", "cat", "ls", "readlink", "mknod", "stat", "grep", "test", "[", "echo",
-      "mkdir", "sleep", "true", "head"};
+      "mkdir", "sleep", "true", "head", "mount", "chmod", "chown"};
   return applets;
 }
 

@@ -43,6 +43,8 @@ struct BundleSpec {
   bool dev_tmpfs = true;
   // CAP_SYS_ADMIN in every capability set: what graft calls privileged.
   bool privileged = false;
+  // More capabilities in every set ("CAP_CHOWN", ...).
+  std::vector<std::string> extra_capabilities;
   // A directory under $TMPDIR (or /tmp) to build the bundle in, such as a
   // filesystem mounted with other flags; "" for $TMPDIR itself.
   std::string tmp_subdir;

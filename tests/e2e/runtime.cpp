@@ -1,5 +1,7 @@
 #include "runtime.hpp"
 
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -17,6 +19,13 @@ std::string find_program(std::string_view name) {
     if (::access(path.c_str(), X_OK) == 0) return path;
   }
   return "";
+}
+
+// This process already sees a v2-only host (a namespace set up by
+// SharedHostTree, or a unified-mode machine).
+bool unified_here() {
+  struct statfs fs {};
+  return ::statfs("/sys/fs/cgroup", &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC;
 }
 
 }  // namespace
@@ -52,7 +61,7 @@ Container::~Container() { (void)remove(); }
 
 CommandResult Container::invoke(const std::vector<std::string>& args) {
   std::vector<std::string> argv;
-  if (mode_ == CgroupMode::v2) {
+  if (mode_ == CgroupMode::v2 && !unified_here()) {
     // A private mount namespace set up like a systemd host in unified mode:
     // the cgroup2 hierarchy on /sys/fs/cgroup and a bpf filesystem on
     // /sys/fs/bpf (the cgroup plugin pins the prog array that keeps the

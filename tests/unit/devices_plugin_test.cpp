@@ -76,6 +76,30 @@ TEST_CASE("A device node from a nodev host mount still works: nodev is cleared o
   CHECK(test::open_errno(sandbox.path("/dev/nvidia0"), O_RDWR) == ENXIO);
 }
 
+TEST_CASE("A bound host node is read-only: it opens for writing, but chmod and chown through it fail with EROFS",
+          "[plugins][mount][devices]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = node_host();
+  MountSandbox sandbox;
+  struct stat before {};
+  REQUIRE(::stat(host.path("dev/nvidia1").c_str(), &before) == 0);
+  auto plugin = test::load_mechanism_plugin("devices");
+  REQUIRE(test::run_plugin(*plugin, {node(host.path("dev/nvidia1"), "/dev/nvidia1", 1)},
+                           sandbox.target())
+              .ok());
+  CHECK((test::mount_flags(sandbox.path("/dev/nvidia1")) & ST_RDONLY) != 0);
+  CHECK(test::open_errno(sandbox.path("/dev/nvidia1"), O_RDWR) == ENXIO);
+  CHECK(::chmod(sandbox.path("/dev/nvidia1").c_str(), 0600) == -1);
+  CHECK(errno == EROFS);
+  CHECK(::chown(sandbox.path("/dev/nvidia1").c_str(), 4242, 4242) == -1);
+  CHECK(errno == EROFS);
+  struct stat after {};
+  REQUIRE(::stat(host.path("dev/nvidia1").c_str(), &after) == 0);
+  CHECK(after.st_mode == before.st_mode);
+  CHECK(after.st_uid == before.st_uid);
+  CHECK(after.st_ctim.tv_nsec == before.st_ctim.tv_nsec);
+}
+
 TEST_CASE("A node planned with mknod is made inside the root, mode 0666, owned by the container",
           "[plugins][mount][devices]") {
   GRAFT_REQUIRE_MOUNTS();

@@ -29,9 +29,11 @@ fixture::FakeHost ipc_host() {
   return fixture::FakeHost::build(spec);
 }
 
-Action ipc_bind(std::string source, std::string target) {
+// Options as the planner gives them: sockets and FIFOs read-only, directories writable.
+Action ipc_bind(std::string source, std::string target, std::string access = "rw") {
   return Action{.kind = ActionKind::bind_mount, .plugin = "ipc", .source = std::move(source),
-                .target = std::move(target), .options = {"rw", "nosuid", "nodev", "noexec"}};
+                .target = std::move(target),
+                .options = {std::move(access), "nosuid", "nodev", "noexec"}};
 }
 
 // connect(2)'s errno on a Unix socket path: ECONNREFUSED means "a socket,
@@ -49,21 +51,42 @@ int connect_errno(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("A daemon socket is bound writable, nosuid, nodev and noexec onto an empty file",
+TEST_CASE("A daemon socket bound read-only, nosuid, nodev and noexec onto an empty file still takes connections",
           "[plugins][mount][ipc]") {
   GRAFT_REQUIRE_MOUNTS();
   auto host = ipc_host();
   MountSandbox sandbox;
   auto plugin = test::load_mechanism_plugin("ipc");
   std::string socket = "/run/nvidia-persistenced/socket";
-  REQUIRE(test::run_plugin(*plugin, {ipc_bind(host.path(socket), socket)}, sandbox.target()).ok());
+  REQUIRE(test::run_plugin(*plugin, {ipc_bind(host.path(socket), socket, "ro")}, sandbox.target())
+              .ok());
   struct stat st {};
   REQUIRE(::stat(sandbox.path(socket).c_str(), &st) == 0);
   CHECK(S_ISSOCK(st.st_mode));
   CHECK(connect_errno(sandbox.path(socket)) == ECONNREFUSED);
-  unsigned long flags = test::mount_flags(sandbox.path(socket));
-  CHECK((flags & ST_RDONLY) == 0);
-  CHECK((flags & (ST_NOSUID | ST_NODEV | ST_NOEXEC)) == (ST_NOSUID | ST_NODEV | ST_NOEXEC));
+  constexpr unsigned long kFlags = ST_RDONLY | ST_NOSUID | ST_NODEV | ST_NOEXEC;
+  CHECK((test::mount_flags(sandbox.path(socket)) & kFlags) == kFlags);
+}
+
+TEST_CASE("chmod and chown of a read-only bound socket fail with EROFS and leave the host's socket as it was",
+          "[plugins][mount][ipc]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = ipc_host();
+  MountSandbox sandbox;
+  auto plugin = test::load_mechanism_plugin("ipc");
+  std::string socket = "/run/nvidia-persistenced/socket";
+  struct stat before {};
+  REQUIRE(::stat(host.path(socket).c_str(), &before) == 0);
+  REQUIRE(test::run_plugin(*plugin, {ipc_bind(host.path(socket), socket, "ro")}, sandbox.target())
+              .ok());
+  CHECK(::chmod(sandbox.path(socket).c_str(), 0777) == -1);
+  CHECK(errno == EROFS);
+  CHECK(::chown(sandbox.path(socket).c_str(), 4242, 4242) == -1);
+  CHECK(errno == EROFS);
+  struct stat after {};
+  REQUIRE(::stat(host.path(socket).c_str(), &after) == 0);
+  CHECK(after.st_mode == before.st_mode);
+  CHECK(after.st_uid == before.st_uid);
 }
 
 TEST_CASE("The MPS pipe directory is bound as a writable directory shared with the host",

@@ -1,6 +1,11 @@
 // Binaries, firmware, IPC endpoints and configuration files: each a bind
 // mount of something discovery found, with options by kind. Binaries stay
-// executable; IPC stays writable but never executable; all are nosuid,nodev.
+// executable; all are nosuid,nodev. IPC sockets and FIFOs are read-only: a
+// read-only bind still lets a client connect() and write, while a container
+// root can no longer chmod or chown the host's inode through it. An IPC
+// directory (the MPS pipe directory) stays writable, never executable:
+// clients and the per-user MPS server make their pipes in it
+// (docs/security.md, "Device, socket and FIFO binds").
 #include "plan/plan_context.hpp"
 
 namespace graft {
@@ -36,7 +41,7 @@ void add_file_actions(PlanContext& context) {
         bind(file, "libraries", {"ro", "nosuid", "nodev", "noexec"}, item, plan);
   for (const auto& item : context.items.ipc)
     if (auto* file = find(inventory.ipc, item.value))
-      bind(*file, "ipc", {"rw", "nosuid", "nodev", "noexec"}, item, plan);
+      bind(*file, "ipc", {file->directory ? "rw" : "ro", "nosuid", "nodev", "noexec"}, item, plan);
   for (const auto& item : context.items.config_files)
     if (auto* file = find(inventory.config_files, item.value))
       bind(*file, "libraries", {"ro", "nosuid", "nodev", "noexec"}, item, plan);
