@@ -17,9 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char* outcome(long result) {
-  return result >= 0 ? "ok" : strerrorname_np(errno);
-}
+/* "ok", or the errno name right after the call. */
+#define TRY(call) ((call) >= 0 ? "ok" : strerrorname_np(errno))
 
 static long try_fork(void) {
   pid_t pid = fork();
@@ -35,14 +34,14 @@ static long try_open_node(void) {
 }
 
 int main(void) {
-  long mounted = mount("none", "/", "tmpfs", 0, NULL);
-  long forked = try_fork();
-  long keyring = syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0);
-  long unshared = unshare(CLONE_NEWUSER);
-  long traced = ptrace(PTRACE_TRACEME, 0, NULL, NULL);
-  long opened = try_open_node();
+  const char* mounted = TRY(mount("none", "/", "tmpfs", 0, NULL));
+  const char* forked = TRY(try_fork());
+  const char* keyring = TRY(syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0));
+  const char* unshared = TRY(unshare(CLONE_NEWUSER));
+  const char* traced = TRY(ptrace(PTRACE_TRACEME, 0, NULL, NULL));
+  const char* opened = TRY(try_open_node());
   fprintf(stderr, "mount=%s fork=%s keyctl=%s unshare=%s ptrace=%s open_node=%s pid=%d uid=%u gid=%u\n",
-          outcome(mounted), outcome(forked), outcome(keyring), outcome(unshared), outcome(traced),
-          outcome(opened), (int)getpid(), (unsigned)getuid(), (unsigned)getgid());
+          mounted, forked, keyring, unshared, traced, opened, (int)getpid(), (unsigned)getuid(),
+          (unsigned)getgid());
   return 3;
 }

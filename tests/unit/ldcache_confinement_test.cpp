@@ -134,8 +134,8 @@ TEST_CASE("A device node the image plants behind a library name is never opened 
   CHECK(cached_path(cache, "libevil.so.1").empty());
 }
 
-TEST_CASE("The confined child may not mount, fork, use keyrings, unshare, ptrace or open a device, "
-          "and is pid 1 of its own namespace",
+TEST_CASE("The confined child is denied mount and fork and keyrings and unshare and ptrace and "
+          "device nodes and is pid 1 of its own namespace",
           "[plugins][ldcache]") {
   SKIP_UNLESS(cannot_run());
   Rootfs rootfs;
