@@ -1,10 +1,11 @@
-// run_confined: fork, confine the child step by step, execveat the sealed
-// binary; the parent reads the child's stderr and waits with a deadline.
+// run_confined: clone3 the child into its namespaces and the container's
+// cgroup, confine it step by step, execveat the sealed binary; the parent
+// reads the child's stderr and waits with a deadline.
 //
-// Between fork and exec the child calls only system calls (and
-// strerrordesc_np, a table lookup): everything it needs (argv, envp) is built
-// before fork, so no allocation happens in a process that may have been
-// forked from a multi-threaded one.
+// Between clone and exec the child calls only system calls (and
+// strerrordesc_np, a table lookup): everything it needs (argv, envp, the
+// seccomp program) is built before clone, so no allocation happens in a
+// process that may have been forked from a multi-threaded one.
 #include "confined_run.hpp"
 
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <linux/capability.h>
 #include <poll.h>
 #include <sched.h>
+#include <linux/sched.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -27,6 +29,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "child_seccomp.hpp"
 #include "fd.hpp"
 
 #ifndef SECBIT_NOROOT
@@ -46,8 +49,10 @@ constexpr int kExeFd = 3;              // where the sealed binary sits for execv
 struct ChildPlan {
   const ConfinedCommand* command;
   char* const* argv;
+  const std::vector<sock_filter>* filter;
   int err_fd;     // write end of the stderr pipe
-  pid_t parent;   // graft, for the death signal's race below
+  int go_read;    // the parent writes one byte once the child is in its cgroup
+  int go_write;   // the parent's end, closed by the child so graft's death reads as EOF
 };
 
 // --- child side: async-signal-safe only ---------------------------------
@@ -82,16 +87,40 @@ void mask_dir(int err_fd, const char* path) {
     die(err_fd, "masking /proc or /sys");
 }
 
-// Private mount namespace first, so nothing below (the masks) is seen by the
-// container; then chroot into the root: every path ldconfig resolves,
-// symlinks in the image included, stays inside it. The fchdir comes before
-// the unshare: unshare moves the cwd to its copy in the new namespace, while
-// root_fd keeps pointing into the old one, where mount() fails with EINVAL.
+// The child's own copy of the whole tree below the cwd (the root and every
+// mount under it, the container's /dev included), made nodev, nosuid and
+// noexec and mounted over the cwd, which then moves onto it. nodev is what
+// keeps ldconfig from opening a device node the image planted behind a
+// library name (it fopen()s every lib*.so* it finds): open(2) of any device
+// fails with EACCES before a driver sees it. noexec does not stop reading
+// or PROT_READ mappings, which is all ldconfig does with a library.
+void enter_private_copy(int err_fd) {
+  int tree = static_cast<int>(
+      ::syscall(SYS_open_tree, AT_FDCWD, ".", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE));
+  if (tree < 0) die(err_fd, "open_tree of the container root");
+  mount_attr attr{};
+  attr.attr_set = MOUNT_ATTR_NODEV | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC;
+  attr.propagation = MS_PRIVATE;
+  if (::syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof attr) != 0)
+    die(err_fd, "making the container root nodev,nosuid,noexec");
+  if (::syscall(SYS_move_mount, tree, "", AT_FDCWD, ".", MOVE_MOUNT_F_EMPTY_PATH) != 0)
+    die(err_fd, "mounting the private copy of the container root");
+  if (::fchdir(tree) != 0) die(err_fd, "fchdir to the private copy");
+  ::close(tree);
+}
+
+// Private mount namespace first, so nothing below (the copy, the masks) is
+// seen by the container; then chroot into the copy of the root: every path
+// ldconfig resolves, symlinks in the image included, stays inside it. The
+// fchdir comes before the unshare: unshare moves the cwd to its copy in the
+// new namespace, while root_fd keeps pointing into the old one, where
+// mount() fails with EINVAL.
 void enter_root(const ChildPlan& plan) {
   if (::fchdir(plan.command->root_fd) != 0) die(plan.err_fd, "fchdir to the container root");
   if (::unshare(CLONE_NEWNS) != 0) die(plan.err_fd, "unshare(CLONE_NEWNS)");
   if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
     die(plan.err_fd, "making / private");
+  enter_private_copy(plan.err_fd);
   if (::chroot(".") != 0) die(plan.err_fd, "chroot into the container root");
   if (::chdir("/") != 0) die(plan.err_fd, "chdir /");
   mask_dir(plan.err_fd, "/proc");
@@ -136,8 +165,10 @@ void set_limits(const ConfinedCommand& command) {
   limit(RLIMIT_FSIZE, rlim_t{64} << 20, "RLIMIT_FSIZE");  // a cache is well under 1 MiB
   limit(RLIMIT_NOFILE, 64, "RLIMIT_NOFILE");             // a few directories and files at a time
   limit(RLIMIT_CORE, 0, "RLIMIT_CORE");  // a core of it must not land in the image
-  // NPROC counts every process of the real uid (root has hundreds), so 0
-  // means no fork at all: ldconfig never forks, and a subverted one cannot.
+  // NPROC counts every process of the real uid, so 0 stops a non-root
+  // identity from forking. It does not bind uid 0 (the kernel exempts the
+  // initial namespace's root from it); the seccomp filter, which denies
+  // fork, vfork, clone and clone3 to every identity, is what does.
   limit(RLIMIT_NPROC, 0, "RLIMIT_NPROC");
 }
 
@@ -161,16 +192,31 @@ void drop_privileges(const ConfinedCommand& command) {
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) die(2, "PR_SET_NO_NEW_PRIVS");
 }
 
+// Waits for the parent's go: it comes once the parent has put the child in
+// the container's devices cgroup (v1), and EOF instead means graft is gone
+// (its own deadline passing right after clone) before the death signal
+// below was armed. getppid() cannot tell: in a new pid namespace it is 0.
+void wait_for_go(const ChildPlan& plan) {
+  ::close(plan.go_write);
+  char go = 0;
+  ssize_t got;
+  do {
+    got = ::read(plan.go_read, &go, 1);
+  } while (got < 0 && errno == EINTR);
+  if (got != 1) ::_exit(2);
+  ::close(plan.go_read);
+}
+
 [[noreturn]] void child_main(const ChildPlan& plan) {
-  // Die with graft: an orphaned ldconfig would outlive its deadline. graft
-  // may already be gone (its own deadline passing right after fork), and
-  // then no death signal comes: go now.
+  // Die with graft: an orphaned ldconfig would outlive its deadline.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-  if (::getppid() != plan.parent) ::_exit(2);
+  wait_for_go(plan);
   enter_root(plan);
   arrange_fds(plan);
   drop_privileges(*plan.command);
   set_limits(*plan.command);
+  // Last, after every mount and prctl above that it denies.
+  if (install_child_filter(*plan.filter) != 0) die(2, "installing the seccomp filter");
   char* const empty_env[] = {nullptr};
   ::syscall(SYS_execveat, kExeFd, "", plan.argv, empty_env, AT_EMPTY_PATH);
   die(2, "execveat of the sealed binary");
@@ -243,6 +289,35 @@ Status describe(const Ending& ending, const ConfinedCommand& command) {
                     name != nullptr ? name : "?", first_line(ending.stderr_text));
 }
 
+// The child: new pid, network and IPC namespaces (it sees no process, socket
+// or IPC object of the host or the container; it is pid 1 of its own
+// namespace), a pidfd, and on cgroup v2 its birth inside the container's
+// cgroup, so the runtime's device program covers it from the first
+// instruction. The mount namespace comes later, in the child (enter_root).
+pid_t clone_child(const ConfinedCommand& command, int& pidfd) {
+  clone_args args{};
+  args.flags = CLONE_PIDFD | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC;
+  args.pidfd = reinterpret_cast<std::uint64_t>(&pidfd);
+  args.exit_signal = SIGCHLD;
+  if (command.cgroup_dir_fd >= 0) {
+    args.flags |= CLONE_INTO_CGROUP;
+    args.cgroup = static_cast<std::uint64_t>(command.cgroup_dir_fd);
+  }
+  return static_cast<pid_t>(::syscall(SYS_clone3, &args, sizeof args));
+}
+
+// cgroup v1: the child waits for its go until it is in the container's
+// devices cgroup, before it touches the root.
+Status join_v1_cgroup(const ConfinedCommand& command, pid_t pid) {
+  if (command.cgroup_procs_fd < 0) return ok_status();
+  const std::string text = std::to_string(pid);
+  if (::write(command.cgroup_procs_fd, text.data(), text.size()) !=
+      static_cast<ssize_t>(text.size()))
+    return make_error("moving {} into the container's devices cgroup {}: {}",
+                      command.argv.at(0), command.cgroup_name, std::strerror(errno));
+  return ok_status();
+}
+
 }  // namespace
 
 Status run_confined(const ConfinedCommand& command) {
@@ -251,26 +326,41 @@ Status run_confined(const ConfinedCommand& command) {
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
+  const std::vector<sock_filter> filter = child_filter();
+  if (filter.empty()) return make_error("run_confined: no seccomp filter for this architecture");
 
-  int pipe_fds[2];
+  int pipe_fds[2], go_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return make_error("pipe2: {}", std::strerror(errno));
   Fd err_read(pipe_fds[0]), err_write(pipe_fds[1]);
+  if (::pipe2(go_fds, O_CLOEXEC) != 0) return make_error("pipe2: {}", std::strerror(errno));
+  Fd go_read(go_fds[0]), go_write(go_fds[1]);
   // Only the parent's end is non-blocking; the flag is per end.
   ::fcntl(err_read.get(), F_SETFL, O_NONBLOCK);
 
-  const ChildPlan plan{&command, argv.data(), err_write.get(), ::getpid()};
-  pid_t pid = ::fork();
-  if (pid < 0) return make_error("fork: {}", std::strerror(errno));
+  const ChildPlan plan{&command, argv.data(), &filter, err_write.get(), go_read.get(),
+                       go_write.get()};
+  int raw_pidfd = -1;
+  pid_t pid = clone_child(command, raw_pidfd);
+  if (pid < 0)
+    return make_error("clone3 of {} {}: {}", command.argv.at(0),
+                      command.cgroup_dir_fd >= 0
+                          ? "into the container's cgroup " + command.cgroup_name
+                          : std::string("into its namespaces"),
+                      std::strerror(errno));
   if (pid == 0) child_main(plan);
+  Fd pidfd(raw_pidfd);
   err_write.reset();  // EOF on the pipe once the child and its exec are done
+  go_read.reset();
 
-  Fd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
-  if (!pidfd.valid()) {
-    int error = errno;
-    ::kill(pid, SIGKILL);
+  Status joined = join_v1_cgroup(command, pid);
+  if (joined.ok() && ::write(go_write.get(), "g", 1) != 1)
+    joined = make_error("starting {}: {}", command.argv.at(0), std::strerror(errno));
+  if (!joined.ok()) {
+    ::syscall(SYS_pidfd_send_signal, pidfd.get(), SIGKILL, nullptr, 0);
     ::waitpid(pid, nullptr, 0);
-    return make_error("pidfd_open: {}", std::strerror(error));
+    return joined;
   }
+  go_write.reset();
   auto ending = wait_for(pid, pidfd.get(), err_read.get(), command.timeout);
   if (!ending.ok()) return ending.error();
   return describe(*ending, command);

@@ -4,30 +4,45 @@
 // checking that the new cache lists what the plan expects (content: one
 // container path per line, cache_check.hpp).
 //
-//   prepare (host mount ns): seal the host ldconfig into a memfd.
+//   prepare (host mount ns): seal the host ldconfig into a memfd; find the
+//     container's device cgroup and read its uid and gid maps from its pid.
 //   apply (container mount ns): make sure the cache's directory exists in the
 //     root, then run `ldconfig -f /etc/ld.so.conf -C <target> <paths...>`
-//     from the memfd, chrooted into the root (confined_run.hpp), and check
-//     the cache it wrote.
+//     from the memfd, chrooted into the root, inside the container's device
+//     cgroup, as an identity the container maps (confined_run.hpp,
+//     container_identity.hpp), and check the cache it wrote.
+//
+// Without a container pid (`graft apply` on a bare root) there is no cgroup
+// to join and no map to check: ldconfig runs outside any device cgroup,
+// where nodev alone keeps it from opening device nodes, as the root's
+// owner (a debug line says so). With a pid whose cgroup or maps cannot be
+// found, the action is refused.
 //
 // No binary of the image is ever executed, and ldconfig reads the image's
 // own /etc/ld.so.conf only from inside the chroot.
 //
-// Config: {"ldconfig": "/sbin/ldconfig", "timeout_ms": 10000}.
+// Config: {"ldconfig": "/sbin/ldconfig", "timeout_ms": 10000,
+//          "cgroup_root": "/sys/fs/cgroup"}.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <cstddef>
 #include <cstring>
+#include <fstream>
 #include <map>
+#include <optional>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cache_check.hpp"
 #include "confined_run.hpp"
+#include "container_cgroup.hpp"
+#include "container_identity.hpp"
 #include "fd.hpp"
 #include "plugin_glue.hpp"
 #include "sealed_binary.hpp"
@@ -43,16 +58,17 @@ constexpr long long kMaxTimeoutMs = 10 * 60 * 1000;
 struct Config {
   std::string ldconfig = "/sbin/ldconfig";
   std::chrono::milliseconds timeout{10000};
+  std::string cgroup_root = "/sys/fs/cgroup";
 };
 
 Result<Config> read_config(const nlohmann::json& json) {
   Config config;
   for (const auto& [key, value] : json.items()) {
-    if (key == "ldconfig") {
+    if (key == "ldconfig" || key == "cgroup_root") {
       if (!value.is_string() || value.get<std::string>().empty() ||
           value.get<std::string>().front() != '/')
-        return make_error("ldcache config: \"ldconfig\" must be an absolute host path");
-      config.ldconfig = value.get<std::string>();
+        return make_error("ldcache config: \"{}\" must be an absolute host path", key);
+      (key == "ldconfig" ? config.ldconfig : config.cgroup_root) = value.get<std::string>();
     } else if (key == "timeout_ms") {
       if (!value.is_number_integer() || value.get<long long>() < 1 ||
           value.get<long long>() > kMaxTimeoutMs)
@@ -60,7 +76,7 @@ Result<Config> read_config(const nlohmann::json& json) {
                           kMaxTimeoutMs);
       config.timeout = std::chrono::milliseconds(value.get<long long>());
     } else {
-      return make_error("ldcache config: unknown key \"{}\" (known: ldconfig, timeout_ms)", key);
+      return make_error("ldcache config: unknown key \"{}\" (known: ldconfig, timeout_ms, cgroup_root)", key);
     }
   }
   return config;
@@ -75,6 +91,22 @@ Status check_container_path(const std::string& path, const char* what) {
   for (char c : path) ok = ok && static_cast<unsigned char>(c) >= 0x20;
   if (!ok) return make_error("{} '{}' is not a plain absolute container path", what, path);
   return ok_status();
+}
+
+int pid_of(const graft_apply_context& context) {
+  if (context.struct_size < offsetof(graft_apply_context, pid) + sizeof context.pid) return 0;
+  return context.pid;
+}
+
+Result<std::vector<IdRange>> read_id_map(int pid, const char* which) {
+  const std::string path = fmt::format("/proc/{}/{}", pid, which);
+  std::ifstream in(path);
+  if (!in) return make_error("cannot read {}: {}", path, std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto map = parse_id_map(text.str());
+  if (!map.ok()) return map.error().context(path);
+  return map;
 }
 
 std::string root_name(const graft_apply_context& context) {
@@ -142,12 +174,17 @@ class LdcachePlugin {
   // Also opens this process's /proc/self/fd, through which apply reads the
   // cache back (cache_check.hpp): in a running container's namespace, /proc
   // is the container's and does not know this process.
-  Status prepare(const graft_action& action, const graft_apply_context&) {
+  Status prepare(const graft_action& action, const graft_apply_context& context) {
     auto sealed = seal_host_binary(config_.ldconfig);
     if (!sealed.ok()) return sealed.error().context("ldconfig");
     Fd own_fds(::open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (!own_fds.valid()) return make_error("/proc/self/fd: {}", std::strerror(errno));
-    prepared_[action.index] = Prepared{std::move(*sealed), std::move(own_fds)};
+    Prepared prepared{std::move(*sealed), std::move(own_fds), {}};
+    if (auto found = find_container(pid_of(context)); found.ok())
+      prepared.container = std::move(*found);
+    else
+      return found.error();
+    prepared_[action.index] = std::move(prepared);
     return ok_status();
   }
 
@@ -160,6 +197,8 @@ class LdcachePlugin {
     if (context.rootfs_fd < 0) return make_error("no container root to update");
     auto command = command_for(action, context, exe.get());
     if (!command.ok()) return command.error();
+    if (auto joined = use_container(prepared.container, context, *command); !joined.ok())
+      return joined;
     const std::vector<std::string> expected = expected_entries(action);
     for (const auto& entry : expected)
       if (auto checked = check_container_path(entry, "expected cache entry"); !checked.ok())
@@ -175,6 +214,62 @@ class LdcachePlugin {
   }
 
  private:
+  // What prepare learns of the container from its pid, in the host's
+  // namespaces: its device cgroup (opened; on v1 its cgroup.procs too) and
+  // its id maps. Absent without a pid.
+  struct Container {
+    cgroup::ContainerCgroup cgroup;
+    Fd procs;  // v1: cgroup.procs of the devices cgroup, for writing
+    std::vector<IdRange> uid_map, gid_map;
+  };
+
+  Result<std::optional<Container>> find_container(int pid) const {
+    if (pid <= 0) {
+      host_.debug("no container pid: ldconfig runs outside any device cgroup (nodev alone "
+                  "keeps it from device nodes), as the root's owner");
+      return std::optional<Container>();
+    }
+    auto cgroup = cgroup::find_container_cgroup(pid, config_.cgroup_root);
+    if (!cgroup.ok())
+      return cgroup.error().context("ldconfig must run in the container's device cgroup");
+    Container container{std::move(*cgroup), {}, {}, {}};
+    if (container.cgroup.mode == cgroup::CgroupMode::v1) {
+      container.procs = Fd(::openat(container.cgroup.dir.get(), "cgroup.procs",
+                                    O_WRONLY | O_CLOEXEC | O_NOFOLLOW));
+      if (!container.procs.valid())
+        return make_error("ldconfig must run in the container's device cgroup: {}/cgroup.procs: {}",
+                          container.cgroup.path, std::strerror(errno));
+    }
+    auto uids = read_id_map(pid, "uid_map");
+    if (!uids.ok()) return uids.error();
+    auto gids = read_id_map(pid, "gid_map");
+    if (!gids.ok()) return gids.error();
+    container.uid_map = std::move(*uids);
+    container.gid_map = std::move(*gids);
+    return std::optional<Container>(std::move(container));
+  }
+
+  // The container's cgroup and an identity its user namespace maps.
+  Status use_container(const std::optional<Container>& container,
+                       const graft_apply_context& context, ConfinedCommand& command) const {
+    if (!container) return ok_status();
+    auto identity = child_identity(command.uid, command.gid, container->uid_map, container->gid_map);
+    if (!identity.ok()) return identity.error().context(root_name(context));
+    if (identity->fell_back)
+      host_.debug(fmt::format("the owner {}:{} of {} is not mapped by the container's user "
+                              "namespace: ldconfig runs as the container's root, {}:{}",
+                              command.uid, command.gid, root_name(context), identity->uid,
+                              identity->gid));
+    command.uid = identity->uid;
+    command.gid = identity->gid;
+    command.cgroup_name = container->cgroup.path;
+    if (container->cgroup.mode == cgroup::CgroupMode::v2)
+      command.cgroup_dir_fd = container->cgroup.dir.get();
+    else
+      command.cgroup_procs_fd = container->procs.get();
+    return ok_status();
+  }
+
   // argv as libnvidia-container builds it: explicit -f/-C because the host's
   // ldconfig may have been built with another prefix.
   Result<ConfinedCommand> command_for(const graft_action& action,
@@ -201,6 +296,7 @@ class LdcachePlugin {
   struct Prepared {
     Fd exe;      // the sealed host ldconfig
     Fd own_fds;  // /proc/self/fd as the host namespace shows it
+    std::optional<Container> container;  // none without a container pid
   };
   std::map<std::uint32_t, Prepared> prepared_;  // by action index, from prepare to apply
 };

@@ -2,7 +2,9 @@
 // the kernel see it: the mode from statfs(cgroup_root), the cgroup from
 // /proc/<pid>/cgroup, the mount point from /proc/self/mountinfo. Runs in the
 // host's mount namespace (prepare); the result is an O_PATH fd of the
-// cgroup directory that later phases use instead of any path.
+// cgroup directory that later phases use instead of any path. Shared: the
+// cgroup plugin writes the container's device rules there, the ldcache
+// plugin runs ldconfig inside it.
 #pragma once
 
 #include <string>

@@ -1,0 +1,108 @@
+// Issue 10, "Nothing graft gives a container may reach back to the host":
+// the in-container ldconfig and device nodes the image plants. An image
+// puts a character device behind a library-named symlink, and another
+// device named like a library, in the directory ldconfig scans; inotifywait
+// on the host watches the bundle and must see neither node opened, while it
+// does see the run open the image's other files. Skips without inotifywait.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "container_checks.hpp"
+#include "hostile_image.hpp"
+#include "temp_dir.hpp"
+
+extern char** environ;
+
+using namespace graft::e2e;
+
+namespace {
+
+constexpr const char* kInotifywait = "/usr/bin/inotifywait";
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// `inotifywait -r -m -e open` on a tree, its events in a file, stopped on
+// destruction.
+class OpenWatch {
+ public:
+  OpenWatch(const std::string& tree, const std::string& log) : log_(log) {
+    const std::string command = std::string("exec ") + kInotifywait +
+                                " -r -m -e open --format '%w%f' '" + tree + "' > '" + log +
+                                "' 2> '" + log + ".err'";
+    const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+    REQUIRE(::posix_spawn(&pid_, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv),
+                          environ) == 0);
+    for (int i = 0; i < 500 && read_all(log + ".err").find("Watches established") ==
+                                   std::string::npos;
+         ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE_THAT(read_all(log + ".err"), Catch::Contains("Watches established"));
+  }
+  ~OpenWatch() { stop(); }
+  // The opened paths, one a line, once the watch is stopped.
+  std::string stop() {
+    if (pid_ > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the last events
+      ::kill(pid_, SIGTERM);
+      ::waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+    return read_all(log_);
+  }
+
+ private:
+  std::string log_;
+  pid_t pid_ = -1;
+};
+
+}  // namespace
+
+TEST_CASE("a device node the image plants behind a library name in a library directory is never "
+          "opened by the in-container ldconfig",
+          "[e2e][malicious][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  if (::access(kInotifywait, X_OK) != 0) {
+    WARN("graft-e2e skipped: " << kInotifywait << " is missing (install inotify-tools)");
+    return;
+  }
+  // The bundle is built below a directory made here, so the watch can be in
+  // place before the node exists (inotifywait -r follows new directories).
+  graft::fixture::TempDir tree("graft-e2e-ldwatch-");
+  graft::fixture::TempDir logs("graft-e2e-ldwatch-log-");
+  BundleSpec spec = gpu1_compute_utility();
+  spec.tmp_subdir = tree.path().substr(tree.path().rfind('/') + 1);
+  const std::string lib_dir = "/usr/lib/x86_64-linux-gnu";
+  spec.planted = {{"/planted/watchdog", PlantedKind::char_device, ""},
+                  {lib_dir + "/libevil.so.1", PlantedKind::symlink, "/planted/watchdog"},
+                  {lib_dir + "/libplanted.so.2", PlantedKind::char_device, ""}};
+  OpenWatch watch(tree.path(), logs.path() + "/opens");
+
+  auto result = run_hostile(spec, "ldconfig", /*full_probe=*/false);
+  const std::string opens = watch.stop();
+  record("image devices", lib_dir + "/libevil.so.1", "symlink to a planted device node", result);
+  INFO("container output:\n" << result.container.run.out << "\nopened:\n" << opens);
+  // The watch works: the run opened the image's files (the shell's script,
+  // the libraries ldconfig reads).
+  CHECK_THAT(opens, Catch::Contains("/rootfs/"));
+  CHECK_THAT(opens, !Catch::Contains("/rootfs/planted/watchdog"));
+  CHECK_THAT(opens, !Catch::Contains("/rootfs" + lib_dir + "/libplanted.so.2"));
+  // The planted names are only image files: the container starts and gets
+  // its cache.
+  REQUIRE(result.outcome == "injected");
+  CHECK(result.container.report.find("cache", "/etc/ld.so.cache")->at(0) == "1");
+}
