@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "container_cgroup.hpp"
+#include "container_process.hpp"
 #include "device_filter_v2.hpp"
 #include "device_rule.hpp"
 #include "devices_v1.hpp"
@@ -62,7 +63,7 @@ class CgroupPlugin {
     if (pid <= 0) return make_error("cgroup rule '{}': no container pid", rule->text());
     if (containers_.contains(pid)) return ok_status();
 
-    auto cgroup = find_container_cgroup(pid, cgroup_root_);
+    auto cgroup = find_container_cgroup(pid, plugin::pidfd_of(context), cgroup_root_);
     if (!cgroup.ok()) return cgroup.error();
     Container container{.cgroup = std::move(*cgroup), .bpffs = {}, .bpffs_error = {}, .pending = {}};
     if (container.cgroup.mode == CgroupMode::v2) open_bpffs(container);

@@ -3,9 +3,13 @@
 // depends on the runtime's cgroup driver).
 #include "container_cgroup.hpp"
 
+#include "container_process.hpp"
+
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <climits>
@@ -126,8 +130,22 @@ Result<CgroupMode> detect_mode(const std::string& cgroup_root) {
                                                                       : CgroupMode::v1;
 }
 
-Result<ContainerCgroup> find_container_cgroup(int pid, const std::string& cgroup_root) {
+// The pidfd the host holds (ABI 1.2), or one opened here for an older host:
+// later than the host's would have been, but before anything is read.
+static Status open_own_pidfd(int pid, plugin::Fd& owned) {
+  owned = plugin::Fd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
+  if (owned.valid()) return ok_status();
+  return make_error("container process {}: {}", pid,
+                    errno == ESRCH ? "no such process (exited?)" : std::strerror(errno));
+}
+
+Result<ContainerCgroup> find_container_cgroup(int pid, int pidfd, const std::string& cgroup_root) {
   if (pid <= 0) return make_error("no container pid: cannot find the container's cgroup");
+  plugin::Fd owned;
+  if (pidfd < 0) {
+    if (auto opened = open_own_pidfd(pid, owned); !opened.ok()) return opened.error();
+    pidfd = owned.get();
+  }
   char resolved[PATH_MAX];
   if (::realpath(cgroup_root.c_str(), resolved) == nullptr)
     return make_error("cgroup root {}: {}", cgroup_root, std::strerror(errno));
@@ -135,10 +153,14 @@ Result<ContainerCgroup> find_container_cgroup(int pid, const std::string& cgroup
   auto mode = detect_mode(root);
   if (!mode.ok()) return mode.error();
 
-  auto cgroup_text = read_file("/proc/" + std::to_string(pid) + "/cgroup");
+  auto cgroup_text = plugin::read_container_proc(pidfd, pid, "cgroup", "its cgroup");
   if (!cgroup_text.ok()) return cgroup_text.error();
   auto mountinfo_text = read_file("/proc/self/mountinfo");
   if (!mountinfo_text.ok()) return mountinfo_text.error();
+  // The cgroup directory is opened below; confirm once more that the process
+  // whose cgroup it is has not exited (and its cgroup been removed or reused).
+  if (auto running = plugin::confirm_running(pidfd, pid, "its cgroup"); !running.ok())
+    return running.error();
   auto lines = parse_proc_cgroup(*cgroup_text);
   auto mounts = parse_mountinfo(*mountinfo_text);
 

@@ -1,6 +1,6 @@
 // Finding a container's device cgroup from its pid, the way runc/crun and
 // the kernel see it: the mode from statfs(cgroup_root), the cgroup from
-// /proc/<pid>/cgroup, the mount point from /proc/self/mountinfo. Runs in the
+// /proc/<pid>/cgroup (confirmed through the pidfd), the mount point from /proc/self/mountinfo. Runs in the
 // host's mount namespace (prepare); the result is an O_PATH fd of the
 // cgroup directory that later phases use instead of any path. Shared: the
 // cgroup plugin writes the container's device rules there, the ldcache
@@ -53,7 +53,10 @@ struct ContainerCgroup {
 };
 
 // The device cgroup of `pid`. `cgroup_root` decides the mode and, in v2,
-// is the cgroup2 mount point used.
-Result<ContainerCgroup> find_container_cgroup(int pid, const std::string& cgroup_root);
+// is the cgroup2 mount point used. `pidfd` is the host's pidfd of `pid`
+// (-1: the plugin opens its own): /proc/<pid>/cgroup is read, then the
+// process confirmed still running, else "container process N exited while
+// graft read its cgroup".
+Result<ContainerCgroup> find_container_cgroup(int pid, int pidfd, const std::string& cgroup_root);
 
 }  // namespace graft::cgroup

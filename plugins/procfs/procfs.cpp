@@ -2,11 +2,14 @@
 // through it only what the plan grants.
 //
 // procfs_mask: prepare reads and rewrites the files the plan keeps and builds
-// a detached tmpfs holding them; apply lays it over the target (made inside
-// the root if the container's /proc lacks it); finish makes it read-only.
+// a detached tmpfs holding them; apply makes it read-only while it is still
+// detached and only then lays it over the target (made inside the root if the
+// container's /proc lacks it), so the container never sees a writable mask.
 // bind_mount: prepare clones the source read-only and, when the target lies
 // under a mask, makes its mountpoint inside that still-detached tmpfs, so
 // apply attaches onto an fd of the tmpfs itself, not a path looked up again.
+// Every prepare runs before any apply, so those mountpoints exist before the
+// mask turns read-only (mounting onto them needs no write access).
 // Other procfs binds get a mountpoint inside the root, as libraries do.
 #include <linux/mount.h>
 
@@ -55,15 +58,9 @@ class Procfs {
                                                    : apply_bind(action, root);
   }
 
-  // Read-only only now: binds beneath needed their mountpoints until here.
   Status finish(const graft_apply_context&) {
-    for (auto& [index, mask] : masks_) {
+    for (auto& [index, mask] : masks_)
       if (!mask.attached) return make_error("{}: mask prepared but never applied", mask.target);
-      if (auto status = set_mount_attributes(mask.tmpfs.get(), {.set = MOUNT_ATTR_RDONLY},
-                                             mask.target);
-          !status)
-        return status;
-    }
     return ok_status();
   }
 
@@ -90,6 +87,12 @@ class Procfs {
                         action.index);
     auto target = root.make_dirs(action.target);
     if (!target) return target.error();
+    // Read-only before it is attached: there is no moment at which the
+    // container could write into the mask.
+    if (auto status = set_mount_attributes(found->second.tmpfs.get(), {.set = MOUNT_ATTR_RDONLY},
+                                           action.target);
+        !status)
+      return status;
     if (auto status = attach_mount(found->second.tmpfs.get(), target->get(), action.target);
         !status)
       return status;

@@ -70,8 +70,10 @@ void enter_private_namespace() {
 // Runs `step` inside the stand-in's mount namespace.
 template <typename Step>
 void in_namespace(int pid, Step step) {
+  auto process = ContainerProcess::open(pid);
+  REQUIRE(process.ok());
   MountNamespaceVisit visit;
-  auto entered = visit.enter(pid);
+  auto entered = visit.enter(*process, ApplyCaller::hook);
   REQUIRE(entered.ok());
   step();
   REQUIRE(visit.leave().ok());
@@ -92,7 +94,10 @@ Status hook_path(const std::string& policy_path, Request request) {
   if (!evaluation) return evaluation.error();
   auto plugins = load_plugins(*policy);
   if (!plugins) return plugins.error();
-  ApplySite site{.container_id = request.container_id, .pid = request.pid, .rootfs = request.rootfs};
+  auto process = ContainerProcess::open(request.pid);
+  if (!process) return process.error();
+  ApplySite site{.container_id = request.container_id, .process = &*process,
+                 .caller = ApplyCaller::hook, .rootfs = request.rootfs};
   auto report = apply_plan(evaluation->plan, *plugins, site);
   if (!report) return report.error();
   AuditRecord record{request, &*evaluation, "applied", "", policy->audit_env, &*report};

@@ -168,6 +168,33 @@ TEST_CASE("Hook: a plugin failing in the middle of a plan stops it with one line
   CHECK_THAT(record["error"].get<std::string>(), Catch::Contains("failed on purpose"));
 }
 
+TEST_CASE("Apply: a plugin failing in the middle of a plan on a running container says in one line "
+          "which actions stayed",
+          "[apply][hostile]") {
+  if (!can_run()) {
+    WARN("skipped: needs root and device nodes");
+    return;
+  }
+  PluginDir plugins("cgroup");
+  Container container;
+  std::size_t before = container.mount_count();
+  std::string bundle = gpu_bundle("apply-fail");
+  auto result = testing::run_graft({"--policy", standin_policy("plugin-apply-fail", plugins.path(), "fail"),
+                                    "apply", "--pid", std::to_string(container.pid()), "--rootfs",
+                                    bundle + "/rootfs", "--bundle", bundle, "--id", "lxc1", "--trust-pid"});
+  INFO(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(line_count(result.err) == 1);
+  // No runtime tears this container down: what went in before the failing
+  // cgroup rule stays, and the line counts it, by kind.
+  CHECK(container.mount_count() > before);
+  CHECK_THAT(result.err, Catch::StartsWith("graft: container lxc1: apply stopped at action ") &&
+                             Catch::Contains(" (plugin " + plugins.path() + "/libcgroup.so: cgroup_allow c ") &&
+                             Catch::Contains(": failed on purpose); applied and left in the container: ") &&
+                             Catch::Contains(" device_node") &&
+                             Catch::EndsWith(", and no plugin's finish ran; see `graft plan` for them\n"));
+}
+
 TEST_CASE("Hook: a plugin that crashes in apply kills the hook by SIGSEGV after one line naming it",
           "[hook][hostile]") {
   leave_fatal_signals_to_graft();
@@ -261,7 +288,7 @@ TEST_CASE("Apply: a plugin that crashes kills graft apply by SIGSEGV after one l
   std::string bundle = gpu_bundle("apply-segv");
   auto result = testing::run_graft({"--policy", standin_policy("plugin-apply-segv", plugins.path(), "segv"),
                                     "apply", "--pid", std::to_string(container.pid()), "--rootfs",
-                                    bundle + "/rootfs", "--bundle", bundle, "--id", "lxc1"});
+                                    bundle + "/rootfs", "--bundle", bundle, "--id", "lxc1", "--trust-pid"});
   INFO(result.err);
   CHECK(result.exit_code == 128 + SIGSEGV);
   CHECK(line_count(result.err) == 1);

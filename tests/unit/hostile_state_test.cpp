@@ -147,10 +147,51 @@ TEST_CASE("Hook: a state without pid is one line naming the container and exit 1
                        "OCI state for c9: \"pid\" must be a positive process id");
 }
 
-TEST_CASE("Hook: pid 0 (a createContainer state without a pid) is refused, not guessed", "[hook][hostile]") {
+TEST_CASE("Hook: pid 0 is refused, not guessed", "[hook][hostile]") {
   std::string bundle = write_bundle(bundle_dir("pid0"), {gpu_env()});
-  check_one_line_error(hook(no_plugin_policy(), state_json("c9", 0, bundle), "createContainer"),
+  check_one_line_error(hook(no_plugin_policy(), state_json("c9", 0, bundle), "createRuntime"),
                        "OCI state for c9: \"pid\" must be a positive process id");
+}
+
+TEST_CASE("Hook: createContainer is refused with one line naming prestart and createRuntime",
+          "[hook][hostile]") {
+  std::string bundle = write_bundle(bundle_dir("create-container"), {gpu_env()});
+  check_one_line_error(
+      hook(no_plugin_policy(), state_json("c9", ::getpid(), bundle), "createContainer"),
+      "hook createContainer is refused: that hook runs inside the container's namespaces (its "
+      "/proc and pid are the container's), where graft cannot check what it enters; use "
+      "prestart or createRuntime");
+}
+
+TEST_CASE("Hook: a pid that shares graft's own mount namespace is refused, and nothing is applied "
+          "to the host",
+          "[hook][hostile]") {
+  if (!host().device_nodes_created()) {
+    WARN("skipped: device nodes need root");
+    return;
+  }
+  // A plain child of the test: it shares the test's (the host's) mount
+  // namespace, as a recycled pid would. graft once skipped setns for it and
+  // applied the plan to the host.
+  pid_t sleeper = ::fork();
+  if (sleeper == 0) {
+    ::execl("/bin/sleep", "sleep", "60", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  PluginDir plugins("cgroup");  // a stand-in that does nothing: the host's cgroups stay untouched
+  std::string policy = write_policy("state-own-ns", plugins.path());
+  std::string bundle = write_bundle(bundle_dir("own-ns"), {gpu_env()});
+  auto result = hook(policy, state_json("c9", sleeper, bundle));
+  ::kill(sleeper, SIGKILL);
+  ::waitpid(sleeper, nullptr, 0);
+  INFO(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(line_count(result.err) == 1);
+  CHECK(result.err == "graft: container c9: container process " + std::to_string(sleeper) +
+                          " shares graft's own mount namespace, which no container does (a wrong "
+                          "or reused pid?): refusing to apply to the host\n");
+  CHECK(host_has_no_mount_under(bundle));
+  CHECK_FALSE(fs::exists(bundle + "/rootfs/dev/nvidia0"));
 }
 
 TEST_CASE("Hook: the pid of a process that has exited fails before anything is applied",

@@ -141,7 +141,7 @@ TEST_CASE("Apply: a plugin hanging in apply ends graft apply at the deadline wit
   std::string bundle = gpu_bundle("apply-command");
   auto result = testing::run_command(testing::bounded_graft(
       {"--policy", hang_policy(plugins.path(), "apply"), "apply", "--pid", std::to_string(container.pid()),
-       "--rootfs", bundle + "/rootfs", "--bundle", bundle, "--id", "lxc1"}));
+       "--rootfs", bundle + "/rootfs", "--bundle", bundle, "--id", "lxc1", "--trust-pid"}));
   INFO(result.err);
   CHECK(result.exit_code == 1);
   CHECK(line_count(result.err) == 1);

@@ -1,7 +1,7 @@
 // The procfs plugin against a real mount namespace: a tmpfs mask over the
 // driver's procfs directory holding only the copied (and rewritten) files,
 // the granted GPU's entries bound read-only beneath it, and the mask made
-// read-only once everything is in place.
+// read-only before it is attached.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -79,6 +79,23 @@ TEST_CASE("After finish the mask is read-only, nosuid, nodev and noexec",
   CHECK((flags & (ST_RDONLY | ST_NOSUID | ST_NODEV | ST_NOEXEC)) ==
         (ST_RDONLY | ST_NOSUID | ST_NODEV | ST_NOEXEC));
   CHECK(test::open_errno(dir + "/extra", O_WRONLY | O_CREAT) == EROFS);
+}
+
+TEST_CASE("The procfs mask is already read-only when apply attaches it, before finish",
+          "[plugins][mount][procfs]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = proc_host();
+  MountSandbox sandbox;
+  auto plugin = test::load_mechanism_plugin("procfs");
+  ApplyTarget host_side = sandbox.target();
+  host_side.rootfs_fd = -1;
+  REQUIRE(plugin->prepare(mask(host), 0, host_side).ok());
+  REQUIRE(plugin->apply(mask(host), 0, sandbox.target()).ok());
+  std::string dir = sandbox.path(kDriverProc);
+  CHECK((test::mount_flags(dir) & ST_RDONLY) == ST_RDONLY);
+  CHECK(test::open_errno(dir + "/extra", O_WRONLY | O_CREAT) == EROFS);
+  CHECK(test::open_errno(dir + "/params", O_WRONLY) == EROFS);
+  CHECK(plugin->finish(sandbox.target()).ok());
 }
 
 TEST_CASE("Only the granted GPU's procfs directory shows under the mask, read-only",

@@ -54,7 +54,7 @@ extern "C" {
 #endif
 
 #define GRAFT_PLUGIN_ABI_MAJOR 1
-#define GRAFT_PLUGIN_ABI_MINOR 1
+#define GRAFT_PLUGIN_ABI_MINOR 2
 
 /* The one symbol a plugin exports. Plugins are built with
  * -fvisibility=hidden; GRAFT_PLUGIN_EXPORT marks the entry as visible. */
@@ -126,6 +126,11 @@ struct graft_apply_context {
   /* ABI 1.1 */
   int container_uid;               /* owner for what a plugin creates in the rootfs (the */
   int container_gid;               /*   rootfs owner, as the runtime mapped it); 0 for root */
+  /* ABI 1.2 */
+  int pidfd;                       /* pidfd of the container's init, owned by the host (do not
+                                      close); -1 when unknown. Read /proc/<pid>/... then check
+                                      the process is still this one with
+                                      pidfd_send_signal(pidfd, 0) */
 };
 
 /* Services the host offers a plugin. Owned by the host; the pointer given to

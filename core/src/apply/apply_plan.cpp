@@ -56,15 +56,19 @@ Status open_root(const ApplySite& site, ApplyTarget& target, int& root_fd) {
 Status enter_container(const ApplySite& site, MountNamespaceVisit& visit, ApplyTarget& target,
                        int& root_fd) {
   RunningNote note("entering the container's mount namespace");
-  if (site.pid > 0)
-    if (auto entered = visit.enter(site.pid); !entered) return entered;
+  if (site.process != nullptr)
+    if (auto entered = visit.enter(*site.process, site.caller); !entered) return entered;
   return open_root(site, target, root_fd);
 }
 
-Status apply_all(const Plan& plan, const std::vector<LoadedPlugin*>& by, const ApplyTarget& target) {
+// Counts in `progress` each action that was applied, for the caller to say
+// what stayed should a later one fail.
+Status apply_all(const Plan& plan, const std::vector<LoadedPlugin*>& by, const ApplyTarget& target,
+                 ApplyProgress& progress) {
   for (std::size_t i = 0; i < plan.actions.size(); ++i) {
     if (auto status = by[i]->apply(plan.actions[i], static_cast<std::uint32_t>(i), target); !status)
       return status;
+    progress.applied = i + 1;
   }
   return ok_status();
 }
@@ -88,10 +92,17 @@ Status check_plan_applicable(const Plan& plan, const PluginSet& plugins) {
   return check_plan_executable(plan, plugins);
 }
 
-Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const ApplySite& site) {
+Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const ApplySite& site,
+                               ApplyProgress* progress_out) {
+  ApplyProgress unused;
+  ApplyProgress& progress = progress_out != nullptr ? *progress_out : unused;
+  progress = ApplyProgress{};
   if (auto status = check_plan_applicable(plan, plugins); !status) return status.error();
   ApplyReport report;
-  ApplyTarget target{.container_id = site.container_id, .rootfs = site.rootfs, .pid = site.pid};
+  ApplyTarget target{.container_id = site.container_id,
+                     .rootfs = site.rootfs,
+                     .pid = site.process != nullptr ? site.process->pid() : 0,
+                     .pidfd = site.process != nullptr ? site.process->pidfd() : -1};
   auto by = executors(plan, plugins);
   // A crashing plugin is named in one line (LoadedPlugin notes each call);
   // installed once here rather than once per call.
@@ -113,11 +124,14 @@ Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const Apply
   report.times.enter_ms = ms_since(start);
 
   start = Clock::now();
-  if (auto status = apply_all(plan, by, target); !status) return status.error();
+  progress.phase = ApplyPhase::applying;
+  if (auto status = apply_all(plan, by, target, progress); !status) return status.error();
   report.times.apply_ms = ms_since(start);
 
   start = Clock::now();
+  progress.phase = ApplyPhase::finishing;
   if (auto status = finish_all(plugins, target); !status) return status.error();
+  progress.phase = ApplyPhase::done;
   report.times.finish_ms = ms_since(start);
   report.actions = plan.actions.size();
   if (auto left = visit.leave(); !left) return left.error();

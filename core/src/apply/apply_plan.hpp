@@ -1,13 +1,17 @@
 // Applying a Plan: every action goes to the plugin it names, in plan order,
 // in three phases (plugin.h): prepare all in our own mount namespace, enter
 // the container's, apply all inside root.path, then finish each plugin. The
-// first failure stops everything and is returned; the runtime then refuses
-// to start the container, so a half-applied plan never runs.
+// first failure stops everything and is returned. Under a hook the runtime
+// then refuses to start the container, so a half-applied plan never runs;
+// `graft apply` on a running container reports what stayed (ApplyProgress,
+// apply_progress.hpp).
 #pragma once
 
 #include <cstddef>
 #include <string>
 
+#include "apply/apply_progress.hpp"
+#include "apply/container_process.hpp"
 #include "base/error.hpp"
 #include "plan/plan.hpp"
 #include "plugins/plugin_set.hpp"
@@ -29,7 +33,10 @@ struct ApplyReport {
 
 struct ApplySite {
   std::string container_id;
-  int pid = 0;             // container init; 0 = stay in our own mount namespace
+  // The container's init, held since graft first heard its pid; null: stay
+  // in our own mount namespace (tests).
+  const ContainerProcess* process = nullptr;
+  ApplyCaller caller = ApplyCaller::hook;
   std::string rootfs;      // root.path as seen inside the container's mount namespace
 };
 
@@ -37,6 +44,8 @@ struct ApplySite {
 // and none needs the process's environment, which the runtime already built.
 Status check_plan_applicable(const Plan& plan, const PluginSet& plugins);
 
-Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const ApplySite& site);
+// `progress`, when given, says how far the plan got, also when it failed.
+Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const ApplySite& site,
+                               ApplyProgress* progress = nullptr);
 
 }  // namespace graft

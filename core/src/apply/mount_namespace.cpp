@@ -11,16 +11,6 @@
 #include <string>
 
 namespace graft {
-namespace {
-
-bool same_namespace(int pid) {
-  struct stat ours {}, theirs {};
-  std::string path = "/proc/" + std::to_string(pid) + "/ns/mnt";
-  return ::stat("/proc/self/ns/mnt", &ours) == 0 && ::stat(path.c_str(), &theirs) == 0 &&
-         ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino;
-}
-
-}  // namespace
 
 MountNamespaceVisit::~MountNamespaceVisit() { (void)leave(); }
 
@@ -35,27 +25,26 @@ Status MountNamespaceVisit::leave() {
   return ok_status();
 }
 
-Status MountNamespaceVisit::enter(int pid) {
-  int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd < 0)
-    return make_error("container process {}: {}", pid,
-                      errno == ESRCH ? "no such process (exited?)" : std::strerror(errno));
-  if (same_namespace(pid)) {
-    ::close(pidfd);
-    return ok_status();
-  }
+// Always setns, even into what looks like our own namespace: the check
+// reads /proc, the setns goes through the pidfd, and only the pidfd is sure
+// to name the container's process.
+Status MountNamespaceVisit::enter(const ContainerProcess& process, ApplyCaller caller) {
+  auto ours = own_mount_namespace();
+  if (!ours) return ours.error();
+  auto theirs = process.mount_namespace();
+  if (!theirs) return theirs.error();
+  if (auto allowed = check_mount_namespace(process.pid(), *ours, *theirs, caller); !allowed)
+    return allowed;
   home_fd_ = ::open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-  if (home_fd_ < 0) {
+  if (home_fd_ < 0)
+    return make_error("cannot open graft's own mount namespace: {}", std::strerror(errno));
+  if (::setns(process.pidfd(), CLONE_NEWNS) != 0) {
     int saved = errno;
-    ::close(pidfd);
-    return make_error("cannot open graft's own mount namespace: {}", std::strerror(saved));
-  }
-  int entered = ::setns(pidfd, CLONE_NEWNS);
-  int saved = errno;
-  ::close(pidfd);
-  if (entered != 0)
-    return make_error("cannot enter the mount namespace of process {}: {}", pid,
+    ::close(home_fd_);
+    home_fd_ = -1;
+    return make_error("cannot enter the mount namespace of process {}: {}", process.pid(),
                       std::strerror(saved));
+  }
   // Our cwd still points into the old namespace; leave it.
   if (::chdir("/") != 0) return make_error("chdir / after setns: {}", std::strerror(errno));
   return ok_status();

@@ -3,6 +3,7 @@
 // container's init process, where apply attaches them inside root.path.
 #pragma once
 
+#include "apply/container_process.hpp"
 #include "base/error.hpp"
 
 namespace graft {
@@ -17,10 +18,12 @@ class MountNamespaceVisit {
   MountNamespaceVisit(const MountNamespaceVisit&) = delete;
   MountNamespaceVisit& operator=(const MountNamespaceVisit&) = delete;
 
-  // setns into the mount namespace of `pid`, through a pidfd so a recycled
-  // pid cannot redirect us. A no-op when `pid` already shares ours. The
-  // process must be single-threaded (the kernel's rule for CLONE_NEWNS).
-  Status enter(int pid);
+  // setns into the mount namespace of `process`, through its pidfd so a
+  // recycled pid cannot redirect us. A hook refuses a process that shares
+  // our namespace (check_mount_namespace); `graft apply` enters it all the
+  // same. The calling process must be single-threaded (the kernel's rule
+  // for CLONE_NEWNS).
+  Status enter(const ContainerProcess& process, ApplyCaller caller);
   // Back to the namespace we came from; a no-op when we never left.
   Status leave();
 

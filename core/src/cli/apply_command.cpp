@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "apply/apply_plan.hpp"
+#include "apply/container_identity.hpp"
 #include "audit/audit_log.hpp"
 #include "audit/late_error_record.hpp"
 #include "cli/commands.hpp"
@@ -52,19 +53,28 @@ void record_if_late(Deadline& deadline, const AuditLog& log, const Request& requ
   deadline.also_record(log.fd, late_error_record({request, evaluation, "error", "", log.policy.audit_env}));
 }
 
-Result<ApplyReport> load_and_apply(const Policy& policy, const Request& request, const Plan& plan) {
+// A hook that fails is fail-closed: the runtime kills the container. `graft
+// apply` changed a running container that stays, so its error says what of
+// the plan is left there.
+Result<ApplyReport> load_and_apply(const Policy& policy, const Request& request, const Plan& plan,
+                                   const Container& container) {
   auto start = std::chrono::steady_clock::now();
   auto plugins = load_plugins(policy);
   if (!plugins) return plugins.error();
   double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  ApplySite site{.container_id = request.container_id, .pid = request.pid, .rootfs = request.rootfs};
-  auto report = apply_plan(plan, *plugins, site);
+  ApplySite site{.container_id = request.container_id, .process = &container.process,
+                 .caller = container.caller, .rootfs = request.rootfs};
+  ApplyProgress progress;
+  auto report = apply_plan(plan, *plugins, site, &progress);
   if (report) report->times.load_ms = load_ms;
+  if (!report && container.caller == ApplyCaller::apply && left_changes(progress))
+    return Error{describe_stop(plan, progress, report.error())};
   return report;  // the plugins are destroyed here, still inside the deadline
 }
 
-Outcome evaluate_and_apply(const AuditLog& log, Deadline& deadline, const Request& request) {
+Outcome evaluate_and_apply(const AuditLog& log, Deadline& deadline, const Request& request,
+                           const Container& container) {
   RunningNote note("container " + request.container_id);
   record_if_late(deadline, log, request, nullptr);
   Outcome outcome;
@@ -75,7 +85,7 @@ Outcome evaluate_and_apply(const AuditLog& log, Deadline& deadline, const Reques
   if (!plan.inject) return outcome;  // not a GPU container: touch nothing
   if (request.rootfs.empty()) return {make_error("container {}: no root path", request.container_id)};
   record_if_late(deadline, log, request, &*outcome.evaluation);
-  auto report = load_and_apply(log.policy, request, plan);
+  auto report = load_and_apply(log.policy, request, plan, container);
   if (!report) {
     outcome.result = report.error().context("container " + request.container_id);
     outcome.recorded = "error";
@@ -88,11 +98,12 @@ Outcome evaluate_and_apply(const AuditLog& log, Deadline& deadline, const Reques
 
 }  // namespace
 
-Result<int> apply_request(const Policy& policy, Deadline& deadline, const Request& request) {
+Result<int> apply_request(const Policy& policy, Deadline& deadline, const Request& request,
+                          const Container& container) {
   auto log_fd = open_audit_log(policy.audit_log);
   if (!log_fd) return log_fd.error();
   AuditLog log{policy, *log_fd};
-  Outcome outcome = evaluate_and_apply(log, deadline, request);
+  Outcome outcome = evaluate_and_apply(log, deadline, request, container);
   deadline.disarm();  // the record below is then the only one, and whole
   if (outcome.recorded == nullptr) return outcome.result;
   Status logged = audit(log, request, outcome);
@@ -106,10 +117,27 @@ namespace {
 
 struct ApplyOptions {
   int pid = 0;
-  std::string rootfs, bundle, id = "apply";
+  std::string rootfs, bundle, id;
   std::vector<std::string> env, annotations;
   bool privileged = false;
+  bool trust_pid = false;  // the caller vouches that pid is the container's
 };
+
+// The pidfd is taken first, before anything else is read, and held to the
+// end; then the pid must be the named container's (container_identity.hpp).
+Result<ContainerProcess> open_container(const ApplyOptions& options) {
+  auto process = ContainerProcess::open(options.pid);
+  if (!process) return process.error();
+  if (options.trust_pid) return process;
+  if (options.id.empty())
+    return make_error(
+        "--pid {}: give the container's --id, so graft can check that the process is its "
+        "(its cgroup names the id), or --trust-pid to skip that check",
+        options.pid);
+  if (auto checked = check_process_is_container(*process, options.id); !checked)
+    return checked.error();
+  return process;
+}
 
 Result<Request> apply_request_of(const ApplyOptions& options) {
   RunningNote note("container " + options.id + ": reading the request");
@@ -118,7 +146,7 @@ Result<Request> apply_request_of(const ApplyOptions& options) {
           ? request_from_flags(options.env, options.annotations, options.privileged, options.rootfs)
           : request_from_bundle(options.bundle, options.id, options.pid);
   if (!request) return request.error();
-  request->container_id = options.id;
+  request->container_id = options.id.empty() ? "apply" : options.id;
   request->pid = options.pid;
   if (!options.rootfs.empty()) request->rootfs = options.rootfs;
   return request;
@@ -128,9 +156,11 @@ Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options) 
   auto policy = load_site_policy(global);
   if (!policy) return policy.error();
   Deadline deadline(policy->limits.deadline_ms);
+  auto process = open_container(options);
+  if (!process) return process.error().context("container " + (options.id.empty() ? "apply" : options.id));
   auto request = apply_request_of(options);
   if (!request) return request.error();
-  return apply_request(*policy, deadline, *request);
+  return apply_request(*policy, deadline, *request, {*process, ApplyCaller::apply});
 }
 
 }  // namespace
@@ -144,7 +174,10 @@ Runner add_apply_command(CLI::App& app, const GlobalOptions& global) {
   command->add_option("--rootfs", options->rootfs,
                       "The container's root, as a path in its mount namespace")->required();
   auto* bundle = command->add_option("--bundle", options->bundle, "OCI bundle with config.json");
-  command->add_option("--id", options->id, "Container id for messages and the audit log");
+  command->add_option("--id", options->id,
+                      "Container id: its cgroup must name it; messages and the audit log use it");
+  command->add_flag("--trust-pid", options->trust_pid,
+                    "Do not check that --pid is in a cgroup named after --id");
   auto* env = command->add_option("--env", options->env, "Container env KEY=VALUE (repeatable)");
   command->add_option("--annotation", options->annotations, "Annotation KEY=VALUE (repeatable)");
   command->add_flag("--privileged", options->privileged, "Treat the container as privileged");

@@ -2,7 +2,11 @@
 // state JSON on stdin, loads config.json from the bundle it names, and
 // applies the plan `graft plan --bundle` prints for the same container.
 // Both stages run at the same point in runc and crun (namespaces made,
-// mounts done, before pivot_root); the name is accepted for the record.
+// mounts done, before pivot_root), in the runtime's namespaces; the name is
+// accepted for the record. createContainer is refused: it runs inside the
+// container's namespaces (its /proc is the container's, its pid may be seen
+// from there), where graft can neither trust nor find what it needs.
+// The state's pid is held by a pidfd at once, before the bundle is read.
 // The policy comes first: its deadline bounds everything after it, reading
 // stdin included, since a runtime may wait on the hook without a limit.
 #include <unistd.h>
@@ -21,24 +25,36 @@ Result<OciState> read_state() {
   return parse_oci_state(*text);
 }
 
-Result<Request> hook_request() {
+struct HookInput {
+  Request request;
+  ContainerProcess process;
+};
+
+Result<HookInput> hook_request() {
   auto state = read_state();
   if (!state) return state.error();
   const std::string where = "container " + state->id;
+  auto process = ContainerProcess::open(state->pid);
+  if (!process) return process.error().context(where);
   RunningNote note(where + ": reading the bundle");
   auto request = request_from_bundle(state->bundle, state->id, state->pid);
   if (!request) return request.error().context(where);
   for (const auto& [key, value] : state->annotations) request->annotations.emplace(key, value);
-  return request;
+  return HookInput{std::move(*request), std::move(*process)};
 }
 
-Result<int> run_hook(const GlobalOptions& global) {
+Result<int> run_hook(const GlobalOptions& global, const std::string& stage) {
+  if (stage == "createContainer")
+    return make_error(
+        "hook createContainer is refused: that hook runs inside the container's namespaces "
+        "(its /proc and pid are the container's), where graft cannot check what it enters; "
+        "use prestart or createRuntime");
   auto policy = load_site_policy(global);
   if (!policy) return policy.error();
   Deadline deadline(policy->limits.deadline_ms);
-  auto request = hook_request();
-  if (!request) return request.error();
-  return apply_request(*policy, deadline, *request);
+  auto input = hook_request();
+  if (!input) return input.error();
+  return apply_request(*policy, deadline, input->request, {input->process, ApplyCaller::hook});
 }
 
 }  // namespace
@@ -51,10 +67,7 @@ Runner add_hook_command(CLI::App& app, const GlobalOptions& global) {
       ->capture_default_str();
   // The runner owns `stage`: CLI11 writes the parsed value through a reference
   // to it during parse, after this function has returned.
-  return [&global, stage] {
-    (void)stage;
-    return run_hook(global);
-  };
+  return [&global, stage] { return run_hook(global, *stage); };
 }
 
 }  // namespace graft::cli

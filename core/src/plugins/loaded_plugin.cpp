@@ -80,6 +80,7 @@ graft_apply_context context_of(const ApplyTarget& target) {
   context.pid = target.pid;
   context.container_uid = target.uid;
   context.container_gid = target.gid;
+  context.pidfd = target.pidfd;
   return context;
 }
 

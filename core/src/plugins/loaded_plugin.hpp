@@ -23,6 +23,7 @@ struct ApplyTarget {
   std::string rootfs;  // for messages
   int pid = 0;
   int uid = 0, gid = 0;  // owner for what plugins create in the rootfs
+  int pidfd = -1;        // of the container's init, owned by the caller; -1 when unknown
 };
 
 class LoadedPlugin {

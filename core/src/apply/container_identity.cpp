@@ -1,0 +1,62 @@
+// Matching a process's cgroups to a container id (container_identity.hpp).
+#include "apply/container_identity.hpp"
+
+#include <string>
+
+#include "base/one_line.hpp"
+
+namespace graft {
+namespace {
+
+bool is_boundary(char c) {
+  return c == '.' || c == '-' || c == '_' || c == ':' || c == '@';
+}
+
+bool component_names(std::string_view component, std::string_view id) {
+  for (std::size_t at = component.find(id); at != std::string_view::npos;
+       at = component.find(id, at + 1)) {
+    std::size_t end = at + id.size();
+    bool starts = at == 0 || is_boundary(component[at - 1]);
+    bool ends = end == component.size() || is_boundary(component[end]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+// "5:devices:/docker/abc" -> "/docker/abc"
+std::string_view path_of(std::string_view line) {
+  std::size_t first = line.find(':');
+  if (first == std::string_view::npos) return {};
+  std::size_t second = line.find(':', first + 1);
+  return second == std::string_view::npos ? std::string_view{} : line.substr(second + 1);
+}
+
+}  // namespace
+
+bool cgroup_names_container(std::string_view proc_cgroup, std::string_view id) {
+  if (id.empty()) return false;
+  while (!proc_cgroup.empty()) {
+    std::size_t eol = proc_cgroup.find('\n');
+    std::string_view path = path_of(proc_cgroup.substr(0, eol));
+    proc_cgroup = eol == std::string_view::npos ? std::string_view{} : proc_cgroup.substr(eol + 1);
+    while (!path.empty()) {
+      std::size_t slash = path.find('/');
+      if (component_names(path.substr(0, slash), id)) return true;
+      path = slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
+    }
+  }
+  return false;
+}
+
+Status check_process_is_container(const ContainerProcess& process, std::string_view id) {
+  auto text = process.read_proc("cgroup", "its cgroup");
+  if (!text) return text.error();
+  if (cgroup_names_container(*text, id)) return ok_status();
+  std::string first = text->substr(0, text->find('\n'));
+  return make_error(
+      "process {} is not container {}: none of its cgroups names the id (first: {}); give "
+      "the container's init pid, or --trust-pid if its runtime names cgroups otherwise",
+      process.pid(), id, one_line(first));
+}
+
+}  // namespace graft

@@ -1,0 +1,78 @@
+// The container's init process, held by a pidfd from the moment graft hears
+// its pid (the hook's state, `graft apply --pid`) until the plan is applied.
+// A pid is only a number: the process may exit and the number be reused by
+// another, perhaps one in graft's own mount namespace. The pidfd always names
+// the first process, so what graft reads under /proc/<pid>/ is checked
+// against it after the read: the bytes belong to the container only if the
+// pidfd's process is still running once they are in hand.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "base/error.hpp"
+
+namespace graft {
+
+// Who is applying: the hook refuses a process that shares graft's own mount
+// namespace (a container always has its own); `graft apply` allows it.
+enum class ApplyCaller { hook, apply };
+
+// A mount namespace, as the inode of /proc/<pid>/ns/mnt names it.
+struct NamespaceId {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  bool operator==(const NamespaceId&) const = default;
+};
+
+class ContainerProcess {
+ public:
+  // pidfd_open(pid): refused when the process has already exited.
+  static Result<ContainerProcess> open(int pid);
+  ContainerProcess(ContainerProcess&& other) noexcept
+      : pid_(other.pid_), pidfd_(std::exchange(other.pidfd_, -1)) {}
+  ContainerProcess& operator=(ContainerProcess&&) = delete;
+  ContainerProcess(const ContainerProcess&) = delete;
+  ~ContainerProcess();
+
+  int pid() const { return pid_; }
+  int pidfd() const { return pidfd_; }
+  // False once the process has exited (even before it is reaped).
+  bool running() const;
+
+  // Runs `read`, then confirms the process still runs: what `read` got from
+  // /proc/<pid>/... was then this process's. `what` names it in the error
+  // ("its cgroup").
+  template <class Read>
+  auto confirmed(std::string_view what, Read read) const -> decltype(read()) {
+    auto value = read();
+    if (!value) return value;
+    if (auto alive = confirm_running(pid_, running(), what); !alive) return alive.error();
+    return value;
+  }
+
+  // /proc/<pid>/<name>, confirmed.
+  Result<std::string> read_proc(const std::string& name, std::string_view what) const;
+  // The mount namespace of /proc/<pid>/ns/mnt, confirmed.
+  Result<NamespaceId> mount_namespace() const;
+
+ private:
+  ContainerProcess(int pid, int pidfd) : pid_(pid), pidfd_(pidfd) {}
+  static Status confirm_running(int pid, bool running, std::string_view what);
+
+  int pid_;
+  int pidfd_;
+};
+
+// graft's own mount namespace.
+Result<NamespaceId> own_mount_namespace();
+
+// Whether graft may enter the namespace `theirs` of container process `pid`:
+// a hook refuses one equal to its own (that pid is no container's, most
+// likely a recycled one), `graft apply` accepts it.
+Status check_mount_namespace(int pid, NamespaceId ours, NamespaceId theirs, ApplyCaller caller);
+
+}  // namespace graft
