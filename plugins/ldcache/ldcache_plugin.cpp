@@ -42,6 +42,7 @@
 #include "cache_check.hpp"
 #include "confined_run.hpp"
 #include "container_cgroup.hpp"
+#include "container_process.hpp"
 #include "container_identity.hpp"
 #include "fd.hpp"
 #include "plugin_glue.hpp"
@@ -98,14 +99,12 @@ int pid_of(const graft_apply_context& context) {
   return context.pid;
 }
 
-Result<std::vector<IdRange>> read_id_map(int pid, const char* which) {
-  const std::string path = fmt::format("/proc/{}/{}", pid, which);
-  std::ifstream in(path);
-  if (!in) return make_error("cannot read {}: {}", path, std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto map = parse_id_map(text.str());
-  if (!map.ok()) return map.error().context(path);
+// Read, then confirmed through the pidfd: a reused pid's maps are not the container's.
+Result<std::vector<IdRange>> read_id_map(int pid, int pidfd, const char* which) {
+  auto text = plugin::read_container_proc(pidfd, pid, which, which);
+  if (!text.ok()) return text.error();
+  auto map = parse_id_map(*text);
+  if (!map.ok()) return map.error().context(fmt::format("/proc/{}/{}", pid, which));
   return map;
 }
 
@@ -180,7 +179,7 @@ class LdcachePlugin {
     Fd own_fds(::open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (!own_fds.valid()) return make_error("/proc/self/fd: {}", std::strerror(errno));
     Prepared prepared{std::move(*sealed), std::move(own_fds), {}};
-    if (auto found = find_container(pid_of(context)); found.ok())
+    if (auto found = find_container(pid_of(context), plugin::pidfd_of(context)); found.ok())
       prepared.container = std::move(*found);
     else
       return found.error();
@@ -223,13 +222,13 @@ class LdcachePlugin {
     std::vector<IdRange> uid_map, gid_map;
   };
 
-  Result<std::optional<Container>> find_container(int pid) const {
+  Result<std::optional<Container>> find_container(int pid, int pidfd) const {
     if (pid <= 0) {
       host_.debug("no container pid: ldconfig runs outside any device cgroup (nodev alone "
                   "keeps it from device nodes), as the root's owner");
       return std::optional<Container>();
     }
-    auto cgroup = cgroup::find_container_cgroup(pid, config_.cgroup_root);
+    auto cgroup = cgroup::find_container_cgroup(pid, pidfd, config_.cgroup_root);
     if (!cgroup.ok())
       return cgroup.error().context("ldconfig must run in the container's device cgroup");
     Container container{std::move(*cgroup), {}, {}, {}};
@@ -240,9 +239,9 @@ class LdcachePlugin {
         return make_error("ldconfig must run in the container's device cgroup: {}/cgroup.procs: {}",
                           container.cgroup.path, std::strerror(errno));
     }
-    auto uids = read_id_map(pid, "uid_map");
+    auto uids = read_id_map(pid, pidfd, "uid_map");
     if (!uids.ok()) return uids.error();
-    auto gids = read_id_map(pid, "gid_map");
+    auto gids = read_id_map(pid, pidfd, "gid_map");
     if (!gids.ok()) return gids.error();
     container.uid_map = std::move(*uids);
     container.gid_map = std::move(*gids);
