@@ -54,7 +54,7 @@ extern "C" {
 #endif
 
 #define GRAFT_PLUGIN_ABI_MAJOR 1
-#define GRAFT_PLUGIN_ABI_MINOR 1
+#define GRAFT_PLUGIN_ABI_MINOR 2
 
 /* The one symbol a plugin exports. Plugins are built with
  * -fvisibility=hidden; GRAFT_PLUGIN_EXPORT marks the entry as visible. */
@@ -126,6 +126,17 @@ struct graft_apply_context {
   /* ABI 1.1 */
   int container_uid;               /* owner for what a plugin creates in the rootfs (the */
   int container_gid;               /*   rootfs owner, as the runtime mapped it); 0 for root */
+  /* ABI 1.2 */
+  int source_root_fd;              /* O_PATH fd of the host root the plan's sources live under
+                                      (the driver root), owned by the host; -1 when sources are
+                                      plain host paths. Valid in prepare, where sources are
+                                      opened */
+  const char* source_root;         /* that root as a host path ("" when source_root_fd is -1):
+                                      a source starting with it is opened relative to
+                                      source_root_fd with resolve_in_root, so a symlink in the
+                                      driver root resolves inside it, not against the host's /.
+                                      Other sources (/dev nodes, /proc files, sockets under
+                                      /run) stay plain host paths */
 };
 
 /* Services the host offers a plugin. Owned by the host; the pointer given to

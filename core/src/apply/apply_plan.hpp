@@ -31,6 +31,7 @@ struct ApplySite {
   std::string container_id;
   int pid = 0;             // container init; 0 = stay in our own mount namespace
   std::string rootfs;      // root.path as seen inside the container's mount namespace
+  std::string source_root = "/";  // [host] driver_root: sources under it open inside it
 };
 
 // Ok when a hook can carry out the plan: every action has a loaded plugin,

@@ -58,7 +58,8 @@ Result<ApplyReport> load_and_apply(const Policy& policy, const Request& request,
   if (!plugins) return plugins.error();
   double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  ApplySite site{.container_id = request.container_id, .pid = request.pid, .rootfs = request.rootfs};
+  ApplySite site{.container_id = request.container_id, .pid = request.pid, .rootfs = request.rootfs,
+                 .source_root = policy.host.driver_root};
   auto report = apply_plan(plan, *plugins, site);
   if (report) report->times.load_ms = load_ms;
   return report;  // the plugins are destroyed here, still inside the deadline
@@ -125,9 +126,10 @@ Result<Request> apply_request_of(const ApplyOptions& options) {
 }
 
 Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options) {
+  Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
   auto policy = load_site_policy(global);
   if (!policy) return policy.error();
-  Deadline deadline(policy->limits.deadline_ms);
+  deadline.limit_to(policy->limits.deadline_ms);
   auto request = apply_request_of(options);
   if (!request) return request.error();
   return apply_request(*policy, deadline, *request);

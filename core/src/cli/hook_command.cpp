@@ -3,8 +3,9 @@
 // applies the plan `graft plan --bundle` prints for the same container.
 // Both stages run at the same point in runc and crun (namespaces made,
 // mounts done, before pivot_root); the name is accepted for the record.
-// The policy comes first: its deadline bounds everything after it, reading
-// stdin included, since a runtime may wait on the hook without a limit.
+// The deadline comes first (the default one, until the policy sets its own),
+// so it bounds everything, the policy and stdin included, since a runtime
+// may wait on the hook without a limit.
 #include <unistd.h>
 
 #include "apply/oci_state.hpp"
@@ -33,9 +34,10 @@ Result<Request> hook_request() {
 }
 
 Result<int> run_hook(const GlobalOptions& global) {
+  Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
   auto policy = load_site_policy(global);
   if (!policy) return policy.error();
-  Deadline deadline(policy->limits.deadline_ms);
+  deadline.limit_to(policy->limits.deadline_ms);
   auto request = hook_request();
   if (!request) return request.error();
   return apply_request(*policy, deadline, *request);

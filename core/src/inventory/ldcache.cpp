@@ -2,6 +2,8 @@
 // cache is written in host byte order, so fields are copied out with memcpy.
 #include "inventory/ldcache.hpp"
 
+#include "base/paths.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -257,12 +259,16 @@ Result<std::vector<LdCacheEntry>> parse_ldcache(std::string_view bytes,
                              printable(bytes.substr(0, kNewMagic.size())), kNewMagic, kOldMagic));
 }
 
-Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path) {
+Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path, const std::string& root) {
+  std::string shown = join_root(root, path);
   auto fail = [&](const std::string& detail) {
-    return Error{fmt::format("ld.so.cache {}: {}", path, detail)};
+    return Error{fmt::format("ld.so.cache {}: {}", shown, detail)};
   };
   // O_NONBLOCK: a FIFO planted in a driver root must not hang discovery.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  constexpr int kFlags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+  int fd = normalize_path(root) == "/" ? ::open(path.c_str(), kFlags)
+                                       : open_in_host_root(root, path, kFlags);
+  if (fd < 0 && normalize_path(root) != "/") errno = -fd;
   if (fd < 0) return fail(fmt::format("cannot open: {}", std::strerror(errno)));
   struct stat st {};
   std::string problem;

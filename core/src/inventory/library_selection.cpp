@@ -33,7 +33,7 @@ Status find_libraries(const Policy& policy, Inventory& inventory) {
     inventory.warnings.push_back("no driver version: driver libraries not selected");
     return ok_status();
   }
-  auto entries = read_ldcache(join_root(policy.host.driver_root, policy.discovery.ldcache));
+  auto entries = read_ldcache(policy.discovery.ldcache, policy.host.driver_root);
   if (!entries) return entries.error();
   std::string suffix = ".so." + inventory.driver_version;
   for (const auto& prefix : prefixes) {

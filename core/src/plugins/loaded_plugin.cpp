@@ -80,6 +80,8 @@ graft_apply_context context_of(const ApplyTarget& target) {
   context.pid = target.pid;
   context.container_uid = target.uid;
   context.container_gid = target.gid;
+  context.source_root_fd = target.source_root_fd;
+  context.source_root = target.source_root.c_str();
   return context;
 }
 

@@ -23,6 +23,8 @@ struct ApplyTarget {
   std::string rootfs;  // for messages
   int pid = 0;
   int uid = 0, gid = 0;  // owner for what plugins create in the rootfs
+  int source_root_fd = -1;  // O_PATH fd of the driver root, owned by the caller; -1: "/"
+  std::string source_root;  // its host path ("" with -1)
 };
 
 class LoadedPlugin {
