@@ -16,13 +16,11 @@
 namespace graft::plugin {
 namespace {
 
-// "dev" for "/dev/nvidia0", "proc" for "/proc/driver/nvidia"; "" otherwise.
-std::string special_mount_of(const std::string& target) {
-  for (const char* name : {"dev", "proc"}) {
-    std::string prefix = std::string("/") + name;
-    if (target == prefix || target.starts_with(prefix + "/")) return name;
-  }
-  return "";
+// "dev" for "/dev/nvidia0", "usr" for "/usr/lib/x"; "" for "/".
+std::string first_component(const std::string& target) {
+  size_t start = target.find_first_not_of('/');
+  if (start == std::string::npos) return "";
+  return target.substr(start, target.find('/', start) - start);
 }
 
 }  // namespace
@@ -40,22 +38,23 @@ Result<std::uint64_t> mount_id(int fd, const std::string& shown) {
 
 Status check_target_mount(int root_fd, int dir_fd, const std::string& target,
                           const std::string& dir) {
-  std::string special = special_mount_of(target);
-  std::string expected_name = special.empty() ? "the container root" : "/" + special;
-  std::uint64_t expected = 0;
-  if (special.empty()) {
-    auto root = mount_id(root_fd, "container root");
-    if (!root) return root.error();
-    expected = *root;
-  } else {
-    // One component, not followed: a symlinked /dev or /proc is refused.
-    Fd mount_dir(::openat(root_fd, special.c_str(),
-                          O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (!mount_dir.valid())
-      return sys_error("open", "/" + special + " (a plain directory of the root)", errno);
-    auto id = mount_id(mount_dir.get(), "/" + special);
+  auto root = mount_id(root_fd, "container root");
+  if (!root) return root.error();
+  std::uint64_t expected = *root;
+  std::string expected_name = "the container root";
+  // The entry itself, never through a symlink: a runtime's mount at /dev is
+  // what /dev targets belong to; an image's /dev -> /data is not.
+  std::string first = first_component(target);
+  Fd top(first.empty() ? -1
+                       : ::openat(root_fd, first.c_str(),
+                                  O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (top.valid()) {
+    auto id = mount_id(top.get(), "/" + first);
     if (!id) return id.error();
-    expected = *id;
+    if (*id != expected) {
+      expected = *id;
+      expected_name = "/" + first;
+    }
   }
   auto found = mount_id(dir_fd, dir);
   if (!found) return found.error();
@@ -63,7 +62,7 @@ Status check_target_mount(int root_fd, int dir_fd, const std::string& target,
   return make_error("{}: {} {} is on another mount than {} (mount id {}, {} {}): refusing to "
                     "place it there",
                     target, dir == target ? "directory" : "parent", dir, expected_name, *found,
-                    special.empty() ? "root" : expected_name, expected);
+                    expected_name == "the container root" ? "root" : expected_name, expected);
 }
 
 }  // namespace graft::plugin

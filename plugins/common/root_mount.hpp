@@ -3,14 +3,15 @@
 // steer a target onto a volume the runtime mounted (a bind of a host
 // directory), onto /dev/shm, or onto a bind graft made earlier. So every
 // directory graft creates something in is compared (statx STATX_MNT_ID) with
-// the mount the target belongs to:
-//   - a target whose first component is "dev" or "proc" belongs to the mount
-//     at /dev (resp. /proc) of the root: the runtime mounts a tmpfs and procfs
-//     there, and device nodes and the procfs mask go there on purpose. That
-//     directory is looked up as the single entry "dev"/"proc" of the root,
-//     never through a symlink, so an image cannot redirect it either; and
-//     /dev/shm, /dev/mqueue, /dev/pts are other mounts, refused;
-//   - every other target belongs to the mount of the container root itself.
+// the mount the target belongs to: the mount at /<first component> of the
+// root, looked up as that single entry and never through a symlink. That is
+// the root's own mount unless the runtime mounted something there: its
+// tmpfs at /dev (device nodes), procfs at /proc (the procfs mask), or a
+// tmpfs at /run or /tmp (IPC endpoints), where graft means to place things.
+// So an image symlink cannot lead a target to a volume elsewhere, and a /dev
+// target never lands on /dev/shm, /dev/mqueue or /dev/pts (other mounts).
+// When /<first component> is not a directory (a merged-/usr image's
+// /lib -> usr/lib), the target belongs to the root's mount.
 // A kernel without STATX_MNT_ID (before 5.8) cannot tell mounts apart this
 // way: the check refuses rather than guess.
 #pragma once
