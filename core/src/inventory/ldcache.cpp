@@ -2,8 +2,6 @@
 // cache is written in host byte order, so fields are copied out with memcpy.
 #include "inventory/ldcache.hpp"
 
-#include "base/paths.hpp"
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -259,17 +257,18 @@ Result<std::vector<LdCacheEntry>> parse_ldcache(std::string_view bytes,
                              printable(bytes.substr(0, kNewMagic.size())), kNewMagic, kOldMagic));
 }
 
-Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path, const std::string& root) {
-  std::string shown = join_root(root, path);
-  auto fail = [&](const std::string& detail) {
-    return Error{fmt::format("ld.so.cache {}: {}", shown, detail)};
-  };
+Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path) {
   // O_NONBLOCK: a FIFO planted in a driver root must not hang discovery.
-  constexpr int kFlags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
-  int fd = normalize_path(root) == "/" ? ::open(path.c_str(), kFlags)
-                                       : open_in_host_root(root, path, kFlags);
-  if (fd < 0 && normalize_path(root) != "/") errno = -fd;
-  if (fd < 0) return fail(fmt::format("cannot open: {}", std::strerror(errno)));
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    return Error{fmt::format("ld.so.cache {}: cannot open: {}", path, std::strerror(errno))};
+  return read_ldcache_fd(fd, path);
+}
+
+Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& path) {
+  auto fail = [&](const std::string& detail) {
+    return Error{fmt::format("ld.so.cache {}: {}", path, detail)};
+  };
   struct stat st {};
   std::string problem;
   if (::fstat(fd, &st) != 0) {

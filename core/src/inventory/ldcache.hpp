@@ -27,11 +27,11 @@ Result<std::vector<LdCacheEntry>> parse_ldcache(std::string_view bytes,
                                                 const std::string& name_for_errors);
 
 // Reads `path` whole and parses it.
-// `root`: the host root `path` lies in (a driver root); the file is opened
-// inside it with RESOLVE_IN_ROOT, so a symlink there cannot lead to the
-// host's own cache.
-Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path,
-                                               const std::string& root = "/");
+Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path);
+// The same from an fd the caller opened (O_RDONLY|O_NONBLOCK), which it
+// hands over; `path` names it in messages. Discovery opens a driver root's
+// cache inside that root (library_selection.cpp).
+Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& path);
 
 // Which ABI an entry belongs to, relative to the ABI this program was built for.
 enum class LdCacheAbi {
