@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "fd.hpp"
@@ -16,11 +17,24 @@
 namespace graft::plugin {
 namespace {
 
-// "dev" for "/dev/nvidia0", "usr" for "/usr/lib/x"; "" for "/".
-std::string first_component(const std::string& target) {
-  size_t start = target.find_first_not_of('/');
-  if (start == std::string::npos) return "";
-  return target.substr(start, target.find('/', start) - start);
+// The deepest directory on `dir`'s own path (`dir` itself when every
+// component is a real directory), walked from the root one component at a
+// time without following a symlink; `reached` is its container path.
+Result<Fd> literal_ancestor(int root_fd, const std::string& dir, std::string& reached) {
+  Fd current(::fcntl(root_fd, F_DUPFD_CLOEXEC, 0));
+  if (!current.valid()) return sys_error("dup", "container root", errno);
+  reached = "/";
+  for (size_t start = 0; start < dir.size();) {
+    size_t end = std::min(dir.find('/', start), dir.size());
+    std::string name = dir.substr(start, end - start);
+    start = end + 1;
+    if (name.empty() || name == ".") continue;
+    Fd next(::openat(current.get(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!next.valid()) break;  // a symlink, not a directory, or missing: stop here
+    current = std::move(next);
+    reached = reached == "/" ? "/" + name : reached + "/" + name;
+  }
+  return current;
 }
 
 }  // namespace
@@ -40,29 +54,20 @@ Status check_target_mount(int root_fd, int dir_fd, const std::string& target,
                           const std::string& dir) {
   auto root = mount_id(root_fd, "container root");
   if (!root) return root.error();
-  std::uint64_t expected = *root;
-  std::string expected_name = "the container root";
-  // The entry itself, never through a symlink: a runtime's mount at /dev is
-  // what /dev targets belong to; an image's /dev -> /data is not.
-  std::string first = first_component(target);
-  Fd top(first.empty() ? -1
-                       : ::openat(root_fd, first.c_str(),
-                                  O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (top.valid()) {
-    auto id = mount_id(top.get(), "/" + first);
-    if (!id) return id.error();
-    if (*id != expected) {
-      expected = *id;
-      expected_name = "/" + first;
-    }
-  }
+  std::string reached;
+  auto literal = literal_ancestor(root_fd, dir, reached);
+  if (!literal) return literal.error();
+  auto expected = mount_id(literal->get(), reached);
+  if (!expected) return expected.error();
   auto found = mount_id(dir_fd, dir);
   if (!found) return found.error();
-  if (*found == expected) return ok_status();
+  if (*found == *expected) return ok_status();
+  bool on_root = *expected == *root;
   return make_error("{}: {} {} is on another mount than {} (mount id {}, {} {}): refusing to "
                     "place it there",
-                    target, dir == target ? "directory" : "parent", dir, expected_name, *found,
-                    expected_name == "the container root" ? "root" : expected_name, expected);
+                    target, dir == target ? "directory" : "parent", dir,
+                    on_root ? "the container root" : reached, *found, on_root ? "root" : reached,
+                    *expected);
 }
 
 }  // namespace graft::plugin

@@ -3,15 +3,16 @@
 // steer a target onto a volume the runtime mounted (a bind of a host
 // directory), onto /dev/shm, or onto a bind graft made earlier. So every
 // directory graft creates something in is compared (statx STATX_MNT_ID) with
-// the mount the target belongs to: the mount at /<first component> of the
-// root, looked up as that single entry and never through a symlink. That is
-// the root's own mount unless the runtime mounted something there: its
-// tmpfs at /dev (device nodes), procfs at /proc (the procfs mask), or a
-// tmpfs at /run or /tmp (IPC endpoints), where graft means to place things.
-// So an image symlink cannot lead a target to a volume elsewhere, and a /dev
-// target never lands on /dev/shm, /dev/mqueue or /dev/pts (other mounts).
-// When /<first component> is not a directory (a merged-/usr image's
-// /lib -> usr/lib), the target belongs to the root's mount.
+// the mount of the deepest directory on its path reached *without following
+// a symlink* (walked from the root, one component at a time, O_NOFOLLOW).
+// What sits at the literal path is there by the runtime's (or the plan's)
+// own choice: the runtime's tmpfs at /dev (device nodes go there), procfs
+// at /proc (the procfs mask), a tmpfs at /run or /tmp (IPC endpoints). What
+// a symlink leads to is the image's choice, and must not change the mount:
+// so /usr/lib/x86_64-linux-gnu -> /data (a volume) is refused, and a /dev
+// target never lands on /dev/shm, /dev/mqueue or /dev/pts. A symlink that
+// stays on the mount it starts from (a merged-/usr image's /lib -> usr/lib)
+// is fine.
 // A kernel without STATX_MNT_ID (before 5.8) cannot tell mounts apart this
 // way: the check refuses rather than guess.
 #pragma once
