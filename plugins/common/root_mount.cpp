@@ -23,7 +23,7 @@ namespace {
 Result<Fd> literal_ancestor(int root_fd, const std::string& dir, std::string& reached) {
   Fd current(::fcntl(root_fd, F_DUPFD_CLOEXEC, 0));
   if (!current.valid()) return sys_error("dup", "container root", errno);
-  reached = "/";
+  std::string walked;
   for (size_t start = 0; start < dir.size();) {
     size_t end = std::min(dir.find('/', start), dir.size());
     std::string name = dir.substr(start, end - start);
@@ -32,8 +32,9 @@ Result<Fd> literal_ancestor(int root_fd, const std::string& dir, std::string& re
     Fd next(::openat(current.get(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!next.valid()) break;  // a symlink, not a directory, or missing: stop here
     current = std::move(next);
-    reached = reached == "/" ? "/" + name : reached + "/" + name;
+    walked.append("/").append(name);
   }
+  reached = walked.empty() ? std::string("/") : walked;
   return current;
 }
 
