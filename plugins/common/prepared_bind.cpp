@@ -15,8 +15,8 @@ Leaf leaf_for(FileType source_type) {
 
 Result<PreparedBind> prepare_bind(const graft_action& action,
                                   std::initializer_list<FileType> allowed,
-                                  const MountAttributes& attributes) {
-  auto source = open_source(action.source, allowed);
+                                  const MountAttributes& attributes, const SourceRoot& root) {
+  auto source = open_source(action.source, allowed, root);
   if (!source) return source.error();
   return prepare_bind(action, *source, attributes);
 }

@@ -34,10 +34,12 @@ struct PreparedBind {
 // A directory source is mounted on a directory, anything else on a file.
 Leaf leaf_for(FileType source_type);
 
-// Checks action.source is one of `allowed`, clones it and sets `attributes`.
+// Checks action.source (opened inside `root` when below it, see
+// source_check.hpp) is one of `allowed`, clones it and sets `attributes`.
 Result<PreparedBind> prepare_bind(const graft_action& action,
                                   std::initializer_list<FileType> allowed,
-                                  const MountAttributes& attributes);
+                                  const MountAttributes& attributes,
+                                  const SourceRoot& root = {});
 
 // Clones an already checked source (open_source / open_device_source).
 Result<PreparedBind> prepare_bind(const graft_action& action, const OpenedSource& source,

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 
+#include "root_mount.hpp"
 #include "source_check.hpp"
 #include "sys_error.hpp"
 
@@ -167,12 +168,20 @@ Result<Fd> RootFs::open(const std::string& path, int flags) const {
   return Fd(fd);
 }
 
-Result<Fd> RootFs::open_dirs(const std::string& path, std::span<const std::string> names) const {
+Result<Fd> RootFs::open_dirs(const std::string& path, std::span<const std::string> names,
+                             const std::string& target) const {
   if (root_fd_ < 0) return make_error("{}: no container root to resolve it in", path);
   // Usually everything exists: one lookup. Otherwise find the deepest
-  // existing directory and create the rest below it.
+  // existing directory and create the rest below it. Either way the
+  // directory must sit on the mount the target belongs to (root_mount.hpp);
+  // what is created below a checked directory is on its mount.
   int whole = host_.resolve_in_root(root_fd_, path, O_PATH | O_DIRECTORY);
-  if (whole >= 0) return Fd(whole);
+  if (whole >= 0) {
+    Fd found(whole);
+    if (auto status = check_target_mount(root_fd_, found.get(), target, path); !status)
+      return status.error();
+    return found;
+  }
   if (whole != -ENOENT) return sys_error("resolve in root", path, -whole);
   auto current = open("/", O_PATH | O_DIRECTORY);
   if (!current) return current;
@@ -186,14 +195,16 @@ Result<Fd> RootFs::open_dirs(const std::string& path, std::span<const std::strin
     *current = Fd(fd);
     prefix = next;
   }
-  return make_dirs_at(current->get(), names.subspan(existing), owner_,
-                      prefix.empty() ? "/" : prefix);
+  std::string shown = prefix.empty() ? "/" : prefix;
+  if (auto status = check_target_mount(root_fd_, current->get(), target, shown); !status)
+    return status.error();
+  return make_dirs_at(current->get(), names.subspan(existing), owner_, shown);
 }
 
 Result<Fd> RootFs::make_dirs(const std::string& path) const {
   auto names = split_container_path(path);
   if (!names) return names.error();
-  return open_dirs(path, *names);
+  return open_dirs(path, *names, path);
 }
 
 Result<Fd> RootFs::open_parent(const std::string& path) const {
@@ -203,7 +214,7 @@ Result<Fd> RootFs::open_parent(const std::string& path) const {
   std::span<const std::string> parents(names->data(), names->size() - 1);
   std::string parent = path.substr(0, path.find_last_not_of('/') + 1);
   parent = parent.substr(0, parent.rfind('/'));
-  return open_dirs(parent.empty() ? "/" : parent, parents);
+  return open_dirs(parent.empty() ? "/" : parent, parents, path);
 }
 
 Result<Fd> RootFs::make_mountpoint(const std::string& path, Leaf leaf) const {

@@ -64,6 +64,9 @@ class RootFs {
 
   // resolve_in_root(path, flags): a new fd or an error naming `path`.
   Result<Fd> open(const std::string& path, int flags) const;
+  // Each of these refuses a directory that is not on the mount the target
+  // belongs to (root_mount.hpp): a symlink in the image cannot steer graft
+  // onto a volume, /dev/shm or an earlier bind.
   // The directory `path` (O_PATH), made with any missing parents.
   Result<Fd> make_dirs(const std::string& path) const;
   // The directory holding `path`'s last component (O_PATH), made as needed.
@@ -72,7 +75,10 @@ class RootFs {
   Result<Fd> make_mountpoint(const std::string& path, Leaf leaf) const;
 
  private:
-  Result<Fd> open_dirs(const std::string& path, std::span<const std::string> names) const;
+  // The directory `path` (split into `names`), made as needed, on the mount
+  // `target` belongs to (root_mount.hpp).
+  Result<Fd> open_dirs(const std::string& path, std::span<const std::string> names,
+                       const std::string& target) const;
 
   const Host& host_;
   int root_fd_;

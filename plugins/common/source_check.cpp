@@ -5,6 +5,7 @@
 #include <sys/sysmacros.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <string>
 
 #include "sys_error.hpp"
@@ -51,10 +52,43 @@ std::string expected_list(std::initializer_list<FileType> allowed) {
 
 }  // namespace
 
-Result<OpenedSource> open_source(const std::string& path, std::initializer_list<FileType> allowed) {
+SourceRoot SourceRoot::of(const Host& host, const graft_apply_context& context) {
+  SourceRoot root;
+  bool known = context.struct_size >= offsetof(graft_apply_context, source_root) +
+                                          sizeof context.source_root;
+  if (!known || context.source_root_fd < 0 || context.source_root == nullptr) return root;
+  root.host = &host;
+  root.fd = context.source_root_fd;
+  root.path = context.source_root;
+  while (root.path.size() > 1 && root.path.back() == '/') root.path.pop_back();
+  return root;
+}
+
+namespace {
+
+// `path` as an fd: inside the source root when it lies below it, otherwise
+// as a host path. The leaf is never followed either way.
+Result<Fd> open_host_path(const std::string& path, const SourceRoot& root) {
+  bool below = root.fd >= 0 && root.path != "/" && path.starts_with(root.path + "/");
+  if (!below) {
+    Fd fd(::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+    if (!fd.valid()) return sys_error("open source", path, errno);
+    return fd;
+  }
+  int fd = root.host->resolve_in_root(root.fd, path.substr(root.path.size()),
+                                      O_PATH | O_NOFOLLOW);
+  if (fd < 0) return sys_error("open source (inside " + root.path + ")", path, -fd);
+  return Fd(fd);
+}
+
+}  // namespace
+
+Result<OpenedSource> open_source(const std::string& path, std::initializer_list<FileType> allowed,
+                                 const SourceRoot& root) {
   OpenedSource source;
-  source.fd = Fd(::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
-  if (!source.fd.valid()) return sys_error("open source", path, errno);
+  auto fd = open_host_path(path, root);
+  if (!fd) return fd.error();
+  source.fd = std::move(*fd);
   if (::fstat(source.fd.get(), &source.st) != 0) return sys_error("fstat source", path, errno);
   source.type = file_type(source.st.st_mode);
   for (FileType type : allowed)

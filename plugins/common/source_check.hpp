@@ -11,6 +11,8 @@
 
 #include "base/error.hpp"
 #include "fd.hpp"
+#include "graft/plugin.h"
+#include "plugin_glue.hpp"
 
 namespace graft::plugin {
 
@@ -26,9 +28,24 @@ struct OpenedSource {
   FileType type = FileType::other;
 };
 
-// Opens host path `path` and checks it is one of `allowed`; the error names
-// the path, what was expected and what was found.
-Result<OpenedSource> open_source(const std::string& path, std::initializer_list<FileType> allowed);
+// The host root the plan's sources live under (graft_apply_context ABI 1.2:
+// the driver root, e.g. a driver container's /run/nvidia/driver). A source
+// below it is opened inside it (resolve_in_root from its fd), so an
+// absolute symlink in the driver root, libcuda.so.1 -> /usr/lib/..., means
+// the driver root's file and not the host's. Empty: plain host paths.
+struct SourceRoot {
+  const Host* host = nullptr;
+  int fd = -1;
+  std::string path;  // normalised, no trailing '/'
+
+  static SourceRoot of(const Host& host, const graft_apply_context& context);
+};
+
+// Opens host path `path` (inside `root` when it lies below it) and checks it
+// is one of `allowed`; the error names the path, what was expected and what
+// was found.
+Result<OpenedSource> open_source(const std::string& path, std::initializer_list<FileType> allowed,
+                                 const SourceRoot& root = {});
 
 // Checks that `st` is a device node of `device_type` ('c' or 'b') and number
 // `rdev`; the error names `shown` and what it is instead.

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstddef>
@@ -46,6 +47,7 @@
 #include "container_identity.hpp"
 #include "fd.hpp"
 #include "plugin_glue.hpp"
+#include "root_mount.hpp"
 #include "sealed_binary.hpp"
 
 namespace graft::ldcache {
@@ -158,6 +160,27 @@ Status ensure_directory(const Host& host, int root_fd, const std::string& dir,
   return ok_status();
 }
 
+// ldconfig writes the cache next to `target` and makes soname links in each
+// library directory: all of them must be on the container root's mount
+// (root_mount.hpp), not on a volume an image symlink steers them to. A
+// library directory that does not exist is skipped, as ldconfig skips it.
+Status check_written_dirs(const Host& host, int root_fd, const graft_action& action) {
+  std::vector<std::string> dirs{std::string(action.target).substr(
+      0, std::max<size_t>(1, std::string(action.target).rfind('/')))};
+  for (const char* const* path = action.paths; path != nullptr && *path != nullptr; ++path)
+    dirs.emplace_back(*path);
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    int fd = host.resolve_in_root(root_fd, dirs[i], O_PATH | O_DIRECTORY);
+    if (fd == -ENOENT && i > 0) continue;
+    if (fd < 0) return make_error("{}: {}", dirs[i], std::strerror(-fd));
+    Fd dir(fd);
+    std::string target = i == 0 ? std::string(action.target) : dirs[i];
+    if (auto status = plugin::check_target_mount(root_fd, dir.get(), target, dirs[i]); !status)
+      return status;
+  }
+  return ok_status();
+}
+
 class LdcachePlugin {
  public:
   LdcachePlugin(const Host& host, Config config) : host_(host), config_(std::move(config)) {}
@@ -207,6 +230,8 @@ class LdcachePlugin {
                                      target.substr(0, target.rfind('/')), context);
         !made.ok())
       return made;
+    if (auto checked = check_written_dirs(host_, context.rootfs_fd, action); !checked.ok())
+      return checked;
     if (auto ran = run_confined(*command); !ran.ok()) return ran;
     return check_cache(host_, {context.rootfs_fd, prepared.own_fds.get(), root_name(context)},
                        target, expected);

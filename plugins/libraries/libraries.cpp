@@ -24,11 +24,13 @@ class Libraries {
     return std::make_unique<Libraries>(host);
   }
 
-  Status prepare(const graft_action& action, const graft_apply_context&) {
+  // Driver files live under the driver root: opened inside it (SourceRoot).
+  Status prepare(const graft_action& action, const graft_apply_context& context) {
     if (action.kind != GRAFT_ACTION_BIND_MOUNT) return ok_status();
     auto attributes = mount_attributes(action);
     if (!attributes) return attributes.error();
-    auto bind = prepare_bind(action, {FileType::regular, FileType::directory}, *attributes);
+    auto bind = prepare_bind(action, {FileType::regular, FileType::directory}, *attributes,
+                             SourceRoot::of(host_, context));
     if (!bind) return bind.error();
     binds_.put(action.index, std::move(*bind));
     return ok_status();

@@ -74,6 +74,9 @@ json mounts(const BundleSpec& spec) {
                 {"options", {"nosuid", "strictatime", "mode=755", "size=65536k"}}};
     list.insert(list.begin() + 1, dev);
   }
+  for (const auto& [source, destination] : spec.volumes)
+    list.push_back({{"destination", destination}, {"type", "bind"}, {"source", source},
+                    {"options", {"rbind", "rw"}}});
   return list;
 }
 

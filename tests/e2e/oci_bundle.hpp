@@ -38,6 +38,9 @@ struct BundleSpec {
   std::vector<std::string> rootfs_removed;
   // Made last, replacing whatever was at the path (parents are made as directories).
   std::vector<PlantedEntry> planted;
+  // Volumes, as an engine passes them: {host directory, container path},
+  // each an rbind mount in config.json after the runtime's own.
+  std::vector<std::pair<std::string, std::string>> volumes;
   bool readonly_root = false;  // root.readonly
   // false: no tmpfs on /dev, so the image's own /dev is what the hook sees.
   bool dev_tmpfs = true;

@@ -1,6 +1,6 @@
 // A runtime that writes part of the OCI state and never closes the hook's
 // stdin. graft reads the state until EOF, so nothing in the state can end
-// the read; graft loads the policy before it reads stdin, so [limits]
+// the read; graft arms its deadline before it reads the policy or stdin, so [limits]
 // deadline_ms bounds the read like everything after it.
 #include <catch2/catch.hpp>
 

@@ -357,7 +357,7 @@ TEST_CASE("a grant method without its reason is an error", "[rules]") {
 TEST_CASE("an unreadable rule file is an error naming it", "[rules]") {
   Policy policy = test_policy({"/nonexistent/graft/rules.lua"});
   auto result = evaluate_rules(test_request(), test_inventory(), policy);
-  CHECK(error_of(result) == "cannot read rule file /nonexistent/graft/rules.lua: No such file or directory");
+  CHECK(error_of(result) == "rule file: /nonexistent/graft/rules.lua: cannot read: No such file or directory");
 }
 
 TEST_CASE("no rules yield an empty intent", "[rules]") {

@@ -129,8 +129,18 @@ struct graft_apply_context {
   /* ABI 1.2 */
   int pidfd;                       /* pidfd of the container's init, owned by the host (do not
                                       close); -1 when unknown. Read /proc/<pid>/... then check
-                                      the process is still this one with
-                                      pidfd_send_signal(pidfd, 0) */
+                                      the process still runs (poll: the pidfd turns
+                                      readable once it has exited) */
+  int source_root_fd;              /* O_PATH fd of the host root the plan's sources live under
+                                      (the driver root), owned by the host; -1 when sources are
+                                      plain host paths. Valid in prepare, where sources are
+                                      opened */
+  const char* source_root;         /* that root as a host path ("" when source_root_fd is -1):
+                                      a source starting with it is opened relative to
+                                      source_root_fd with resolve_in_root, so a symlink in the
+                                      driver root resolves inside it, not against the host's /.
+                                      Other sources (/dev nodes, /proc files, sockets under
+                                      /run) stay plain host paths */
 };
 
 /* Services the host offers a plugin. Owned by the host; the pointer given to

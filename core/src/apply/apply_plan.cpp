@@ -9,6 +9,8 @@
 #include <cstring>
 
 #include "apply/mount_namespace.hpp"
+#include "base/paths.hpp"
+#include "base/unique_fd.hpp"
 #include "fault/plugin_crash_handlers.hpp"
 #include "fault/running_note.hpp"
 
@@ -36,6 +38,18 @@ Status prepare_all(const Plan& plan, const std::vector<LoadedPlugin*>& by, const
       return status;
   }
   return ok_status();
+}
+
+// The driver root, for plugins to open the plan's sources inside it
+// (graft_apply_context.source_root_fd); none when it is "/".
+Result<UniqueFd> open_source_root(const ApplySite& site, ApplyTarget& target) {
+  if (site.source_root.empty() || normalize_path(site.source_root) == "/") return UniqueFd();
+  UniqueFd fd(::open(site.source_root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (fd.get() < 0)
+    return make_error("driver root {}: {}", site.source_root, std::strerror(errno));
+  target.source_root_fd = fd.get();
+  target.source_root = normalize_path(site.source_root);
+  return fd;
 }
 
 // Opens root.path after entering the container's namespace; the rootfs owner
@@ -109,6 +123,8 @@ Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const Apply
   PluginCrashHandlers crash_handlers;
 
   auto start = Clock::now();
+  auto source_root = open_source_root(site, target);
+  if (!source_root) return source_root.error();
   if (auto status = prepare_all(plan, by, target); !status) return status.error();
   report.times.prepare_ms = ms_since(start);
 

@@ -38,6 +38,7 @@ struct ApplySite {
   const ContainerProcess* process = nullptr;
   ApplyCaller caller = ApplyCaller::hook;
   std::string rootfs;      // root.path as seen inside the container's mount namespace
+  std::string source_root = "/";  // [host] driver_root: sources under it open inside it
 };
 
 // Ok when a hook can carry out the plan: every action has a loaded plugin,

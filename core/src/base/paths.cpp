@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -88,13 +89,14 @@ Result<std::string> resolve_in_root(const std::string& root, const std::string& 
   return done;
 }
 
-bool exists_in_root(const std::string& root, const std::string& path) {
+int open_in_host_root(const std::string& root, const std::string& path, int flags) {
   int root_fd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (root_fd < 0) return false;
+  if (root_fd < 0) return -errno;
   struct open_how how {};
-  how.flags = O_PATH | O_CLOEXEC;
+  how.flags = static_cast<std::uint64_t>(flags) | O_CLOEXEC;
   how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
   std::string relative = path.starts_with('/') ? path.substr(1) : path;
+  if (relative.empty()) relative = ".";
   // EAGAIN: a rename or mount anywhere on the host raced a ".." step of the
   // lookup; that says nothing about the path, so ask again (a few times, as
   // the plugins' resolve_in_root does).
@@ -103,10 +105,30 @@ bool exists_in_root(const std::string& root, const std::string& path) {
     fd = ::syscall(SYS_openat2, root_fd, relative.c_str(), &how, sizeof how);
     if (fd >= 0 || errno != EAGAIN) break;
   }
+  int err = errno;
   ::close(root_fd);
+  return fd < 0 ? -err : static_cast<int>(fd);
+}
+
+bool exists_in_root(const std::string& root, const std::string& path) {
+  int fd = open_in_host_root(root, path, O_PATH);
   if (fd < 0) return false;
-  ::close(static_cast<int>(fd));
+  ::close(fd);
   return true;
+}
+
+std::optional<std::string> stat_in_root(const std::string& root, const std::string& path,
+                                        struct stat& st) {
+  auto real = resolve_in_root(root, path);
+  if (!real) return std::nullopt;
+  // The real path has no symlink left: opening it without following checks
+  // that, and the kernel keeps it inside the root whatever happened since.
+  int fd = open_in_host_root(root, *real, O_PATH | O_NOFOLLOW);
+  if (fd < 0) return std::nullopt;
+  int got = ::fstat(fd, &st);
+  ::close(fd);
+  if (got != 0) return std::nullopt;
+  return *real;
 }
 
 Result<std::string> read_file(const std::string& path, std::size_t limit) {

@@ -3,6 +3,8 @@
 // rootfs go through the kernel's RESOLVE_IN_ROOT.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +31,18 @@ Result<std::string> resolve_in_root(const std::string& root, const std::string& 
 // Whether `path` exists inside the (untrusted) `root`, resolved by the kernel
 // with RESOLVE_IN_ROOT so image symlinks cannot point the check elsewhere.
 bool exists_in_root(const std::string& root, const std::string& path);
+
+// Opens `path` inside the host root `root` (a driver root) with openat2
+// RESOLVE_IN_ROOT from an fd of `root`: absolute symlinks in the driver
+// root resolve inside it, not against the host's "/". Returns a new fd or
+// -errno.
+int open_in_host_root(const std::string& root, const std::string& path, int flags);
+
+// The real root-relative path of `path` inside `root` (resolve_in_root)
+// and its stat, taken on the object the kernel opened inside the root.
+// Empty when it does not exist there.
+std::optional<std::string> stat_in_root(const std::string& root, const std::string& path,
+                                        struct stat& st);
 
 // Reads a whole small file (procfs, config.json). Fails past `limit` bytes.
 Result<std::string> read_file(const std::string& path, std::size_t limit = 16u << 20);

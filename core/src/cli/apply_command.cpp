@@ -64,7 +64,8 @@ Result<ApplyReport> load_and_apply(const Policy& policy, const Request& request,
   double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ApplySite site{.container_id = request.container_id, .process = &container.process,
-                 .caller = container.caller, .rootfs = request.rootfs};
+                 .caller = container.caller, .rootfs = request.rootfs,
+                 .source_root = policy.host.driver_root};
   ApplyProgress progress;
   auto report = apply_plan(plan, *plugins, site, &progress);
   if (report) report->times.load_ms = load_ms;
@@ -153,9 +154,10 @@ Result<Request> apply_request_of(const ApplyOptions& options) {
 }
 
 Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options) {
+  Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
   auto policy = load_site_policy(global);
   if (!policy) return policy.error();
-  Deadline deadline(policy->limits.deadline_ms);
+  deadline.limit_to(policy->limits.deadline_ms);
   auto process = open_container(options);
   if (!process) return process.error().context("container " + (options.id.empty() ? "apply" : options.id));
   auto request = apply_request_of(options);

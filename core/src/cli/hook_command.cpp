@@ -7,8 +7,9 @@
 // container's namespaces (its /proc is the container's, its pid may be seen
 // from there), where graft can neither trust nor find what it needs.
 // The state's pid is held by a pidfd at once, before the bundle is read.
-// The policy comes first: its deadline bounds everything after it, reading
-// stdin included, since a runtime may wait on the hook without a limit.
+// The deadline comes first (the default one, until the policy sets its own),
+// so it bounds everything, the policy and stdin included, since a runtime
+// may wait on the hook without a limit.
 #include <unistd.h>
 
 #include "apply/oci_state.hpp"
@@ -49,9 +50,10 @@ Result<int> run_hook(const GlobalOptions& global, const std::string& stage) {
         "hook createContainer is refused: that hook runs inside the container's namespaces "
         "(its /proc and pid are the container's), where graft cannot check what it enters; "
         "use prestart or createRuntime");
+  Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
   auto policy = load_site_policy(global);
   if (!policy) return policy.error();
-  Deadline deadline(policy->limits.deadline_ms);
+  deadline.limit_to(policy->limits.deadline_ms);
   auto input = hook_request();
   if (!input) return input.error();
   return apply_request(*policy, deadline, input->request, {input->process, ApplyCaller::hook});

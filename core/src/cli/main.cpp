@@ -7,11 +7,13 @@
 #include <map>
 
 #include "cli/commands.hpp"
+#include "fault/running_note.hpp"
 #include "graft/build_config.hpp"
 
 namespace graft::cli {
 
 Result<Policy> load_site_policy(const GlobalOptions& options) {
+  RunningNote note("reading the policy " + options.policy_path);
   PolicySearch search;
   search.policy_dirs = options.policy_dirs;
   search.policy_dirs.push_back(build::policy_dir);

@@ -31,9 +31,10 @@ Result<Request> build_request(const PlanOptions& options) {
 }
 
 Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
+  Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
   auto policy = load_site_policy(global);
   if (!policy) return policy.error();
-  Deadline deadline(policy->limits.deadline_ms);  // rules run here as under the hook
+  deadline.limit_to(policy->limits.deadline_ms);  // rules run here as under the hook
   auto request = build_request(options);
   if (!request) return request.error();
   auto evaluation = [&] {

@@ -65,6 +65,13 @@ extern "C" void on_deadline(int) {
   ::_exit(kExitError);
 }
 
+void set_timer(std::uint64_t micros) {
+  itimerval timer{};
+  timer.it_value.tv_sec = static_cast<time_t>(micros / 1000000);
+  timer.it_value.tv_usec = static_cast<suseconds_t>(micros % 1000000);
+  ::setitimer(ITIMER_REAL, &timer, nullptr);
+}
+
 }  // namespace
 
 Deadline::Deadline(std::uint64_t limit_ms)
@@ -79,10 +86,22 @@ Deadline::Deadline(std::uint64_t limit_ms)
   sigemptyset(&alarm);
   sigaddset(&alarm, SIGALRM);
   ::sigprocmask(SIG_UNBLOCK, &alarm, &previous_mask_);
-  itimerval timer{};
-  timer.it_value.tv_sec = static_cast<time_t>(limit_ms / 1000);
-  timer.it_value.tv_usec = static_cast<suseconds_t>(limit_ms % 1000 * 1000);
-  ::setitimer(ITIMER_REAL, &timer, nullptr);
+  set_timer(limit_ms * 1000);
+}
+
+void Deadline::limit_to(std::uint64_t limit_ms) {
+  // The timer stops first: the handler never sees ending_ half rewritten.
+  itimerval off{};
+  ::setitimer(ITIMER_REAL, &off, nullptr);
+  limit_ms_ = limit_ms;
+  ending_ = " did not finish within " + std::to_string(limit_ms) + " ms";
+  g_ending.store(&ending_);
+  auto spent = std::chrono::duration_cast<std::chrono::microseconds>(
+                   std::chrono::steady_clock::now() - armed_).count();
+  std::uint64_t limit_us = limit_ms * 1000;
+  set_timer(static_cast<std::uint64_t>(spent) >= limit_us
+                ? 1
+                : limit_us - static_cast<std::uint64_t>(spent));
 }
 
 Deadline::~Deadline() {

@@ -13,6 +13,7 @@
 // uninterruptibly in the kernel, is not bounded by this.
 #pragma once
 
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <memory>
@@ -37,6 +38,10 @@ class Deadline {
   Deadline(const Deadline&) = delete;
   Deadline& operator=(const Deadline&) = delete;
 
+  // Sets the limit to `limit_ms` counted from when the deadline was armed
+  // (the policy's own, once it is read; already past: it fires at once).
+  void limit_to(std::uint64_t limit_ms);
+
   // Stops the clock: what follows (the command's own audit record) is not
   // cut short and never doubled by the handler's.
   void disarm();
@@ -52,6 +57,7 @@ class Deadline {
  private:
 
   std::uint64_t limit_ms_;
+  std::chrono::steady_clock::time_point armed_ = std::chrono::steady_clock::now();
   std::string ending_;  // " did not finish within N ms"
   std::unique_ptr<const AuditTarget> audit_;
   struct sigaction previous_ {};

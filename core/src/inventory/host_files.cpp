@@ -97,10 +97,12 @@ void find_binaries(const Policy& policy, Inventory& inventory) {
   for (const auto& name : names_in_sets(policy, &CapabilitySet::binaries)) {
     bool found = false;
     for (const auto& dir : policy.discovery.binary_dirs) {
-      std::string host_path = join_root(policy.host.driver_root, dir + "/" + name);
+      // Resolved inside the driver root (base/paths.hpp), never against "/".
       struct stat info {};
-      if (::stat(host_path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
-      inventory.binaries[name] = HostFile{name, host_path, "/usr/bin/" + name, false};
+      auto real = stat_in_root(policy.host.driver_root, dir + "/" + name, info);
+      if (!real || !S_ISREG(info.st_mode)) continue;
+      inventory.binaries[name] =
+          HostFile{name, join_root(policy.host.driver_root, *real), "/usr/bin/" + name, false};
       found = true;
       break;
     }
@@ -113,7 +115,16 @@ void find_firmware(const Policy& policy, Inventory& inventory) {
   for (const auto& pattern : names_in_sets(policy, &CapabilitySet::firmware)) {
     std::string relative = expand_template(pattern, {{"driver_version", inventory.driver_version}});
     std::string container_glob = normalize_path(policy.discovery.firmware_dir + "/" + relative);
-    std::string host_glob = join_root(policy.host.driver_root, container_glob);
+    // The directory resolved inside the driver root first: glob(3) follows
+    // symlinks against the host's "/".
+    auto real_dir = resolve_in_root(policy.host.driver_root, dirname_of(container_glob));
+    if (!real_dir) {
+      inventory.warnings.push_back("no firmware matches " + container_glob);
+      continue;
+    }
+    std::string host_glob =
+        join_root(policy.host.driver_root,
+                  (*real_dir == "/" ? "" : *real_dir) + "/" + basename_of(container_glob));
     glob_t matches{};
     std::vector<HostFile> files;
     if (::glob(host_glob.c_str(), 0, nullptr, &matches) == 0)
@@ -142,13 +153,15 @@ void find_ipc(const Policy& policy, Inventory& inventory) {
 
 void find_config_files(const Policy& policy, Inventory& inventory) {
   for (const auto& path : names_in_sets(policy, &CapabilitySet::config_files)) {
-    std::string host_path = join_root(policy.host.driver_root, path);
     struct stat info {};
-    if (::stat(host_path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
-      inventory.warnings.push_back("config file " + host_path + " not found");
+    auto real = stat_in_root(policy.host.driver_root, path, info);
+    if (!real || !S_ISREG(info.st_mode)) {
+      inventory.warnings.push_back("config file " + join_root(policy.host.driver_root, path) +
+                                   " not found");
       continue;
     }
-    inventory.config_files[path] = HostFile{path, host_path, path, false};
+    inventory.config_files[path] =
+        HostFile{path, join_root(policy.host.driver_root, *real), path, false};
   }
 }
 

@@ -258,12 +258,17 @@ Result<std::vector<LdCacheEntry>> parse_ldcache(std::string_view bytes,
 }
 
 Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path) {
+  // O_NONBLOCK: a FIFO planted in a driver root must not hang discovery.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    return Error{fmt::format("ld.so.cache {}: cannot open: {}", path, std::strerror(errno))};
+  return read_ldcache_fd(fd, path);
+}
+
+Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& path) {
   auto fail = [&](const std::string& detail) {
     return Error{fmt::format("ld.so.cache {}: {}", path, detail)};
   };
-  // O_NONBLOCK: a FIFO planted in a driver root must not hang discovery.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  if (fd < 0) return fail(fmt::format("cannot open: {}", std::strerror(errno)));
   struct stat st {};
   std::string problem;
   if (::fstat(fd, &st) != 0) {

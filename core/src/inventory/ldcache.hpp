@@ -28,6 +28,10 @@ Result<std::vector<LdCacheEntry>> parse_ldcache(std::string_view bytes,
 
 // Reads `path` whole and parses it.
 Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path);
+// The same from an fd the caller opened (O_RDONLY|O_NONBLOCK), which it
+// hands over; `path` names it in messages. Discovery opens a driver root's
+// cache inside that root (library_selection.cpp).
+Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& path);
 
 // Which ABI an entry belongs to, relative to the ABI this program was built for.
 enum class LdCacheAbi {

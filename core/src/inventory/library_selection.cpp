@@ -2,6 +2,9 @@
 // name prefix a capability set lists, the last cache entry of the right ABI
 // whose real file carries the driver version suffix. The suffix check drops
 // stray copies left by other driver versions.
+#include <fcntl.h>
+
+#include <cstring>
 #include <set>
 
 #include "base/paths.hpp"
@@ -24,6 +27,16 @@ void consider(const LdCacheEntry& entry, const Policy& policy, const std::string
   pick = Candidate{entry.key, *real};
 }
 
+// The driver root's ld.so.cache, opened inside that root (RESOLVE_IN_ROOT):
+// a driver container's /etc/ld.so.cache -> /etc/... is its own, not the host's.
+Result<std::vector<LdCacheEntry>> read_driver_ldcache(const Policy& policy) {
+  std::string shown = join_root(policy.host.driver_root, policy.discovery.ldcache);
+  int fd = open_in_host_root(policy.host.driver_root, policy.discovery.ldcache,
+                             O_RDONLY | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) return make_error("ld.so.cache {}: cannot open: {}", shown, std::strerror(-fd));
+  return read_ldcache_fd(fd, shown);
+}
+
 }  // namespace
 
 Status find_libraries(const Policy& policy, Inventory& inventory) {
@@ -33,7 +46,7 @@ Status find_libraries(const Policy& policy, Inventory& inventory) {
     inventory.warnings.push_back("no driver version: driver libraries not selected");
     return ok_status();
   }
-  auto entries = read_ldcache(join_root(policy.host.driver_root, policy.discovery.ldcache));
+  auto entries = read_driver_ldcache(policy);
   if (!entries) return entries.error();
   std::string suffix = ".so." + inventory.driver_version;
   for (const auto& prefix : prefixes) {

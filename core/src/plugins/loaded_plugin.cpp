@@ -81,6 +81,8 @@ graft_apply_context context_of(const ApplyTarget& target) {
   context.container_uid = target.uid;
   context.container_gid = target.gid;
   context.pidfd = target.pidfd;
+  context.source_root_fd = target.source_root_fd;
+  context.source_root = target.source_root.c_str();
   return context;
 }
 

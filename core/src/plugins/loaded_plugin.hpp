@@ -24,6 +24,8 @@ struct ApplyTarget {
   int pid = 0;
   int uid = 0, gid = 0;  // owner for what plugins create in the rootfs
   int pidfd = -1;        // of the container's init, owned by the caller; -1 when unknown
+  int source_root_fd = -1;  // O_PATH fd of the driver root, owned by the caller; -1: "/"
+  std::string source_root;  // its host path ("" with -1)
 };
 
 class LoadedPlugin {

@@ -8,22 +8,9 @@
 #include <string_view>
 
 #include "base/error.hpp"
+#include "base/unique_fd.hpp"
 
 namespace graft {
-
-// An owned file descriptor, closed on destruction.
-class UniqueFd {
- public:
-  explicit UniqueFd(int fd = -1) : fd_(fd) {}
-  ~UniqueFd();
-  UniqueFd(UniqueFd&& other) noexcept : fd_(other.release()) {}
-  UniqueFd& operator=(UniqueFd&& other) noexcept;
-  int get() const { return fd_; }
-  int release() { int fd = fd_; fd_ = -1; return fd; }
-
- private:
-  int fd_;
-};
 
 // "devices" -> "libdevices.so": what CMake's MODULE libraries are called.
 std::string plugin_file_name(std::string_view name);
@@ -33,8 +20,9 @@ std::string plugin_file_name(std::string_view name);
 bool is_plain_plugin_name(std::string_view name);
 
 // Opens dir/lib<name>.so O_PATH|O_NOFOLLOW after checking the name, the
-// directory and the file: a regular file (not a symlink), owned by root or
-// by us, neither it nor the directory group- or world-writable.
+// file and every directory from `dir` up to "/" (base/trusted_file.hpp): a
+// regular file (not a symlink), owned by root or by us, not group- or
+// world-writable, in a chain of directories nobody else can write.
 Result<UniqueFd> open_plugin_file(const std::string& dir, const std::string& name);
 
 }  // namespace graft

@@ -15,6 +15,7 @@
 
 #include "policy/policy.hpp"
 #include "policy/read_sections.hpp"
+#include "base/trusted_file.hpp"
 #include "policy/validate.hpp"
 
 namespace graft {
@@ -38,12 +39,12 @@ std::string identity(const std::string& path) {
 }
 
 Result<toml::table> parse_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("{}: cannot read: {}", path, std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Root-owned, not writable by others, in a chain of such directories
+  // (base/trusted_file.hpp), read through the fd that was checked.
+  auto text = read_trusted_file(path);
+  if (!text) return text.error();
   try {
-    return toml::parse(text.str(), std::string_view(path));
+    return toml::parse(*text, std::string_view(path));
   } catch (const toml::parse_error& e) {
     return make_error("{}: {}", policy_parse::origin_of(e.source(), path).full(), e.description());
   }

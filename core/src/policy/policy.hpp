@@ -107,7 +107,7 @@ struct Extra {
 struct Limits {
   std::uint64_t rule_instructions = 10'000'000;  // per evaluation, all rules together
   std::uint64_t rule_memory_bytes = 32u << 20;   // Lua heap cap per evaluation
-  // Wall clock for plan, hook and apply from the policy loaded to the last
+  // Wall clock for plan, hook and apply from their start to the last
   // plugin destroyed; above the ldcache plugin's own 10 s, so its message wins.
   std::uint64_t deadline_ms = 30'000;
 };

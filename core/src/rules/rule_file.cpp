@@ -7,18 +7,17 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/trusted_file.hpp"
 #include "rules/environment.hpp"
 #include "rules/sandbox.hpp"
 
 namespace graft::rules {
 
 Result<std::string> read_rule_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("cannot read rule file {}: {}", path, std::strerror(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return make_error("cannot read rule file {}: {}", path, std::strerror(errno));
-  std::string text = std::move(buffer).str();
+  // Trusted as the policy is (base/trusted_file.hpp).
+  auto read = read_trusted_file(path);
+  if (!read) return read.error().context("rule file");
+  std::string text = std::move(*read);
 
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
   // The newline ending a "#" line stays, so line numbers do not shift.

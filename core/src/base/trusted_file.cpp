@@ -1,0 +1,116 @@
+// Trusted files and directory chains for trusted_file.hpp.
+#include "base/trusted_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+namespace graft {
+namespace {
+
+bool trusted_owner(uid_t uid) { return uid == 0 || uid == ::geteuid(); }
+
+// One directory on the chain, as fstat saw it through the fd we hold.
+Status check_dir(const struct stat& st, const std::string& shown, const std::string& what) {
+  if (!trusted_owner(st.st_uid))
+    return make_error("{}: directory {} is owned by uid {}, neither root nor us", what, shown,
+                      st.st_uid);
+  bool writable = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+  bool root_sticky = (st.st_mode & S_ISVTX) != 0 && st.st_uid == 0;
+  if (writable && !root_sticky)
+    return make_error("{}: its directory {} is group- or world-writable (mode {:o})", what, shown,
+                      st.st_mode & 07777);
+  return ok_status();
+}
+
+// The real path of `path` (symlinks followed once, see the header).
+Result<std::string> real_path(const std::string& path, const std::string& what) {
+  std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
+  if (!real) return make_error("{}: cannot read: {}", what, std::strerror(errno));
+  return std::string(real.get());
+}
+
+// Walks the real directory `real` from "/", checking each directory.
+Result<UniqueFd> walk_dirs(const std::string& real, const std::string& what) {
+  UniqueFd current(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (current.get() < 0) return make_error("{}: /: {}", what, std::strerror(errno));
+  std::string shown;
+  for (std::size_t start = 0;;) {
+    struct stat st {};
+    if (::fstat(current.get(), &st) != 0)
+      return make_error("{}: {}: {}", what, shown.empty() ? "/" : shown, std::strerror(errno));
+    if (auto checked = check_dir(st, shown.empty() ? "/" : shown, what); !checked)
+      return checked.error();
+    while (start < real.size() && real[start] == '/') ++start;
+    if (start >= real.size()) return current;
+    std::size_t end = std::min(real.find('/', start), real.size());
+    std::string name = real.substr(start, end - start);
+    start = end;
+    shown += "/" + name;
+    UniqueFd next(::openat(current.get(), name.c_str(),
+                           O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (next.get() < 0) return make_error("{}: {}: {}", what, shown, std::strerror(errno));
+    current = std::move(next);
+  }
+}
+
+}  // namespace
+
+Result<UniqueFd> open_trusted_dir(const std::string& dir, const std::string& what) {
+  auto real = real_path(dir, what);
+  if (!real) return real.error();
+  return walk_dirs(*real, what);
+}
+
+Status check_trusted_file(int fd, const std::string& what) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return make_error("{}: {}", what, std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    return make_error("{}: not a regular file (symlinks, FIFOs and devices are refused)", what);
+  if (!trusted_owner(st.st_uid))
+    return make_error("{}: owned by uid {}, neither root nor us", what, st.st_uid);
+  if (st.st_mode & (S_IWGRP | S_IWOTH))
+    return make_error("{}: the file is group- or world-writable (mode {:o})", what,
+                      st.st_mode & 07777);
+  return ok_status();
+}
+
+Result<UniqueFd> open_trusted_file(const std::string& path) {
+  auto real = real_path(path, path);
+  if (!real) return real.error();
+  std::size_t slash = real->rfind('/');
+  auto dir = walk_dirs(slash == 0 ? "/" : real->substr(0, slash), path);
+  if (!dir) return dir.error();
+  // O_NONBLOCK: a FIFO opens at once (and is refused below) instead of
+  // waiting for a writer.
+  UniqueFd file(::openat(dir->get(), real->substr(slash + 1).c_str(),
+                         O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  if (file.get() < 0) return make_error("{}: cannot read: {}", path, std::strerror(errno));
+  if (auto checked = check_trusted_file(file.get(), path); !checked) return checked.error();
+  return file;
+}
+
+Result<std::string> read_trusted_file(const std::string& path, std::size_t limit) {
+  auto file = open_trusted_file(path);
+  if (!file) return file.error();
+  std::string text;
+  char buffer[8192];
+  for (;;) {
+    ssize_t got = ::read(file->get(), buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return make_error("{}: cannot read: {}", path, std::strerror(errno));
+    if (got == 0) return text;
+    if (text.size() + static_cast<std::size_t>(got) > limit)
+      return make_error("{}: larger than {} bytes", path, limit);
+    text.append(buffer, static_cast<std::size_t>(got));
+  }
+}
+
+}  // namespace graft
