@@ -3,16 +3,12 @@
 #include <algorithm>
 #include <sstream>
 
+#include "plan_probe.hpp"
+
 namespace graft::e2e {
 namespace {
 
 using nlohmann::json;
-
-std::string quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 bool has_option(const json& action, const std::string& word) {
   const auto& options = action.value("options", json::array());
@@ -49,9 +45,9 @@ std::string attack_script(const json& plan) {
   // Owners and modes first: once a target is covered, chmod would reach the cover.
   script << "# A writable bind is the plan's documented choice (docs/security.md); its owner stays.\n";
   for (const auto& bound : bound_targets(plan))
-    if (!bound.writable) script << "owner " << quote(bound.target) << "\n";
+    if (!bound.writable) script << "owner " << shell_quote(bound.target) << "\n";
   script << "for g in $gpus; do owner \"$g\"; for f in \"$g\"/*; do owner \"$f\"; done; done\n";
-  for (const auto& bound : bound_targets(plan)) script << "cover " << quote(bound.target) << "\n";
+  for (const auto& bound : bound_targets(plan)) script << "cover " << shell_quote(bound.target) << "\n";
   script << "for g in $gpus; do cover \"$g\"; done\n";
   script << "echo \"end|ok\"\n";
   return script.str();

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -80,20 +81,21 @@ TEST_CASE("a device node the image plants behind a library name in a library dir
     WARN("graft-e2e skipped: " << kInotifywait << " is missing (install inotify-tools)");
     return;
   }
-  // The bundle is built below a directory made here, so the watch can be in
-  // place before the node exists (inotifywait -r follows new directories).
-  graft::fixture::TempDir tree("graft-e2e-ldwatch-");
+  // The watch starts once the bundle is complete: every directory exists,
+  // so `inotifywait -r` has them all before the runtime starts (a watch that
+  // had to follow new directories missed whole subtrees under load).
   graft::fixture::TempDir logs("graft-e2e-ldwatch-log-");
   BundleSpec spec = gpu1_compute_utility();
-  spec.tmp_subdir = tree.path().substr(tree.path().rfind('/') + 1);
   const std::string lib_dir = "/usr/lib/x86_64-linux-gnu";
   spec.planted = {{"/planted/watchdog", PlantedKind::char_device, ""},
                   {lib_dir + "/libevil.so.1", PlantedKind::symlink, "/planted/watchdog"},
                   {lib_dir + "/libplanted.so.2", PlantedKind::char_device, ""}};
-  OpenWatch watch(tree.path(), logs.path() + "/opens");
+  std::optional<OpenWatch> watch;
+  spec.on_built = [&](const std::string& bundle) { watch.emplace(bundle, logs.path() + "/opens"); };
 
   auto result = run_hostile(spec, "ldconfig", /*full_probe=*/false);
-  const std::string opens = watch.stop();
+  REQUIRE(watch.has_value());
+  const std::string opens = watch->stop();
   record("image devices", lib_dir + "/libevil.so.1", "symlink to a planted device node", result);
   INFO("container output:\n" << result.container.run.out << "\nopened:\n" << opens);
   // The watch works: the run opened the image's files (the shell's script,

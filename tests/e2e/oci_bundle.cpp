@@ -139,6 +139,7 @@ OciBundle::OciBundle(const BundleSpec& spec)
   for (const auto& inside : spec.rootfs_removed) std::filesystem::remove_all(rootfs() + inside);
   for (const auto& entry : spec.planted) plant(entry);
   fixture::write_file(path() + "/config.json", config(spec).dump(2) + "\n");
+  if (spec.on_built) spec.on_built(path());
 }
 
 void OciBundle::plant(const PlantedEntry& entry) const {

@@ -6,6 +6,7 @@
 // too: entries removed, symlinks, FIFOs, device nodes and wrong types planted.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,6 +52,9 @@ struct BundleSpec {
   // A directory under $TMPDIR (or /tmp) to build the bundle in, such as a
   // filesystem mounted with other flags; "" for $TMPDIR itself.
   std::string tmp_subdir;
+  // Called with the bundle's path once it is complete, before any runtime
+  // sees it (a test starts watching its files there).
+  std::function<void(const std::string& bundle)> on_built;
 };
 
 class OciBundle {

@@ -21,6 +21,9 @@ inline constexpr const char* kProbeScript = "/graft-check.sh";
 
 std::string probe_script(const nlohmann::json& plan);
 
+// `text` single-quoted for sh: container paths from a plan go into scripts so.
+std::string shell_quote(const std::string& text);
+
 // The lines the script printed.
 class ProbeReport {
  public:

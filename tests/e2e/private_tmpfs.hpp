@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "private_namespace.hpp"
 #include "temp_dir.hpp"
 
 namespace graft::e2e {
@@ -27,11 +28,8 @@ class PrivateTmpfs {
   std::string mount_options() const;
 
  private:
-  void leave() noexcept;
-
   fixture::TempDir dir_{"graft-e2e-fs-"};
-  int home_namespace_ = -1;
-  int home_cwd_ = -1;
+  PrivateNamespace namespace_;  // entered after the directory is made, left before it goes
 };
 
 }  // namespace graft::e2e

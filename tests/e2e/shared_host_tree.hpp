@@ -6,12 +6,13 @@
 // still a peer of the host's then carries the container's mounts back here,
 // where the test can see them. For cgroup v2, the namespace also gets the
 // cgroup2 hierarchy and a bpf filesystem, so the runtime runs in v2 mode
-// without a namespace of its own (see Container::invoke). Leaving (the
-// destructor) returns to the namespace the process came from.
+// without a namespace of its own (see Container::invoke). The destructor
+// returns to the namespace the process came from.
 #pragma once
 
 #include <string>
 
+#include "private_namespace.hpp"
 #include "runtime.hpp"
 
 namespace graft::e2e {
@@ -20,7 +21,6 @@ class SharedHostTree {
  public:
   // Throws std::runtime_error naming the call that failed.
   SharedHostTree(const std::string& tree, CgroupMode mode);
-  ~SharedHostTree();
   SharedHostTree(const SharedHostTree&) = delete;
   SharedHostTree& operator=(const SharedHostTree&) = delete;
 
@@ -28,11 +28,8 @@ class SharedHostTree {
   std::string mountinfo_line() const;
 
  private:
-  void leave() noexcept;
-
+  PrivateNamespace namespace_;
   std::string tree_;
-  int home_namespace_ = -1;
-  int home_cwd_ = -1;
 };
 
 }  // namespace graft::e2e
