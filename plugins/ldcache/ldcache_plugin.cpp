@@ -10,7 +10,7 @@
 //     root, then run `ldconfig -f /etc/ld.so.conf -C <target> <paths...>`
 //     from the memfd, chrooted into the root, inside the container's device
 //     cgroup, as an identity the container maps (confined_run.hpp,
-//     container_identity.hpp), and check the cache it wrote.
+//     child_identity.hpp), and check the cache it wrote.
 //
 // Without a container pid (`graft apply` on a bare root) there is no cgroup
 // to join and no map to check: ldconfig runs outside any device cgroup,
@@ -44,7 +44,7 @@
 #include "confined_run.hpp"
 #include "container_cgroup.hpp"
 #include "container_process.hpp"
-#include "container_identity.hpp"
+#include "child_identity.hpp"
 #include "fd.hpp"
 #include "plugin_glue.hpp"
 #include "root_mount.hpp"

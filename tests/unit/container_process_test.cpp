@@ -1,5 +1,5 @@
 // The container's init behind a pidfd (core/src/apply/container_process.hpp)
-// and the cgroup check of `graft apply --pid` (container_identity.hpp): what
+// and the cgroup check of `graft apply --pid` (cgroup_match.hpp): what
 // graft reads under /proc/<pid>/ counts only while the pidfd's process still
 // runs, a hook never applies into its own mount namespace, and a pid is the
 // named container's only when its cgroup says so.
@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "apply/container_identity.hpp"
+#include "apply/cgroup_match.hpp"
 #include "apply/container_process.hpp"
 
 using namespace graft;

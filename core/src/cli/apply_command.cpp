@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "apply/apply_plan.hpp"
-#include "apply/container_identity.hpp"
+#include "apply/cgroup_match.hpp"
 #include "audit/audit_log.hpp"
 #include "audit/late_error_record.hpp"
 #include "cli/commands.hpp"
@@ -125,7 +125,7 @@ struct ApplyOptions {
 };
 
 // The pidfd is taken first, before anything else is read, and held to the
-// end; then the pid must be the named container's (container_identity.hpp).
+// end; then the pid must be the named container's (cgroup_match.hpp).
 Result<ContainerProcess> open_container(const ApplyOptions& options) {
   auto process = ContainerProcess::open(options.pid);
   if (!process) return process.error();

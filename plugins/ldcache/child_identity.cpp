@@ -1,5 +1,5 @@
 // Parsing the kernel's id maps and choosing the child's identity from them.
-#include "container_identity.hpp"
+#include "child_identity.hpp"
 
 #include <charconv>
 #include <optional>

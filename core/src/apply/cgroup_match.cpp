@@ -1,5 +1,5 @@
-// Matching a process's cgroups to a container id (container_identity.hpp).
-#include "apply/container_identity.hpp"
+// Matching a process's cgroups to a container id (cgroup_match.hpp).
+#include "apply/cgroup_match.hpp"
 
 #include <string>
 
