@@ -48,6 +48,44 @@ TEST_CASE("graft version prints the version and exits 0", "[cli]") {
   CHECK(result.out.starts_with("graft "));
 }
 
+TEST_CASE("graft --version prints one line, the first line of graft version", "[cli]") {
+  auto flag = run_graft({"--version"});
+  CHECK(flag.exit_code == 0);
+  CHECK(flag.out.starts_with("graft "));
+  CHECK(line_count(flag.out) == 1);
+  CHECK(run_graft({"version"}).out.starts_with(flag.out));
+}
+
+TEST_CASE("global options work after the subcommand as well as before it", "[cli]") {
+  const std::string policy = cli_host().policy;
+  auto before = run_graft({"--policy", policy, "--log-level", "error", "plan", "--env",
+                           "NVIDIA_VISIBLE_DEVICES=1"});
+  auto after = run_graft({"plan", "--policy", policy, "--env", "NVIDIA_VISIBLE_DEVICES=1",
+                          "--log-level", "error"});
+  INFO(after.err);
+  REQUIRE(before.exit_code == 0);
+  CHECK(after.exit_code == 0);
+  CHECK(after.out == before.out);
+}
+
+TEST_CASE("a global option after a nested subcommand still applies", "[cli]") {
+  auto result = run_graft({"policy", "check", "--policy", "/nonexistent/graft.toml"});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("/nonexistent/graft.toml"));
+}
+
+TEST_CASE("every command's --help carries an example", "[cli]") {
+  for (std::vector<std::string> command :
+       {std::vector<std::string>{}, {"plan"}, {"inventory"}, {"policy"}, {"policy", "check"},
+        {"hook"}, {"apply"}, {"version"}}) {
+    command.push_back("--help");
+    auto result = run_graft(command);
+    INFO("graft " << command.front());
+    CHECK(result.exit_code == 0);
+    CHECK_THAT(result.out, Catch::Contains("Example"));
+  }
+}
+
 TEST_CASE("an unknown option is a usage error with exit code 2", "[cli]") {
   CHECK(run_graft({"plan", "--no-such-flag"}).exit_code == 2);
 }

@@ -171,6 +171,9 @@ Runner add_apply_command(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<ApplyOptions>();
   auto* command = app.add_subcommand(
       "apply", "Give a running container its GPUs (runtimes without hooks, LXC-style)");
+  command->footer(
+      "Example:\n"
+      "  graft apply --id web1 --pid 4242 --rootfs / --bundle /var/lib/lxc/web1");
   command->add_option("--pid", options->pid, "The container's init process")
       ->required()->check(CLI::PositiveNumber);
   command->add_option("--rootfs", options->rootfs,

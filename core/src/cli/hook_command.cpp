@@ -64,6 +64,10 @@ Result<int> run_hook(const GlobalOptions& global, const std::string& stage) {
 Runner add_hook_command(CLI::App& app, const GlobalOptions& global) {
   auto stage = std::make_shared<std::string>("prestart");
   auto* command = app.add_subcommand("hook", "OCI hook: give the container in the state on stdin its GPUs");
+  command->footer(
+      "Examples (the runtime runs it, with the OCI state on stdin; docs/hooks.md):\n"
+      "  \"prestart\": [{\"path\": \"/usr/bin/graft\", \"args\": [\"graft\", \"hook\", \"prestart\"]}]\n"
+      "  graft hook createRuntime --policy /etc/graft/graft.toml < state.json");
   command->add_option("stage", *stage, "Hook stage the runtime calls us from")
       ->check(CLI::IsMember({"prestart", "createRuntime", "createContainer"}))
       ->capture_default_str();

@@ -9,6 +9,7 @@ namespace graft::cli {
 Runner add_inventory_command(CLI::App& app, const GlobalOptions& global) {
   auto format = std::make_shared<std::string>("text");
   auto* command = app.add_subcommand("inventory", "Show the GPUs, nodes and files found on this host");
+  command->footer("Examples:\n  graft inventory\n  graft inventory --format json --policy /etc/graft/graft.toml");
   command->add_option("--format", *format, "text or json")->check(CLI::IsMember({"text", "json"}));
   return [&global, format]() -> Result<int> {
     auto policy = load_site_policy(global);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 
+#include "base/install_dirs.hpp"
 #include "cli/commands.hpp"
 #include "fault/running_note.hpp"
 #include "graft/build_config.hpp"
@@ -16,7 +17,7 @@ Result<Policy> load_site_policy(const GlobalOptions& options) {
   RunningNote note("reading the policy " + options.policy_path);
   PolicySearch search;
   search.policy_dirs = options.policy_dirs;
-  search.policy_dirs.push_back(build::policy_dir);
+  search.policy_dirs.push_back(install_dirs().policies);
   return load_policy(options.policy_path, search);
 }
 
@@ -32,6 +33,17 @@ void setup_logging(const std::string& level) {
 int run(int argc, char** argv) {
   CLI::App app{"graft: declarative GPU access for OCI containers"};
   app.require_subcommand(1);
+  // Global options go before or after the subcommand, as in git and podman:
+  // a subcommand passes what it does not know to the app (subcommands
+  // inherit this when they are added below).
+  app.fallthrough();
+  app.set_version_flag("--version", std::string("graft ") + build::version);
+  app.footer(
+      "Examples:\n"
+      "  graft plan --env NVIDIA_VISIBLE_DEVICES=0 --env NVIDIA_DRIVER_CAPABILITIES=compute\n"
+      "  graft plan --bundle /run/containerd/.../3f2a --policy /etc/graft/graft.toml\n"
+      "  graft policy check\n"
+      "Run `graft COMMAND --help` for a command's options and examples.");
   GlobalOptions options;
   options.policy_path = std::string(build::sysconf_dir) + "/graft.toml";
   app.add_option("--policy", options.policy_path, "Site policy file")->capture_default_str();
@@ -45,9 +57,13 @@ int run(int argc, char** argv) {
                                         {"policy", add_policy_command(app, options)},
                                         {"hook", add_hook_command(app, options)},
                                         {"apply", add_apply_command(app, options)}};
-  app.add_subcommand("version", "Print the graft version")->callback([] {
-    std::printf("graft %s\n", build::version);
-  });
+  app.add_subcommand("version", "Print the graft version and where it looks for what it ships")
+      ->footer("Example:\n  graft version        (its first line is what graft --version prints)")
+      ->callback([&options] {
+        std::printf("graft %s\npolicy   %s\npolicies %s\nplugins  %s\n", build::version,
+                    options.policy_path.c_str(), install_dirs().policies.c_str(),
+                    install_dirs().plugins.c_str());
+      });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

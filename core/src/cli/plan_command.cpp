@@ -68,6 +68,10 @@ int report_refusal(const Plan& plan) {
 Runner add_plan_command(CLI::App& app, const GlobalOptions& global) {
   auto options = std::make_shared<PlanOptions>();
   auto* command = app.add_subcommand("plan", "Print what a container would get, and why");
+  command->footer(
+      "Examples:\n"
+      "  graft plan --env NVIDIA_VISIBLE_DEVICES=0,1 --env NVIDIA_DRIVER_CAPABILITIES=compute,utility\n"
+      "  graft plan --bundle /run/containerd/io.containerd.runtime.v2.task/k8s.io/3f2a --format json");
   auto* bundle = command->add_option("--bundle", options->bundle, "OCI bundle directory");
   command->add_option("--id", options->id, "Container id to show (default: audit)");
   auto* env = command->add_option("--env", options->env, "Container env KEY=VALUE (repeatable)");

@@ -10,7 +10,9 @@ namespace graft::cli {
 Runner add_policy_command(CLI::App& app, const GlobalOptions& global) {
   auto* command = app.add_subcommand("policy", "Work with the site policy");
   command->require_subcommand(1);
-  command->add_subcommand("check", "Validate the policy and its rule files");
+  command->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
+  command->add_subcommand("check", "Validate the policy and its rule files")
+      ->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
   return [&global]() -> Result<int> {
     auto policy = load_site_policy(global);
     if (!policy) return policy.error();

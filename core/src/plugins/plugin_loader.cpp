@@ -10,7 +10,7 @@
 
 #include "fault/plugin_crash_handlers.hpp"
 #include "fault/running_note.hpp"
-#include "graft/build_config.hpp"
+#include "base/install_dirs.hpp"
 #include "plugins/action_view.hpp"
 #include "plugins/plugin_file.hpp"
 #include "policy/policy.hpp"
@@ -118,7 +118,7 @@ Result<std::unique_ptr<LoadedPlugin>> load_plugin(const std::string& dir, const 
 }
 
 std::string plugin_dir_of(const Policy& policy) {
-  return policy.plugin_dir.empty() ? std::string(build::plugin_dir) : policy.plugin_dir;
+  return policy.plugin_dir.empty() ? install_dirs().plugins : policy.plugin_dir;
 }
 
 namespace {

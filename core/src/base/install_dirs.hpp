@@ -1,0 +1,27 @@
+// Where graft finds what it ships (the vendor policies, the plugins). An
+// install may sit under another prefix than the one configured
+// (`cmake --install build --prefix /usr` after configuring for /usr/local,
+// or a DESTDIR staged into a package), so the directories are looked up
+// next to the running binary first (<bindir>/../share/graft/policies, ...)
+// and the configured absolute paths are the fallback (a binary run from
+// the build tree).
+#pragma once
+
+#include <string>
+
+namespace graft {
+
+struct InstallDirs {
+  std::string policies;  // the shipped policies, for include = ["name"]
+  std::string plugins;   // the default [plugins] dir
+};
+
+// For the running executable; computed once.
+const InstallDirs& install_dirs();
+
+// The rule itself: `relative` below `exe_dir` when `exists` says that
+// directory is there, else `configured`.
+std::string installed_dir(const std::string& exe_dir, const std::string& relative,
+                          const std::string& configured, bool (*exists)(const std::string&));
+
+}  // namespace graft

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# An install under another prefix than the configured one, and one staged
+# with DESTDIR, find their shipped policies and plugins from where the
+# binary is: `graft version` names the directories, they hold what was
+# installed, and `include = ["nvidia"]` resolves. Usage: install-test.sh BUILD_DIR
+set -euo pipefail
+build=$1
+scratch=$(mktemp -d /tmp/graft-install-XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+
+fail() { echo "install-test: $*" >&2; exit 1; }
+
+check_installed() {
+  local prefix=$1 graft=$1/bin/graft out policies plugins
+  [ -x "$graft" ] || fail "no $graft"
+  out=$("$graft" version)
+  policies=$(sed -n 's/^policies *//p' <<<"$out")
+  plugins=$(sed -n 's/^plugins *//p' <<<"$out")
+  [ "$(realpath "$policies")" = "$(realpath "$prefix/share/graft/policies")" ] ||
+    fail "$graft looks for policies in $policies, not under $prefix"
+  case "$(realpath "$plugins")" in
+    "$(realpath "$prefix")"/lib*/graft/plugins) ;;
+    *) fail "$graft looks for plugins in $plugins, not under $prefix/lib" ;;
+  esac
+  for plugin in devices libraries ipc procfs cgroup ldcache; do
+    [ -f "$plugins/lib$plugin.so" ] || fail "$plugins/lib$plugin.so is missing"
+  done
+  printf 'include = ["nvidia"]\n' >"$scratch/site.toml"
+  "$graft" --policy "$scratch/site.toml" policy check >/dev/null ||
+    fail "$graft cannot resolve include = [\"nvidia\"]"
+  echo "install-test: $prefix: policies $policies, plugins $plugins"
+}
+
+cmake --install "$build" --prefix "$scratch/usr" >/dev/null
+check_installed "$scratch/usr"
+DESTDIR="$scratch/stage" cmake --install "$build" --prefix /opt/graft >/dev/null
+check_installed "$scratch/stage/opt/graft"
+echo "1 passed, 0 failed"
