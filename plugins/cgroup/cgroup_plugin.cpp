@@ -30,14 +30,7 @@
 
 namespace graft::cgroup {
 
-namespace {
-
-int pid_of(const graft_apply_context& context) {
-  if (context.struct_size < offsetof(graft_apply_context, pid) + sizeof context.pid) return 0;
-  return context.pid;
-}
-
-}  // namespace
+using plugin::pid_of;
 
 class CgroupPlugin {
  public:

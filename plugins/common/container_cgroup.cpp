@@ -130,6 +130,39 @@ Result<CgroupMode> detect_mode(const std::string& cgroup_root) {
                                                                       : CgroupMode::v1;
 }
 
+// The process's device cgroup line and the mount its path is relative to.
+using CgroupPlace = std::pair<const CgroupLine*, const MountEntry*>;
+static Result<CgroupPlace> device_cgroup_place(CgroupMode mode, const std::vector<CgroupLine>& lines,
+                                               const std::vector<MountEntry>& mounts,
+                                               const std::string& root, int pid) {
+  const CgroupLine* line = nullptr;
+  const MountEntry* mount = nullptr;
+  if (mode == CgroupMode::v2) {
+    for (const auto& candidate : lines)
+      if (candidate.controllers.empty() && line == nullptr) line = &candidate;
+    // The last cgroup2 mount at cgroup_root is the one visible there.
+    for (const auto& candidate : mounts)
+      if (candidate.fstype == "cgroup2" && candidate.mount_point == root) mount = &candidate;
+    if (line == nullptr)
+      return make_error("pid {} has no cgroup v2 ('0::') line in /proc/{}/cgroup", pid, pid);
+    if (mount == nullptr) return make_error("no cgroup2 mount at {} in mountinfo", root);
+    return CgroupPlace{line, mount};
+  }
+  for (const auto& candidate : lines)
+    if (line == nullptr && has_item(candidate.controllers, "devices")) line = &candidate;
+  // Prefer a devices mount below cgroup_root; take any other as a fallback.
+  for (const auto& candidate : mounts) {
+    if (candidate.fstype != "cgroup" || !has_item(candidate.super_options, "devices")) continue;
+    if (mount == nullptr ||
+        (!is_under(mount->mount_point, root) && is_under(candidate.mount_point, root)))
+      mount = &candidate;
+  }
+  if (line == nullptr)
+    return make_error("pid {} is in no 'devices' cgroup (v1) in /proc/{}/cgroup", pid, pid);
+  if (mount == nullptr) return make_error("no cgroup v1 mount with the devices controller");
+  return CgroupPlace{line, mount};
+}
+
 // The pidfd the host holds (ABI 1.2), or one opened here for an older host:
 // later than the host's would have been, but before anything is read.
 static Status open_own_pidfd(int pid, plugin::Fd& owned) {
@@ -157,38 +190,11 @@ Result<ContainerCgroup> find_container_cgroup(int pid, int pidfd, const std::str
   if (!cgroup_text.ok()) return cgroup_text.error();
   auto mountinfo_text = read_file("/proc/self/mountinfo");
   if (!mountinfo_text.ok()) return mountinfo_text.error();
-  // The cgroup directory is opened below; confirm once more that the process
-  // whose cgroup it is has not exited (and its cgroup been removed or reused).
-  if (auto running = plugin::confirm_running(pidfd, pid, "its cgroup"); !running.ok())
-    return running.error();
   auto lines = parse_proc_cgroup(*cgroup_text);
   auto mounts = parse_mountinfo(*mountinfo_text);
-
-  const CgroupLine* line = nullptr;
-  const MountEntry* mount = nullptr;
-  if (*mode == CgroupMode::v2) {
-    for (const auto& candidate : lines)
-      if (candidate.controllers.empty() && line == nullptr) line = &candidate;
-    // The last cgroup2 mount at cgroup_root is the one visible there.
-    for (const auto& candidate : mounts)
-      if (candidate.fstype == "cgroup2" && candidate.mount_point == root) mount = &candidate;
-    if (line == nullptr)
-      return make_error("pid {} has no cgroup v2 ('0::') line in /proc/{}/cgroup", pid, pid);
-    if (mount == nullptr) return make_error("no cgroup2 mount at {} in mountinfo", root);
-  } else {
-    for (const auto& candidate : lines)
-      if (line == nullptr && has_item(candidate.controllers, "devices")) line = &candidate;
-    // Prefer a devices mount below cgroup_root; take any other as a fallback.
-    for (const auto& candidate : mounts) {
-      if (candidate.fstype != "cgroup" || !has_item(candidate.super_options, "devices")) continue;
-      if (mount == nullptr || (!is_under(mount->mount_point, root) &&
-                               is_under(candidate.mount_point, root)))
-        mount = &candidate;
-    }
-    if (line == nullptr)
-      return make_error("pid {} is in no 'devices' cgroup (v1) in /proc/{}/cgroup", pid, pid);
-    if (mount == nullptr) return make_error("no cgroup v1 mount with the devices controller");
-  }
+  auto place = device_cgroup_place(*mode, lines, mounts, root, pid);
+  if (!place.ok()) return place.error();
+  const auto [line, mount] = *place;
   auto path = join_cgroup_path(*mount, line->path);
   if (!path.ok()) return path.error().context(fmt::format("pid {}", pid));
 
@@ -201,6 +207,10 @@ Result<ContainerCgroup> find_container_cgroup(int pid, int pidfd, const std::str
   if (::fstatfs(found.dir.get(), &fs) != 0 || static_cast<unsigned long>(fs.f_type) != expected)
     return make_error("cgroup of pid {}: {} is not a cgroup{} directory", pid, *path,
                       *mode == CgroupMode::v2 ? "2" : " (v1)");
+  // Only now is the directory held: had the process exited meanwhile, its
+  // cgroup could have been removed and the path reused by another.
+  if (auto running = plugin::confirm_running(pidfd, pid, "its cgroup"); !running.ok())
+    return running.error();
   return found;
 }
 

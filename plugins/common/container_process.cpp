@@ -14,6 +14,11 @@
 
 namespace graft::plugin {
 
+int pid_of(const graft_apply_context& context) {
+  if (context.struct_size < offsetof(graft_apply_context, pid) + sizeof context.pid) return 0;
+  return context.pid;
+}
+
 int pidfd_of(const graft_apply_context& context) {
   if (context.struct_size < offsetof(graft_apply_context, pidfd) + sizeof context.pidfd) return -1;
   return context.pidfd;

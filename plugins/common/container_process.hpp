@@ -13,6 +13,9 @@
 
 namespace graft::plugin {
 
+// context.pid when the host's context has it, else 0 (unknown).
+int pid_of(const graft_apply_context& context);
+
 // context.pidfd when the host's context has it (ABI 1.2), else -1.
 int pidfd_of(const graft_apply_context& context);
 

@@ -96,10 +96,6 @@ Status check_container_path(const std::string& path, const char* what) {
   return ok_status();
 }
 
-int pid_of(const graft_apply_context& context) {
-  if (context.struct_size < offsetof(graft_apply_context, pid) + sizeof context.pid) return 0;
-  return context.pid;
-}
 
 // Read, then confirmed through the pidfd: a reused pid's maps are not the container's.
 Result<std::vector<IdRange>> read_id_map(int pid, int pidfd, const char* which) {
@@ -202,7 +198,7 @@ class LdcachePlugin {
     Fd own_fds(::open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (!own_fds.valid()) return make_error("/proc/self/fd: {}", std::strerror(errno));
     Prepared prepared{std::move(*sealed), std::move(own_fds), {}};
-    if (auto found = find_container(pid_of(context), plugin::pidfd_of(context)); found.ok())
+    if (auto found = find_container(plugin::pid_of(context), plugin::pidfd_of(context)); found.ok())
       prepared.container = std::move(*found);
     else
       return found.error();

@@ -40,8 +40,8 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", std::string("graft ") + build::version);
   app.footer(
       "Examples:\n"
-      "  graft plan --env NVIDIA_VISIBLE_DEVICES=0 --env NVIDIA_DRIVER_CAPABILITIES=compute\n"
       "  graft plan --bundle /run/containerd/.../3f2a --policy /etc/graft/graft.toml\n"
+      "  graft inventory --format json\n"
       "  graft policy check\n"
       "Run `graft COMMAND --help` for a command's options and examples.");
   GlobalOptions options;

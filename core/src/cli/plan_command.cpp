@@ -70,7 +70,7 @@ Runner add_plan_command(CLI::App& app, const GlobalOptions& global) {
   auto* command = app.add_subcommand("plan", "Print what a container would get, and why");
   command->footer(
       "Examples:\n"
-      "  graft plan --env NVIDIA_VISIBLE_DEVICES=0,1 --env NVIDIA_DRIVER_CAPABILITIES=compute,utility\n"
+      "  graft plan --env VAR=VALUE --env VAR2=VALUE   (the variables the vendor policy reads)\n"
       "  graft plan --bundle /run/containerd/io.containerd.runtime.v2.task/k8s.io/3f2a --format json");
   auto* bundle = command->add_option("--bundle", options->bundle, "OCI bundle directory");
   command->add_option("--id", options->id, "Container id to show (default: audit)");
