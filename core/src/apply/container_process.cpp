@@ -11,24 +11,10 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/paths.hpp"
+
 namespace graft {
 namespace {
-
-Result<std::string> read_text(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return make_error("cannot read {}: {}", path, std::strerror(errno));
-  std::string text;
-  char buffer[4096];
-  ssize_t got = 0;
-  while ((got = ::read(fd, buffer, sizeof buffer)) > 0) {
-    text.append(buffer, static_cast<std::size_t>(got));
-    if (text.size() > (1u << 20)) break;  // a /proc file of a process is far smaller
-  }
-  int saved = errno;
-  ::close(fd);
-  if (got < 0) return make_error("cannot read {}: {}", path, std::strerror(saved));
-  return text;
-}
 
 Result<NamespaceId> namespace_of(const std::string& path) {
   struct stat st {};
@@ -66,7 +52,9 @@ Status ContainerProcess::confirm_running(int pid, bool running, std::string_view
 
 Result<std::string> ContainerProcess::read_proc(const std::string& name,
                                                 std::string_view what) const {
-  return confirmed(what, [&] { return read_text("/proc/" + std::to_string(pid_) + "/" + name); });
+  // A /proc file of a process is far smaller than 1 MiB.
+  return confirmed(what,
+                   [&] { return read_file("/proc/" + std::to_string(pid_) + "/" + name, 1u << 20); });
 }
 
 Result<NamespaceId> ContainerProcess::mount_namespace() const {
