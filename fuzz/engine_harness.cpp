@@ -11,7 +11,7 @@
 #include "fake_host.hpp"
 #include "inventory/inventory.hpp"
 #include "plan/planner.hpp"
-#include "rules/evaluate.hpp"
+#include "rules/evaluate_rules.hpp"
 #include "site_policy.hpp"
 
 namespace graft::fuzz {
@@ -81,7 +81,7 @@ Request engine_request(const EngineInput& input) {
   return request;
 }
 
-// evaluate_container's rules and plan phases; its first phase, discovery, is
+// plan_container's rules and plan phases; its first phase, discovery, is
 // the same for every input and runs once in setup() (it costs most of a run).
 void evaluate_on_fake_host(const Request& request, bool trust_unprivileged) {
   const Setup& s = setup();

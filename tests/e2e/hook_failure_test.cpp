@@ -38,7 +38,7 @@ void check_refused_start(const ProbedContainer& container, const std::string& ex
   CHECK_THAT(errors[0].value("error", ""), Catch::Contains(expected_error));
 }
 
-// The built plugins, with the test plugin `crash` (tests/plugins/crash.c) in
+// The built plugins, with the test plugin `crash` (tests/stub_plugins/crash.c) in
 // the cgroup plugin's place; its [plugins.config.cgroup] says how it breaks.
 class CgroupStandIn {
  public:

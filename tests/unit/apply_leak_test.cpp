@@ -20,10 +20,10 @@
 #include "apply/mount_namespace.hpp"
 #include "audit/audit_log.hpp"
 #include "cgroup_support.hpp"
-#include "engine/evaluate.hpp"
+#include "engine/container_plan.hpp"
 #include "hostile_support.hpp"
 #include "mount_support.hpp"
-#include "plugins/plugin_loader.hpp"
+#include "plugin_host/plugin_loader.hpp"
 #include "process_usage.hpp"
 
 using namespace graft;
@@ -90,7 +90,7 @@ Status hook_path(const std::string& policy_path, Request request) {
     int fd;
     ~Close() { if (fd >= 0) ::close(fd); }
   } close_log{*log};
-  auto evaluation = evaluate_container(request, *policy);
+  auto evaluation = plan_container(request, *policy);
   if (!evaluation) return evaluation.error();
   auto plugins = load_plugins(*policy);
   if (!plugins) return plugins.error();

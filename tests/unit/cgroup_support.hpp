@@ -27,7 +27,7 @@
 #include <string>
 #include <thread>
 #include <vector>
-#include "plugins/plugin_loader.hpp"
+#include "plugin_host/plugin_loader.hpp"
 #include "temp_dir.hpp"
 
 namespace graft::cgroup_test {

@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-#include "rules/evaluate.hpp"
+#include "rules/evaluate_rules.hpp"
 
 namespace graft::env_test {
 

@@ -16,7 +16,7 @@
 
 #include "env_support.hpp"
 #include "hostile_support.hpp"
-#include "rules/evaluate.hpp"
+#include "rules/evaluate_rules.hpp"
 
 using namespace graft;
 using namespace graft::env_test;

@@ -21,7 +21,7 @@
 #include "fake_host.hpp"
 #include "fixture_files.hpp"
 #include "inventory/ldcache.hpp"
-#include "plugins/plugin_loader.hpp"
+#include "plugin_host/plugin_loader.hpp"
 #include "run_command.hpp"
 #include "temp_dir.hpp"
 

@@ -20,7 +20,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "plugins/plugin_loader.hpp"
+#include "plugin_host/plugin_loader.hpp"
 
 namespace graft::test {
 

@@ -13,7 +13,7 @@
 
 #include "base/error.hpp"
 #include "plan/plan.hpp"
-#include "plugins/loaded_plugin.hpp"
+#include "plugin_host/loaded_plugin.hpp"
 #include "temp_dir.hpp"
 
 namespace graft::test {

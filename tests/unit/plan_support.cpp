@@ -12,12 +12,12 @@ PlannedHost PlannedHost::make(unsigned gpus, bool mig, const std::string& extra_
   return PlannedHost{std::move(host), std::move(*policy)};
 }
 
-Result<Evaluation> PlannedHost::evaluate(const Env& env, bool privileged) const {
+Result<ContainerPlan> PlannedHost::evaluate(const Env& env, bool privileged) const {
   std::vector<std::string> pairs;
   for (const auto& [name, value] : env) pairs.push_back(name + "=" + value);
   auto request = request_from_flags(pairs, {}, privileged, "");
   if (!request) return request.error();
-  return evaluate_container(*request, policy);
+  return plan_container(*request, policy);
 }
 
 Plan PlannedHost::plan(const Env& env, bool privileged) const {

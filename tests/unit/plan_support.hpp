@@ -8,7 +8,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/evaluate.hpp"
+#include "engine/container_plan.hpp"
 #include "fake_host.hpp"
 #include "site_policy.hpp"
 
@@ -23,7 +23,7 @@ struct PlannedHost {
   static PlannedHost make(unsigned gpus, bool mig = false, const std::string& extra_toml = "");
 
   // Evaluates an audit request (no rootfs: Debian layout) and returns the plan.
-  Result<Evaluation> evaluate(const Env& env, bool privileged = false) const;
+  Result<ContainerPlan> evaluate(const Env& env, bool privileged = false) const;
   Plan plan(const Env& env, bool privileged = false) const;
 };
 

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plugins/host_services.hpp"
-#include "plugins/plugin_loader.hpp"
+#include "plugin_host/host_services.hpp"
+#include "plugin_host/plugin_loader.hpp"
 #include "policy/policy.hpp"
 #include "run_command.hpp"
 #include "temp_dir.hpp"

@@ -159,3 +159,13 @@ TEST_CASE("flag requests need KEY=VALUE pairs", "[request]") {
   REQUIRE_FALSE(bad);
   CHECK_THAT(bad.error().message, Catch::Contains("--env 'NOEQUALS'"));
 }
+
+TEST_CASE("parsing a config.json's text touches no disk and leaves the image layout unknown",
+          "[request]") {
+  // The root does not exist: a parse that looked for /etc/debian_version
+  // would still answer, so the check is that it did not claim to know.
+  auto request = parse_bundle_config(R"({"root":{"path":"rootfs"}})", "/nonexistent/bundle");
+  REQUIRE(request);
+  CHECK(request->rootfs == "/nonexistent/bundle/rootfs");
+  CHECK_FALSE(request->layout.known);
+}

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "graft/plugin.h"
-#include "plugins/host_services.hpp"
+#include "plugin_host/host_services.hpp"
 #include "temp_dir.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "rules/evaluate.hpp"
+#include "rules/evaluate_rules.hpp"
 
 namespace graft::rules_test {
 

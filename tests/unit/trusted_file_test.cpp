@@ -16,7 +16,7 @@
 #include <sstream>
 
 #include "bounded_graft.hpp"
-#include "plugins/plugin_loader.hpp"
+#include "plugin_host/plugin_loader.hpp"
 #include "policy/policy.hpp"
 #include "policy_support.hpp"
 #include "rules_support.hpp"

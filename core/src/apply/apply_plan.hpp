@@ -14,7 +14,7 @@
 #include "apply/container_process.hpp"
 #include "base/error.hpp"
 #include "plan/plan.hpp"
-#include "plugins/plugin_set.hpp"
+#include "plugin_host/plugin_set.hpp"
 
 namespace graft {
 

@@ -41,7 +41,7 @@ json record_json(const AuditRecord& record) {
   // graft's peak resident memory so far (the record is written last): what
   // one hook cost the host, and the figure the load test watches for growth.
   if (struct rusage usage {}; ::getrusage(RUSAGE_SELF, &usage) == 0) line["max_rss_kb"] = usage.ru_maxrss;
-  if (const Evaluation* evaluation = record.evaluation) {
+  if (const ContainerPlan* evaluation = record.evaluation) {
     json plan = render_plan_json(evaluation->plan);
     line["decisions"] = plan["decisions"];
     line["actions"] = evaluation->plan.actions.size();

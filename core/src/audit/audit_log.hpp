@@ -10,13 +10,13 @@
 
 #include "base/error.hpp"
 #include "apply/apply_plan.hpp"
-#include "engine/evaluate.hpp"
+#include "engine/container_plan.hpp"
 
 namespace graft {
 
 struct AuditRecord {
   const Request& request;
-  const Evaluation* evaluation;  // null when evaluation failed
+  const ContainerPlan* evaluation;  // null when evaluation failed
   std::string outcome;           // "planned", "applied", "refused", "error"
   std::string error;             // the one-line error, if any
   const std::vector<std::string>& env_patterns;  // Policy::audit_env

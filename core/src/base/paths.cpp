@@ -54,7 +54,7 @@ std::string basename_of(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-Result<std::string> resolve_in_root(const std::string& root, const std::string& path) {
+Result<std::string> follow_links_in_root(const std::string& root, const std::string& path) {
   constexpr int max_links = 40;
   int links = 0;
   std::string done = "/";  // root-relative prefix already resolved
@@ -119,7 +119,7 @@ bool exists_in_root(const std::string& root, const std::string& path) {
 
 std::optional<std::string> stat_in_root(const std::string& root, const std::string& path,
                                         struct stat& st) {
-  auto real = resolve_in_root(root, path);
+  auto real = follow_links_in_root(root, path);
   if (!real) return std::nullopt;
   // The real path has no symlink left: opening it without following checks
   // that, and the kernel keeps it inside the root whatever happened since.

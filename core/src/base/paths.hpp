@@ -26,7 +26,7 @@ std::string basename_of(std::string_view path);
 // Follows symlinks of `path` as if `root` were "/": absolute link targets
 // restart at root, ".." never leaves it. Returns the root-relative result
 // ("/usr/lib/x/libfoo.so.1.2"). Fails on loops (more than 40 links).
-Result<std::string> resolve_in_root(const std::string& root, const std::string& path);
+Result<std::string> follow_links_in_root(const std::string& root, const std::string& path);
 
 // Whether `path` exists inside the (untrusted) `root`, resolved by the kernel
 // with RESOLVE_IN_ROOT so image symlinks cannot point the check elsewhere.
@@ -38,7 +38,7 @@ bool exists_in_root(const std::string& root, const std::string& path);
 // -errno.
 int open_in_host_root(const std::string& root, const std::string& path, int flags);
 
-// The real root-relative path of `path` inside `root` (resolve_in_root)
+// The real root-relative path of `path` inside `root` (follow_links_in_root)
 // and its stat, taken on the object the kernel opened inside the root.
 // Empty when it does not exist there.
 std::optional<std::string> stat_in_root(const std::string& root, const std::string& path,

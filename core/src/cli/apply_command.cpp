@@ -14,9 +14,9 @@
 #include "audit/audit_log.hpp"
 #include "audit/late_error_record.hpp"
 #include "cli/commands.hpp"
-#include "engine/evaluate.hpp"
+#include "engine/container_plan.hpp"
 #include "fault/running_note.hpp"
-#include "plugins/plugin_loader.hpp"
+#include "plugin_host/plugin_loader.hpp"
 
 namespace graft::cli {
 namespace {
@@ -35,7 +35,7 @@ struct AuditLog {
 struct Outcome {
   Result<int> result = exit_ok;
   const char* recorded = nullptr;  // "applied", "refused", "error"; null: no record
-  std::optional<Evaluation> evaluation;
+  std::optional<ContainerPlan> evaluation;
   std::optional<ApplyReport> applied;
 };
 
@@ -48,7 +48,7 @@ Status audit(const AuditLog& log, const Request& request, const Outcome& outcome
 
 // From here on, a deadline that passes writes the record an error here would.
 void record_if_late(Deadline& deadline, const AuditLog& log, const Request& request,
-                    const Evaluation* evaluation) {
+                    const ContainerPlan* evaluation) {
   if (log.fd < 0) return;
   deadline.also_record(log.fd, late_error_record({request, evaluation, "error", "", log.policy.audit_env}));
 }
@@ -79,7 +79,7 @@ Outcome evaluate_and_apply(const AuditLog& log, Deadline& deadline, const Reques
   RunningNote note("container " + request.container_id);
   record_if_late(deadline, log, request, nullptr);
   Outcome outcome;
-  auto evaluation = evaluate_container(request, log.policy);
+  auto evaluation = plan_container(request, log.policy);
   if (!evaluation) return {evaluation.error(), "error"};
   const Plan& plan = outcome.evaluation.emplace(std::move(evaluation).value()).plan;
   if (plan.intent.refusal) return {exit_refused, "refused", std::move(outcome.evaluation)};

@@ -4,7 +4,7 @@
 
 #include "audit/audit_log.hpp"
 #include "cli/commands.hpp"
-#include "engine/evaluate.hpp"
+#include "engine/container_plan.hpp"
 #include "fault/running_note.hpp"
 #include "render/render.hpp"
 
@@ -39,7 +39,7 @@ Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
   if (!request) return request.error();
   auto evaluation = [&] {
     RunningNote note("container " + request->container_id);
-    return evaluate_container(*request, *policy);
+    return plan_container(*request, *policy);
   }();
   if (!evaluation) return evaluation.error();
   deadline.disarm();  // printing and the record are not cut short

@@ -117,7 +117,7 @@ void find_firmware(const Policy& policy, Inventory& inventory) {
     std::string container_glob = normalize_path(policy.discovery.firmware_dir + "/" + relative);
     // The directory resolved inside the driver root first: glob(3) follows
     // symlinks against the host's "/".
-    auto real_dir = resolve_in_root(policy.host.driver_root, dirname_of(container_glob));
+    auto real_dir = follow_links_in_root(policy.host.driver_root, dirname_of(container_glob));
     if (!real_dir) {
       inventory.warnings.push_back("no firmware matches " + container_glob);
       continue;

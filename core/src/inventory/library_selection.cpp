@@ -22,7 +22,7 @@ struct Candidate {
 // Later entries win, as with the dynamic linker's own tie-breaking in the cache.
 void consider(const LdCacheEntry& entry, const Policy& policy, const std::string& suffix,
               Candidate& pick) {
-  auto real = resolve_in_root(policy.host.driver_root, entry.value);
+  auto real = follow_links_in_root(policy.host.driver_root, entry.value);
   if (!real || !real->ends_with(suffix)) return;
   pick = Candidate{entry.key, *real};
 }

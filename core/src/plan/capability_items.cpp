@@ -5,11 +5,11 @@
 namespace graft {
 namespace {
 
-using Field = std::vector<SourcedString> CapabilitySet::*;
+using ItemList = std::vector<SourcedString> CapabilitySet::*;
 
 struct FieldSlot {
   const char* name;
-  Field field;
+  ItemList field;
   std::vector<CapabilityItem> CapabilityItems::*items;
 };
 

@@ -22,7 +22,7 @@ namespace graft {
 namespace {
 
 namespace fs = std::filesystem;
-using policy_parse::Field;
+using policy_parse::TomlField;
 using policy_parse::FileContext;
 
 std::string absolute_path(const std::string& path) {
@@ -64,7 +64,7 @@ class Loader {
     if (!root) return root.error();
     FileContext file{path, fs::path(path).parent_path().string()};
     stack_.push_back(Frame{identity(path), path, via});
-    Field top{*root, "", &file.path};
+    TomlField top{*root, "", &file.path};
 
     if (auto status = load_includes(top, file); !status) return status;
     if (auto status = policy_parse::apply_file(*root, file, policy_); !status) return status;
@@ -85,7 +85,7 @@ class Loader {
     std::string via;  // how the previous frame reached this one
   };
 
-  Result<std::vector<SourcedString>> directive(const Field& top, const char* key) {
+  Result<std::vector<SourcedString>> directive(const TomlField& top, const char* key) {
     const auto& table = *top.node.as_table();
     const toml::node* node = table.get(key);
     if (!node) return std::vector<SourcedString>{};
@@ -140,7 +140,7 @@ class Loader {
     return load(path, via);
   }
 
-  Status load_includes(const Field& top, const FileContext& file) {
+  Status load_includes(const TomlField& top, const FileContext& file) {
     auto includes = directive(top, "include");
     if (!includes) return includes.error();
     for (std::size_t i = 0; i < includes->size(); ++i) {
@@ -153,7 +153,7 @@ class Loader {
     return ok_status();
   }
 
-  Status load_drop_ins(const Field& top, const FileContext& file) {
+  Status load_drop_ins(const TomlField& top, const FileContext& file) {
     auto dirs = directive(top, "drop_ins");
     if (!dirs) return dirs.error();
     for (std::size_t i = 0; i < dirs->size(); ++i) {

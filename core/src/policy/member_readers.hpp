@@ -16,7 +16,7 @@ template <auto Member>
 using owner_of = typename member_of<decltype(Member)>::owner;
 
 template <auto Member>
-Status read_string(const Field& field, owner_of<Member>& into, const FileContext&) {
+Status read_string(const TomlField& field, owner_of<Member>& into, const FileContext&) {
   auto value = as_string(field);
   if (!value) return value.error();
   into.*Member = std::move(*value);
@@ -24,7 +24,7 @@ Status read_string(const Field& field, owner_of<Member>& into, const FileContext
 }
 
 template <auto Member>
-Status read_bool(const Field& field, owner_of<Member>& into, const FileContext&) {
+Status read_bool(const TomlField& field, owner_of<Member>& into, const FileContext&) {
   auto value = as_bool(field);
   if (!value) return value.error();
   into.*Member = *value;
@@ -33,7 +33,7 @@ Status read_bool(const Field& field, owner_of<Member>& into, const FileContext&)
 
 // Arrays replace: the later file's whole array wins.
 template <auto Member>
-Status read_strings(const Field& field, owner_of<Member>& into, const FileContext&) {
+Status read_strings(const TomlField& field, owner_of<Member>& into, const FileContext&) {
   auto value = as_string_list(field);
   if (!value) return value.error();
   into.*Member = std::move(*value);
@@ -41,7 +41,7 @@ Status read_strings(const Field& field, owner_of<Member>& into, const FileContex
 }
 
 template <auto Member>
-Status read_sourced_strings(const Field& field, owner_of<Member>& into, const FileContext&) {
+Status read_sourced_strings(const TomlField& field, owner_of<Member>& into, const FileContext&) {
   auto value = as_sourced_list(field);
   if (!value) return value.error();
   into.*Member = std::move(*value);

@@ -12,7 +12,7 @@ namespace {
 
 // Checked here rather than at discovery time so a bad pattern is a policy
 // error with a position, not a failure on every container start.
-Status read_version_pattern(const Field& field, Discovery& discovery, const FileContext&) {
+Status read_version_pattern(const TomlField& field, Discovery& discovery, const FileContext&) {
   auto value = as_string(field);
   if (!value) return value.error();
   try {
@@ -26,7 +26,7 @@ Status read_version_pattern(const Field& field, Discovery& discovery, const File
 }
 
 // Merged key by key: a site may rename one field and keep the others.
-Status read_gpu_fields(const Field& field, Discovery& discovery, const FileContext&) {
+Status read_gpu_fields(const TomlField& field, Discovery& discovery, const FileContext&) {
   static constexpr std::string_view kKnown[] = {"uuid", "minor", "bus_id", "model"};
   auto table = as_table(field);
   if (!table) return table.error();
@@ -61,7 +61,7 @@ constexpr KeyReader<ProcfsMask::Rewrite> kRewriteReaders[] = {
     {"to", read_string<&ProcfsMask::Rewrite::to>},
 };
 
-Status read_rewrite(const Field& field, ProcfsMask::Rewrite& rewrite, const FileContext& file) {
+Status read_rewrite(const TomlField& field, ProcfsMask::Rewrite& rewrite, const FileContext& file) {
   auto status = read_table(field, kRewriteReaders, rewrite, file);
   if (!status) return status;
   const auto& table = *field.node.as_table();
@@ -73,7 +73,7 @@ Status read_rewrite(const Field& field, ProcfsMask::Rewrite& rewrite, const File
 }
 
 // Rewrites replace as a whole, like any array.
-Status read_rewrites(const Field& field, ProcfsMask& procfs, const FileContext& file) {
+Status read_rewrites(const TomlField& field, ProcfsMask& procfs, const FileContext& file) {
   const auto* array = field.node.as_array();
   if (!array) return field.type_error("an array of tables");
   std::vector<ProcfsMask::Rewrite> rewrites;
@@ -96,11 +96,11 @@ constexpr KeyReader<ProcfsMask> kProcfsReaders[] = {
 
 }  // namespace
 
-Status read_discovery(const Field& field, Policy& policy, const FileContext& file) {
+Status read_discovery(const TomlField& field, Policy& policy, const FileContext& file) {
   return read_table(field, kDiscoveryReaders, policy.discovery, file);
 }
 
-Status read_procfs(const Field& field, Policy& policy, const FileContext& file) {
+Status read_procfs(const TomlField& field, Policy& policy, const FileContext& file) {
   if (policy.procfs.origin.empty()) policy.procfs.origin = field.origin();
   return read_table(field, kProcfsReaders, policy.procfs, file);
 }

@@ -22,12 +22,12 @@ bool valid_name(std::string_view name) {
 
 // A whole symlinks table replaces the earlier one, like an array would, so a
 // site can also remove a vendor symlink.
-Status read_symlinks(const Field& field, CapabilitySet& set, const FileContext&) {
+Status read_symlinks(const TomlField& field, CapabilitySet& set, const FileContext&) {
   auto table = as_table(field);
   if (!table) return table.error();
   std::vector<SymlinkSpec> links;
   for (auto&& [link, node] : **table) {
-    Field target_field = field.child(link.str(), node);
+    TomlField target_field = field.child(link.str(), node);
     auto target = as_string(target_field);
     if (!target) return target.error();
     links.push_back(SymlinkSpec{std::string(link.str()), *target, target_field.origin()});
@@ -49,7 +49,7 @@ constexpr KeyReader<CapabilitySet> kCapabilityReaders[] = {
     {"symlinks", read_symlinks},
 };
 
-Status read_per(const Field& field, DeviceClass& device, const FileContext&) {
+Status read_per(const TomlField& field, DeviceClass& device, const FileContext&) {
   static constexpr std::string_view kPer[] = {"fixed", "gpu", "partition"};
   auto value = as_string(field);
   if (!value) return value.error();
@@ -81,12 +81,12 @@ constexpr KeyReader<Extra> kExtraReaders[] = {
 };
 
 template <typename T, std::size_t N>
-Status read_named(const Field& field, std::map<std::string, T>& into,
+Status read_named(const TomlField& field, std::map<std::string, T>& into,
                   const KeyReader<T> (&readers)[N], const FileContext& file) {
   auto table = as_table(field);
   if (!table) return table.error();
   for (auto&& [key, node] : **table) {
-    Field entry = field.child(key.str(), node);
+    TomlField entry = field.child(key.str(), node);
     if (!valid_name(key.str())) {
       return error_at(origin_of(key.source(), file.path), entry.key,
                       "a name may only use letters, digits, '-' and '_'");
@@ -105,15 +105,15 @@ Status read_named(const Field& field, std::map<std::string, T>& into,
 
 }  // namespace
 
-Status read_capabilities(const Field& field, Policy& policy, const FileContext& file) {
+Status read_capabilities(const TomlField& field, Policy& policy, const FileContext& file) {
   return read_named(field, policy.capabilities, kCapabilityReaders, file);
 }
 
-Status read_devices(const Field& field, Policy& policy, const FileContext& file) {
+Status read_devices(const TomlField& field, Policy& policy, const FileContext& file) {
   return read_named(field, policy.devices, kDeviceReaders, file);
 }
 
-Status read_extras(const Field& field, Policy& policy, const FileContext& file) {
+Status read_extras(const TomlField& field, Policy& policy, const FileContext& file) {
   return read_named(field, policy.extras, kExtraReaders, file);
 }
 

@@ -14,7 +14,7 @@
 namespace graft::policy_parse {
 namespace {
 
-Status read_root(const Field& field, std::string& into, const FileContext& file) {
+Status read_root(const TomlField& field, std::string& into, const FileContext& file) {
   auto value = as_string(field);
   if (!value) return value.error();
   if (value->empty()) return field.error("must not be empty; \"/\" means the host itself");
@@ -23,21 +23,21 @@ Status read_root(const Field& field, std::string& into, const FileContext& file)
 }
 
 constexpr KeyReader<HostRoots> kHostReaders[] = {
-    {"driver_root", [](const Field& f, HostRoots& h, const FileContext& c) { return read_root(f, h.driver_root, c); }},
-    {"dev_root", [](const Field& f, HostRoots& h, const FileContext& c) { return read_root(f, h.dev_root, c); }},
-    {"proc_root", [](const Field& f, HostRoots& h, const FileContext& c) { return read_root(f, h.proc_root, c); }},
-    {"sys_root", [](const Field& f, HostRoots& h, const FileContext& c) { return read_root(f, h.sys_root, c); }},
-    {"run_root", [](const Field& f, HostRoots& h, const FileContext& c) { return read_root(f, h.run_root, c); }},
+    {"driver_root", [](const TomlField& f, HostRoots& h, const FileContext& c) { return read_root(f, h.driver_root, c); }},
+    {"dev_root", [](const TomlField& f, HostRoots& h, const FileContext& c) { return read_root(f, h.dev_root, c); }},
+    {"proc_root", [](const TomlField& f, HostRoots& h, const FileContext& c) { return read_root(f, h.proc_root, c); }},
+    {"sys_root", [](const TomlField& f, HostRoots& h, const FileContext& c) { return read_root(f, h.sys_root, c); }},
+    {"run_root", [](const TomlField& f, HostRoots& h, const FileContext& c) { return read_root(f, h.run_root, c); }},
 };
 
-Status read_plugin_dir(const Field& field, Policy& policy, const FileContext& file) {
+Status read_plugin_dir(const TomlField& field, Policy& policy, const FileContext& file) {
   auto value = as_string(field);
   if (!value) return value.error();
   policy.plugin_dir = value->empty() ? "" : resolve_path(file, *value);
   return ok_status();
 }
 
-Status read_plugin_enable(const Field& field, Policy& policy, const FileContext&) {
+Status read_plugin_enable(const TomlField& field, Policy& policy, const FileContext&) {
   auto names = as_string_list(field);
   if (!names) return names.error();
   policy.plugins = std::move(*names);
@@ -48,11 +48,11 @@ nlohmann::json to_json(const toml::node& node);  // below, with [data]
 
 // [plugins.config.NAME] is handed to plugin NAME's init as a JSON object; its
 // keys are the plugin's to check, so they merge like [data].
-Status read_plugin_config(const Field& field, Policy& policy, const FileContext&) {
+Status read_plugin_config(const TomlField& field, Policy& policy, const FileContext&) {
   auto table = as_table(field);
   if (!table) return table.error();
   for (const auto& [name, value] : **table) {
-    Field plugin = field.child(name.str(), value);
+    TomlField plugin = field.child(name.str(), value);
     auto config = as_table(plugin);
     if (!config) return config.error();
     policy.plugin_config[std::string(name.str())].merge_patch(to_json(**config));
@@ -68,7 +68,7 @@ constexpr KeyReader<Policy> kPluginReaders[] = {
 
 constexpr std::string_view kChannels[] = {"env", "volume-mounts", "annotations"};
 
-Status read_channels(const Field& field, std::set<std::string>& into) {
+Status read_channels(const TomlField& field, std::set<std::string>& into) {
   auto list = as_sourced_list(field);
   if (!list) return list.error();
   std::set<std::string> channels;
@@ -86,11 +86,11 @@ Status read_channels(const Field& field, std::set<std::string>& into) {
 }
 
 constexpr KeyReader<Policy> kRequestReaders[] = {
-    {"privileged", [](const Field& f, Policy& p, const FileContext&) { return read_channels(f, p.trusted_privileged); }},
-    {"unprivileged", [](const Field& f, Policy& p, const FileContext&) { return read_channels(f, p.trusted_unprivileged); }},
+    {"privileged", [](const TomlField& f, Policy& p, const FileContext&) { return read_channels(f, p.trusted_privileged); }},
+    {"unprivileged", [](const TomlField& f, Policy& p, const FileContext&) { return read_channels(f, p.trusted_unprivileged); }},
 };
 
-Status read_default_capabilities(const Field& field, Policy& policy, const FileContext&) {
+Status read_default_capabilities(const TomlField& field, Policy& policy, const FileContext&) {
   auto list = as_sourced_list(field);
   if (!list) return list.error();
   policy.default_capabilities = std::move(*list);
@@ -103,7 +103,7 @@ constexpr KeyReader<Policy> kDefaultsReaders[] = {
 
 // Rules accumulate across files (vendor first) rather than replace, so a site
 // adds its own rules without restating the vendor's.
-Status read_rules(const Field& field, Policy& policy, const FileContext& file) {
+Status read_rules(const TomlField& field, Policy& policy, const FileContext& file) {
   auto list = as_sourced_list(field);
   if (!list) return list.error();
   for (auto& rule : *list) {
@@ -131,7 +131,7 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
   return number * scale;
 }
 
-Status read_rule_instructions(const Field& field, Limits& limits, const FileContext&) {
+Status read_rule_instructions(const TomlField& field, Limits& limits, const FileContext&) {
   auto value = as_integer(field);
   if (!value) return value.error();
   if (*value <= 0) return field.error(fmt::format("expected an integer > 0, got {}", *value));
@@ -139,7 +139,7 @@ Status read_rule_instructions(const Field& field, Limits& limits, const FileCont
   return ok_status();
 }
 
-Status read_rule_memory(const Field& field, Limits& limits, const FileContext&) {
+Status read_rule_memory(const TomlField& field, Limits& limits, const FileContext&) {
   constexpr std::string_view expected = "a size such as \"32MiB\" (B, KiB, MiB, GiB) or a byte count > 0";
   std::optional<std::uint64_t> bytes;
   if (const auto* number = field.node.as_integer()) {
@@ -156,7 +156,7 @@ Status read_rule_memory(const Field& field, Limits& limits, const FileContext&) 
   return ok_status();
 }
 
-Status read_deadline(const Field& field, Limits& limits, const FileContext&) {
+Status read_deadline(const TomlField& field, Limits& limits, const FileContext&) {
   auto value = as_integer(field);
   if (!value) return value.error();
   if (*value <= 0) return field.error(fmt::format("expected a number of milliseconds > 0, got {}", *value));
@@ -170,7 +170,7 @@ constexpr KeyReader<Limits> kLimitsReaders[] = {
     {"deadline_ms", read_deadline},
 };
 
-Status read_audit_log(const Field& field, Policy& policy, const FileContext& file) {
+Status read_audit_log(const TomlField& field, Policy& policy, const FileContext& file) {
   auto value = as_string(field);
   if (!value) return value.error();
   policy.audit_log = value->empty() ? "" : resolve_path(file, *value);
@@ -202,37 +202,37 @@ nlohmann::json to_json(const toml::node& node) {
 
 // [data] is free-form: no key checks, tables merge recursively (TOML has no
 // null, so a JSON merge patch never deletes anything).
-Status read_data(const Field& field, Policy& policy, const FileContext&) {
+Status read_data(const TomlField& field, Policy& policy, const FileContext&) {
   auto table = as_table(field);
   if (!table) return table.error();
   policy.data.merge_patch(to_json(**table));
   return ok_status();
 }
 
-Status directive(const Field&, Policy&, const FileContext&) { return ok_status(); }
+Status directive(const TomlField&, Policy&, const FileContext&) { return ok_status(); }
 
 constexpr KeyReader<Policy> kTopReaders[] = {
     {"include", directive},
     {"drop_ins", directive},
     {"rules", read_rules},
-    {"host", [](const Field& f, Policy& p, const FileContext& c) { return read_table(f, kHostReaders, p.host, c); }},
-    {"plugins", [](const Field& f, Policy& p, const FileContext& c) { return read_table(f, kPluginReaders, p, c); }},
-    {"requests", [](const Field& f, Policy& p, const FileContext& c) { return read_table(f, kRequestReaders, p, c); }},
-    {"defaults", [](const Field& f, Policy& p, const FileContext& c) { return read_table(f, kDefaultsReaders, p, c); }},
+    {"host", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kHostReaders, p.host, c); }},
+    {"plugins", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kPluginReaders, p, c); }},
+    {"requests", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kRequestReaders, p, c); }},
+    {"defaults", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kDefaultsReaders, p, c); }},
     {"capability", read_capabilities},
     {"device", read_devices},
     {"extra", read_extras},
     {"discovery", read_discovery},
     {"procfs", read_procfs},
-    {"limits", [](const Field& f, Policy& p, const FileContext& c) { return read_table(f, kLimitsReaders, p.limits, c); }},
-    {"audit", [](const Field& f, Policy& p, const FileContext& c) { return read_table(f, kAuditReaders, p, c); }},
+    {"limits", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kLimitsReaders, p.limits, c); }},
+    {"audit", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kAuditReaders, p, c); }},
     {"data", read_data},
 };
 
 }  // namespace
 
 Status apply_file(const toml::table& root, const FileContext& file, Policy& policy) {
-  Field top{root, "", &file.path};
+  TomlField top{root, "", &file.path};
   return read_table(top, kTopReaders, policy, file);
 }
 

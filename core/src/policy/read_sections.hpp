@@ -15,12 +15,12 @@ namespace graft::policy_parse {
 Status apply_file(const toml::table& root, const FileContext& file, Policy& policy);
 
 // Named tables merged key by key: [capability.*], [device.*], [extra.*].
-Status read_capabilities(const Field& field, Policy& policy, const FileContext& file);
-Status read_devices(const Field& field, Policy& policy, const FileContext& file);
-Status read_extras(const Field& field, Policy& policy, const FileContext& file);
+Status read_capabilities(const TomlField& field, Policy& policy, const FileContext& file);
+Status read_devices(const TomlField& field, Policy& policy, const FileContext& file);
+Status read_extras(const TomlField& field, Policy& policy, const FileContext& file);
 
 // [discovery] and [procfs]: where the host is read, and what procfs shows.
-Status read_discovery(const Field& field, Policy& policy, const FileContext& file);
-Status read_procfs(const Field& field, Policy& policy, const FileContext& file);
+Status read_discovery(const TomlField& field, Policy& policy, const FileContext& file);
+Status read_procfs(const TomlField& field, Policy& policy, const FileContext& file);
 
 }  // namespace graft::policy_parse

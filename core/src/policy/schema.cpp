@@ -42,7 +42,7 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
   return fmt::format("; did you mean '{}'?", best);
 }
 
-Error unknown_key(const Field& table, const toml::key& key,
+Error unknown_key(const TomlField& table, const toml::key& key,
                   std::span<const std::string_view> known) {
   std::string path = table.child(key.str(), table.node).key;
   return error_at(origin_of(key.source(), *table.file), path,

@@ -16,21 +16,21 @@ namespace graft::policy_parse {
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
 
 // "file:line:col: table.key: unknown key; did you mean '...'?" at the key itself.
-Error unknown_key(const Field& table, const toml::key& key,
+Error unknown_key(const TomlField& table, const toml::key& key,
                   std::span<const std::string_view> known);
 
 // How one key of a table is read into `T`.
 template <typename T>
 struct KeyReader {
   std::string_view key;
-  Status (*read)(const Field& value, T& into, const FileContext& file);
+  Status (*read)(const TomlField& value, T& into, const FileContext& file);
 };
 
 // Reads every key of the table at `field` with the matching reader; a key no
 // reader accepts is an error. Keys absent from the table leave `into` as is,
 // which is what makes later files override only what they mention.
 template <typename T>
-Status read_table(const Field& field, std::span<const KeyReader<T>> readers, T& into,
+Status read_table(const TomlField& field, std::span<const KeyReader<T>> readers, T& into,
                   const FileContext& file) {
   auto table = as_table(field);
   if (!table) return table.error();
@@ -52,7 +52,7 @@ Status read_table(const Field& field, std::span<const KeyReader<T>> readers, T& 
 }
 
 template <typename T, std::size_t N>
-Status read_table(const Field& field, const KeyReader<T> (&readers)[N], T& into,
+Status read_table(const TomlField& field, const KeyReader<T> (&readers)[N], T& into,
                   const FileContext& file) {
   return read_table(field, std::span<const KeyReader<T>>(readers), into, file);
 }

@@ -49,45 +49,45 @@ std::string toml_text(const toml::node& node) {
   return text.str();
 }
 
-Error Field::type_error(std::string_view expected) const {
+Error TomlField::type_error(std::string_view expected) const {
   return error(fmt::format("expected {}, got {}", expected, type_name(node.type())));
 }
 
-Field Field::child(std::string_view name, const toml::node& value) const {
-  return Field{value, key.empty() ? std::string(name) : fmt::format("{}.{}", key, name), file};
+TomlField TomlField::child(std::string_view name, const toml::node& value) const {
+  return TomlField{value, key.empty() ? std::string(name) : fmt::format("{}.{}", key, name), file};
 }
 
-Field Field::element(std::size_t index, const toml::node& value) const {
-  return Field{value, fmt::format("{}[{}]", key, index), file};
+TomlField TomlField::element(std::size_t index, const toml::node& value) const {
+  return TomlField{value, fmt::format("{}[{}]", key, index), file};
 }
 
-Result<const toml::table*> as_table(const Field& field) {
+Result<const toml::table*> as_table(const TomlField& field) {
   if (const auto* table = field.node.as_table()) return table;
   return field.type_error("a table");
 }
 
-Result<std::string> as_string(const Field& field) {
+Result<std::string> as_string(const TomlField& field) {
   if (const auto* value = field.node.as_string()) return value->get();
   return field.type_error("a string");
 }
 
-Result<SourcedString> as_sourced(const Field& field) {
+Result<SourcedString> as_sourced(const TomlField& field) {
   auto value = as_string(field);
   if (!value) return value.error();
   return SourcedString{std::move(*value), field.origin()};
 }
 
-Result<bool> as_bool(const Field& field) {
+Result<bool> as_bool(const TomlField& field) {
   if (const auto* value = field.node.as_boolean()) return value->get();
   return field.type_error("a boolean");
 }
 
-Result<std::int64_t> as_integer(const Field& field) {
+Result<std::int64_t> as_integer(const TomlField& field) {
   if (const auto* value = field.node.as_integer()) return value->get();
   return field.type_error("an integer");
 }
 
-Result<std::vector<SourcedString>> as_sourced_list(const Field& field) {
+Result<std::vector<SourcedString>> as_sourced_list(const TomlField& field) {
   const auto* array = field.node.as_array();
   if (!array) return field.type_error("an array of strings");
   std::vector<SourcedString> out;
@@ -99,7 +99,7 @@ Result<std::vector<SourcedString>> as_sourced_list(const Field& field) {
   return out;
 }
 
-Result<std::vector<std::string>> as_string_list(const Field& field) {
+Result<std::vector<std::string>> as_string_list(const TomlField& field) {
   auto sourced = as_sourced_list(field);
   if (!sourced) return sourced.error();
   std::vector<std::string> out;

@@ -39,7 +39,7 @@ std::string resolve_path(const FileContext& file, const std::string& path);
 std::string toml_text(const toml::node& node);
 
 // One node, with the key path that leads to it and the file it lives in.
-struct Field {
+struct TomlField {
   const toml::node& node;
   std::string key;           // dotted key path, e.g. "capability.compute.libraries"
   const std::string* file;   // the file's absolute path, owned by the loader
@@ -47,16 +47,16 @@ struct Field {
   Origin origin() const { return origin_of(node.source(), *file); }
   Error error(std::string_view message) const { return error_at(origin(), key, message); }
   Error type_error(std::string_view expected) const;
-  Field child(std::string_view name, const toml::node& value) const;
-  Field element(std::size_t index, const toml::node& value) const;
+  TomlField child(std::string_view name, const toml::node& value) const;
+  TomlField element(std::size_t index, const toml::node& value) const;
 };
 
-Result<const toml::table*> as_table(const Field& field);
-Result<std::string> as_string(const Field& field);
-Result<SourcedString> as_sourced(const Field& field);
-Result<bool> as_bool(const Field& field);
-Result<std::int64_t> as_integer(const Field& field);
-Result<std::vector<SourcedString>> as_sourced_list(const Field& field);
-Result<std::vector<std::string>> as_string_list(const Field& field);
+Result<const toml::table*> as_table(const TomlField& field);
+Result<std::string> as_string(const TomlField& field);
+Result<SourcedString> as_sourced(const TomlField& field);
+Result<bool> as_bool(const TomlField& field);
+Result<std::int64_t> as_integer(const TomlField& field);
+Result<std::vector<SourcedString>> as_sourced_list(const TomlField& field);
+Result<std::vector<std::string>> as_string_list(const TomlField& field);
 
 }  // namespace graft::policy_parse

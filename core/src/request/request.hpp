@@ -47,9 +47,13 @@ Result<Request> request_from_bundle(const std::string& bundle, const std::string
                                     int pid);
 
 // Parses the text of a config.json as request_from_bundle does, for a bundle
-// at `bundle` (absolute; relative root paths are joined to it). The ids stay
-// empty. Errors do not name a file.
+// at `bundle` (absolute; relative root paths are joined to it). Pure: the ids
+// stay empty and the image layout unknown (read_image_layout reads it).
+// Errors do not name a file.
 Result<Request> parse_bundle_config(std::string_view text, const std::string& bundle);
+
+// Looks inside the (untrusted) rootfs for what decides library directories.
+ImageLayout read_image_layout(const std::string& rootfs);
 
 // Builds an audit request from --env K=V / --annotation K=V flags.
 Result<Request> request_from_flags(const std::vector<std::string>& env,

@@ -95,8 +95,6 @@ Status read_root(const json& config, const std::string& bundle, Request& request
   std::string path = (*root)["path"].get<std::string>();
   request.rootfs = path.starts_with('/') ? normalize_path(path) : join_root(bundle, path);
   request.rootfs_readonly = bool_field(*root, "readonly");
-  request.layout.known = true;
-  request.layout.debian_like = exists_in_root(request.rootfs, "/etc/debian_version");
   return ok_status();
 }
 
@@ -118,6 +116,10 @@ Result<Request> parse_config(const json& config, const std::string& bundle) {
 }
 
 }  // namespace
+
+ImageLayout read_image_layout(const std::string& rootfs) {
+  return {.debian_like = exists_in_root(rootfs, "/etc/debian_version"), .known = true};
+}
 
 Result<Request> parse_bundle_config(std::string_view text, const std::string& bundle) {
   json config = json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -141,6 +143,7 @@ Result<Request> request_from_bundle(const std::string& bundle, const std::string
   if (!request) return request.error().context(config_path);
   request->container_id = container_id;
   request->pid = pid;
+  request->layout = read_image_layout(request->rootfs);
   return request;
 }
 

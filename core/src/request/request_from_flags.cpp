@@ -29,8 +29,7 @@ Result<Request> request_from_flags(const std::vector<std::string>& env,
     return status.error();
   if (!rootfs.empty()) {
     request.rootfs = normalize_path(rootfs);
-    request.layout.known = true;
-    request.layout.debian_like = exists_in_root(request.rootfs, "/etc/debian_version");
+    request.layout = read_image_layout(request.rootfs);
   }
   return request;
 }

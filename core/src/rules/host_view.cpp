@@ -10,7 +10,7 @@ constexpr const char* kFamily = "host";
 
 constexpr ViewType kUnsignedMapView = view_type<Map<unsigned, push_unsigned>>(kFamily);
 
-constexpr Field<Partition> kPartitionFields[] = {
+constexpr RecordField<Partition> kPartitionFields[] = {
     {"index", [](lua_State* L, const Partition& p) { push_unsigned(L, p.index); }},
     {"gi", [](lua_State* L, const Partition& p) { push_unsigned(L, p.gi); }},
     {"ci", [](lua_State* L, const Partition& p) { push_unsigned(L, p.ci); }},
@@ -20,7 +20,7 @@ constexpr ViewType kPartitionView = view_type<Record<Partition, kPartitionFields
 void push_partition(lua_State* L, const Partition& p) { push_view(L, kPartitionView, &p); }
 constexpr ViewType kPartitionListView = view_type<List<Partition, push_partition>>(kFamily);
 
-constexpr Field<Gpu> kGpuFields[] = {
+constexpr RecordField<Gpu> kGpuFields[] = {
     {"index", [](lua_State* L, const Gpu& g) { push_unsigned(L, g.index); }},
     {"minor", [](lua_State* L, const Gpu& g) { push_unsigned(L, g.minor); }},
     {"uuid", [](lua_State* L, const Gpu& g) { push_string(L, g.uuid); }},
@@ -33,7 +33,7 @@ constexpr ViewType kGpuView = view_type<Record<Gpu, kGpuFields>>(kFamily);
 void push_gpu(lua_State* L, const Gpu& gpu) { push_view(L, kGpuView, &gpu); }
 constexpr ViewType kGpuListView = view_type<List<Gpu, push_gpu>>(kFamily);
 
-constexpr Field<Inventory> kHostFields[] = {
+constexpr RecordField<Inventory> kHostFields[] = {
     {"driver_version", [](lua_State* L, const Inventory& i) { push_string(L, i.driver_version); }},
     {"gpus", [](lua_State* L, const Inventory& i) { push_view(L, kGpuListView, &i.gpus); }},
     {"partition_caps",

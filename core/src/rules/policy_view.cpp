@@ -85,7 +85,7 @@ void push_json(lua_State* L, const json& value) {
 using StringList = List<std::string, push_string>;
 constexpr ViewType kStringListView = view_type<StringList>(kFamily);
 
-constexpr Field<PolicyFacts> kPolicyFields[] = {
+constexpr RecordField<PolicyFacts> kPolicyFields[] = {
     {"default_capabilities",
      [](lua_State* L, const PolicyFacts& f) { push_view(L, kStringListView, &f.default_capabilities); }},
     {"capabilities", [](lua_State* L, const PolicyFacts& f) { push_view(L, kStringListView, &f.capabilities); }},

@@ -16,7 +16,7 @@ constexpr ViewType kStringListView = view_type<StringList>(kFamily);
 constexpr ViewType kStringMapView = view_type<StringMap>(kFamily);
 constexpr ViewType kBoolMapView = view_type<BoolMap>(kFamily);
 
-constexpr Field<RequestMount> kMountFields[] = {
+constexpr RecordField<RequestMount> kMountFields[] = {
     {"destination", [](lua_State* L, const RequestMount& m) { push_string(L, m.destination); }},
     {"source", [](lua_State* L, const RequestMount& m) { push_string(L, m.source); }},
     {"type", [](lua_State* L, const RequestMount& m) { push_string(L, m.type); }},
@@ -27,7 +27,7 @@ constexpr ViewType kMountView = view_type<Record<RequestMount, kMountFields>>(kF
 void push_mount(lua_State* L, const RequestMount& mount) { push_view(L, kMountView, &mount); }
 constexpr ViewType kMountListView = view_type<List<RequestMount, push_mount>>(kFamily);
 
-constexpr Field<RequestFacts> kRequestFields[] = {
+constexpr RecordField<RequestFacts> kRequestFields[] = {
     {"id", [](lua_State* L, const RequestFacts& f) { push_string(L, f.request->container_id); }},
     {"bundle", [](lua_State* L, const RequestFacts& f) { push_string(L, f.request->bundle); }},
     {"rootfs", [](lua_State* L, const RequestFacts& f) { push_string(L, f.request->rootfs); }},

@@ -37,7 +37,7 @@ inline std::string_view string_key(lua_State* L) {
 }
 
 template <typename T>
-struct Field {
+struct RecordField {
   const char* name;
   void (*push)(lua_State* L, const T& record);
 };

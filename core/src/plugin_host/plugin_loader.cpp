@@ -1,7 +1,7 @@
 // dlopen and descriptor validation. The descriptor is read field by field
 // only after struct_size proves the plugin has that field, so an old or
 // truncated descriptor is refused instead of read past its end.
-#include "plugins/plugin_loader.hpp"
+#include "plugin_host/plugin_loader.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -11,8 +11,8 @@
 #include "fault/plugin_crash_handlers.hpp"
 #include "fault/running_note.hpp"
 #include "base/install_dirs.hpp"
-#include "plugins/action_view.hpp"
-#include "plugins/plugin_file.hpp"
+#include "plugin_host/action_view.hpp"
+#include "plugin_host/plugin_file.hpp"
 #include "policy/policy.hpp"
 
 namespace graft {

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "base/error.hpp"
-#include "plugins/loaded_plugin.hpp"
-#include "plugins/plugin_set.hpp"
+#include "plugin_host/loaded_plugin.hpp"
+#include "plugin_host/plugin_set.hpp"
 
 namespace graft {
 

@@ -1,5 +1,5 @@
 // PluginSet registry and the plan executability check.
-#include "plugins/plugin_set.hpp"
+#include "plugin_host/plugin_set.hpp"
 
 namespace graft {
 

@@ -1,7 +1,7 @@
 // Host side of graft_host_services. These functions are called from plugin
 // code, so nothing may throw out of them: an exception crossing into C is
 // undefined behaviour.
-#include "plugins/host_services.hpp"
+#include "plugin_host/host_services.hpp"
 
 #include <cerrno>
 #include <fcntl.h>

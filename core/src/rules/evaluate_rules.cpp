@@ -1,7 +1,7 @@
 // evaluate_rules: a fresh Sandbox per evaluation; every file of
 // Policy::rules loaded in order, then every registered rule run in order over
 // the read-only views, building the Intent through the grant object.
-#include "rules/evaluate.hpp"
+#include "rules/evaluate_rules.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -29,9 +29,9 @@ struct RuleFile {
   std::string short_src;  // how Lua names it in messages (long paths are shortened)
 };
 
-class Evaluation {
+class RuleRun {
  public:
-  Evaluation(const Request& request, const Inventory& inventory, const Policy& policy)
+  RuleRun(const Request& request, const Inventory& inventory, const Policy& policy)
       : policy_(policy),
         inventory_(inventory),
         request_facts_(request_facts(request, policy)),
@@ -61,7 +61,7 @@ class Evaluation {
   std::unique_ptr<Sandbox> sandbox_;
 };
 
-Result<Intent> Evaluation::run() {
+Result<Intent> RuleRun::run() {
   auto sandbox = Sandbox::create(policy_.limits);
   if (!sandbox) return sandbox.error();
   sandbox_ = std::move(sandbox.value());
@@ -77,8 +77,8 @@ Result<Intent> Evaluation::run() {
   return grant_.take();
 }
 
-int Evaluation::setup(lua_State* L) {
-  auto* self = static_cast<Evaluation*>(lua_touserdata(L, 1));
+int RuleRun::setup(lua_State* L) {
+  auto* self = static_cast<RuleRun*>(lua_touserdata(L, 1));
   open_safe_libraries(L);
   register_views(L);
   register_grant_api(L);
@@ -94,16 +94,16 @@ int Evaluation::setup(lua_State* L) {
   return 0;
 }
 
-Status Evaluation::prepare() {
+Status RuleRun::prepare() {
   lua_State* L = sandbox_->state();
-  lua_pushcfunction(L, &Evaluation::setup);
+  lua_pushcfunction(L, &RuleRun::setup);
   lua_pushlightuserdata(L, this);
   if (auto failure = sandbox_->call(1))
     return make_error("cannot prepare the rules sandbox: {}", failure->message);
   return ok_status();
 }
 
-Status Evaluation::load(const SourcedString& file) {
+Status RuleRun::load(const SourcedString& file) {
   Result<std::string> text = read_rule_text(file.value);
   if (!text) return file.origin.empty() ? text.error() : text.error().context(file.origin.full());
   std::string chunkname = "@" + file.value;
@@ -120,7 +120,7 @@ Status Evaluation::load(const SourcedString& file) {
 }
 
 // True when the rule refused the container.
-Result<bool> Evaluation::run_rule(std::size_t i) {
+Result<bool> RuleRun::run_rule(std::size_t i) {
   const RegisteredRule& rule = book_.rules()[i];
   lua_State* L = sandbox_->state();
   book_.push_function(L, i);
@@ -141,7 +141,7 @@ Result<bool> Evaluation::run_rule(std::size_t i) {
 // Lua starts messages with "<short_src>:<line>: ". When short_src names a
 // loaded file, that position replaces the frame position: it is the one the
 // error was raised for (error(msg, 2) points at the caller).
-Sandbox::Failure Evaluation::locate(Sandbox::Failure failure) const {
+Sandbox::Failure RuleRun::locate(Sandbox::Failure failure) const {
   std::string_view message = failure.message;
   for (const RuleFile& file : files_) {
     if (file.short_src.empty() || !message.starts_with(file.short_src)) continue;
@@ -162,7 +162,7 @@ Sandbox::Failure Evaluation::locate(Sandbox::Failure failure) const {
 
 Result<Intent> evaluate_rules(const Request& request, const Inventory& inventory, const Policy& policy) {
   try {
-    return Evaluation(request, inventory, policy).run();
+    return RuleRun(request, inventory, policy).run();
   } catch (const std::exception& e) {
     return make_error("evaluating rules: {}", e.what());
   }

@@ -1,7 +1,7 @@
 // Plugin file vetting. The ownership/mode rules are the ones a dynamic loader
 // for privileged code needs: whoever can write the file or replace it in its
 // directory can run code as the hook (root).
-#include "plugins/plugin_file.hpp"
+#include "plugin_host/plugin_file.hpp"
 
 #include "base/trusted_file.hpp"
 

@@ -18,13 +18,13 @@ struct PhaseTimes {
   double total_ms = 0;
 };
 
-struct Evaluation {
+struct ContainerPlan {
   Inventory inventory;
   Plan plan;
   PhaseTimes times;
 };
 
 // Errors come back prefixed with the container id.
-Result<Evaluation> evaluate_container(const Request& request, const Policy& policy);
+Result<ContainerPlan> plan_container(const Request& request, const Policy& policy);
 
 }  // namespace graft

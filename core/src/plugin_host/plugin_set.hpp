@@ -12,7 +12,7 @@
 
 #include "base/error.hpp"
 #include "plan/plan.hpp"
-#include "plugins/loaded_plugin.hpp"
+#include "plugin_host/loaded_plugin.hpp"
 
 namespace graft {
 

@@ -3,7 +3,7 @@
 // unrelated message: catch everything and name the plugin file. Each call
 // is also the running note, with the crash handlers in place, so a plugin
 // that crashes or overruns the deadline is named with its phase and action.
-#include "plugins/loaded_plugin.hpp"
+#include "plugin_host/loaded_plugin.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -11,7 +11,7 @@
 
 #include "fault/plugin_crash_handlers.hpp"
 #include "fault/running_note.hpp"
-#include "plugins/action_view.hpp"
+#include "plugin_host/action_view.hpp"
 
 namespace graft {
 

@@ -11,8 +11,8 @@
 #include "base/error.hpp"
 #include "graft/plugin.h"
 #include "plan/plan.hpp"
-#include "plugins/host_services.hpp"
-#include "plugins/plugin_file.hpp"
+#include "plugin_host/host_services.hpp"
+#include "plugin_host/plugin_file.hpp"
 
 namespace graft {
 

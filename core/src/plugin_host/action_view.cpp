@@ -1,6 +1,6 @@
 // Action -> graft_action. The kind numbers are the ABI's, not the C++ enum's
 // order, so reordering ActionKind can never change what a plugin receives.
-#include "plugins/action_view.hpp"
+#include "plugin_host/action_view.hpp"
 
 namespace graft {
 

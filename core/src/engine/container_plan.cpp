@@ -1,4 +1,4 @@
-#include "engine/evaluate.hpp"
+#include "engine/container_plan.hpp"
 
 #include <chrono>
 
@@ -6,7 +6,7 @@
 
 #include "fault/running_note.hpp"
 #include "plan/planner.hpp"
-#include "rules/evaluate.hpp"
+#include "rules/evaluate_rules.hpp"
 
 namespace graft {
 namespace {
@@ -26,10 +26,10 @@ auto in_phase(const char* name, Phase&& phase) {
 
 }  // namespace
 
-Result<Evaluation> evaluate_container(const Request& request, const Policy& policy) {
+Result<ContainerPlan> plan_container(const Request& request, const Policy& policy) {
   const std::string where = "container " + request.container_id;
   auto start = Clock::now();
-  Evaluation evaluation;
+  ContainerPlan evaluation;
   auto inventory = in_phase("inventory", [&] { return discover_inventory(policy); });
   if (!inventory) return inventory.error().context(where);
   evaluation.inventory = std::move(*inventory);
