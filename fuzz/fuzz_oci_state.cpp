@@ -1,12 +1,12 @@
 // Fuzz target: the OCI state a runtime writes to the hook's stdin
-// (core/src/apply/oci_state.cpp). Whatever it accepts must satisfy the
+// (core/src/request/oci_state.cpp). Whatever it accepts must satisfy the
 // checks the hook relies on: id non-empty, pid > 0, bundle absolute.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
-#include "apply/oci_state.hpp"
+#include "request/oci_state.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

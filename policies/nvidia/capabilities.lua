@@ -9,27 +9,11 @@
 -- devices: it chooses driver files, not GPUs; sites narrow it with their own
 -- rules (grant:drop_capability).
 
+local env_values = require("env_values")
+local trim, split_commas = env_values.trim, env_values.split_commas
+local is_legacy_image = env_values.is_legacy_image
+
 local ENV_NAME = "NVIDIA_DRIVER_CAPABILITIES"
-
--- Linear in #s: patterns run in C, out of reach of the instruction budget,
--- and "^%s*(.-)%s*$" is quadratic on blanks inside a long value (a hang).
-local function trim(s)
-  local first = s:find("%S")
-  if not first then return "" end
-  return s:match("^.*%S", first)
-end
-
-local function split_commas(s)
-  local parts = {}
-  for part in (s .. ","):gmatch("([^,]*),") do
-    parts[#parts + 1] = trim(part)
-  end
-  return parts
-end
-
-local function is_legacy_image(env)
-  return (env.CUDA_VERSION or "") ~= "" and (env.NVIDIA_REQUIRE_CUDA or "") == ""
-end
 
 -- The names a container may ask for. Defined capability sets that are not
 -- listed (e.g. sets injected always) cannot be requested by name.

@@ -7,18 +7,12 @@
 --   or watch instances on every visible MIG-capable GPU.
 -- Only applies to containers that visible_devices.lua decided to inject.
 
+local trim = require("env_values").trim
+
 local REQUESTS = {
   {env = "NVIDIA_MIG_CONFIG_DEVICES", extra = "mig-config"},
   {env = "NVIDIA_MIG_MONITOR_DEVICES", extra = "mig-monitor"},
 }
-
--- Linear in #s: patterns run in C, out of reach of the instruction budget,
--- and "^%s*(.-)%s*$" is quadratic on blanks inside a long value (a hang).
-local function trim(s)
-  local first = s:find("%S")
-  if not first then return "" end
-  return s:match("^.*%S", first)
-end
 
 -- "0:1, 2:0" (<gpu>:<partition>) for the partitions already granted, or nil.
 local function granted_partitions(grant)

@@ -13,6 +13,9 @@
 -- An unknown operand makes its term pass, as upstream does for missing values.
 -- Only checked for containers that are being injected.
 
+local env_values = require("env_values")
+local starts_with, is_legacy_image = env_values.starts_with, env_values.is_legacy_image
+
 local PREFIX = "NVIDIA_REQUIRE_"
 local EXCLUDED_PREFIX = "NVIDIA_REQUIRE_JETPACK"
 local MAX_REQUIREMENTS = 32
@@ -20,10 +23,6 @@ local MAX_EXPRESSION = 4096
 local CUDA_HINT = ", please update your driver to a newer version, or use an earlier cuda container"
 local OPERATORS = {["="] = true, ["!="] = true, ["<"] = true, ["<="] = true, [">"] = true, [">="] = true}
 local VERSION_NAMES = {cuda = true, driver = true, arch = true}
-
-local function starts_with(s, prefix)
-  return s:sub(1, #prefix) == prefix
-end
 
 -- Go strconv.ParseBool; anything it rejects counts as false.
 local function parse_go_bool(s)
@@ -161,7 +160,7 @@ local function collect(env)
   for _, name in ipairs(names) do list[#list + 1] = {name = name, value = env[name]} end
 
   local cuda_version = env.CUDA_VERSION or ""
-  if cuda_version ~= "" and (env.NVIDIA_REQUIRE_CUDA or "") == "" then
+  if is_legacy_image(env) then
     local parts = version_parts(cuda_version)
     if not parts then
       return nil, "invalid CUDA_VERSION '" .. cuda_version .. "' in a legacy CUDA image" ..

@@ -13,35 +13,13 @@
 -- This file decides grant:inject / grant:skip; the files after it
 -- (capabilities, requirements, mig) only act when it decided to inject.
 
+local env_values = require("env_values")
+local split_commas, starts_with = env_values.split_commas, env_values.starts_with
+local is_legacy_image = env_values.is_legacy_image
+
 local ENV_NAME = "NVIDIA_VISIBLE_DEVICES"
 local ANNOTATION_PREFIX = "cdi.k8s.io/"
 local CDI_KIND = "nvidia.com/gpu"
-
--- Linear in #s: patterns run in C, out of reach of the instruction budget,
--- and "^%s*(.-)%s*$" is quadratic on blanks inside a long value (a hang).
-local function trim(s)
-  local first = s:find("%S")
-  if not first then return "" end
-  return s:match("^.*%S", first)
-end
-
-local function split_commas(s)
-  local parts = {}
-  for part in (s .. ","):gmatch("([^,]*),") do
-    parts[#parts + 1] = trim(part)
-  end
-  return parts
-end
-
-local function starts_with(s, prefix)
-  return s:sub(1, #prefix) == prefix
-end
-
--- A legacy CUDA image predates NVIDIA_VISIBLE_DEVICES: CUDA_VERSION set and
--- NVIDIA_REQUIRE_CUDA empty (toolkit IsLegacy). Unset devices mean `all`.
-local function is_legacy_image(env)
-  return (env.CUDA_VERSION or "") ~= "" and (env.NVIDIA_REQUIRE_CUDA or "") == ""
-end
 
 -- ---------------------------------------------------------------------------
 -- Channels. Each returns a list of tokens {id=, source=, reason=}: `source`
@@ -108,6 +86,7 @@ end
 -- Returns the tokens and a description of the request for notes.
 local function env_tokens(req)
   local value = req.env[ENV_NAME]
+  -- A legacy image predates the variable: unset devices mean `all`.
   if value == nil and is_legacy_image(req.env) then
     local why = "legacy CUDA image (CUDA_VERSION=" .. req.env.CUDA_VERSION ..
                 " without NVIDIA_REQUIRE_CUDA), " .. ENV_NAME .. " unset"

@@ -16,14 +16,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include "apply/apply_plan.hpp"
 #include "apply/mount_namespace.hpp"
-#include "audit/audit_log.hpp"
 #include "cgroup_support.hpp"
-#include "engine/container_plan.hpp"
+#include "engine/run_container.hpp"
 #include "hostile_support.hpp"
 #include "mount_support.hpp"
-#include "plugin_host/plugin_loader.hpp"
 #include "process_usage.hpp"
 
 using namespace graft;
@@ -80,28 +77,19 @@ void in_namespace(int pid, Step step) {
 }
 
 // What the hook does for one container, from the policy file to the audit
-// line (cli/apply_command.cpp), minus argument parsing and the exit code.
+// line (engine/run_container.cpp), minus argument parsing and the exit code.
 Status hook_path(const std::string& policy_path, Request request) {
+  Deadline deadline(Limits{}.deadline_ms);
   auto policy = load_policy(policy_path, PolicySearch{});
   if (!policy) return policy.error();
-  auto log = open_audit_log(policy->audit_log);
-  if (!log) return log.error();
-  struct Close {
-    int fd;
-    ~Close() { if (fd >= 0) ::close(fd); }
-  } close_log{*log};
-  auto evaluation = plan_container(request, *policy);
-  if (!evaluation) return evaluation.error();
-  auto plugins = load_plugins(*policy);
-  if (!plugins) return plugins.error();
+  deadline.limit_to(policy->limits.deadline_ms);
   auto process = ContainerProcess::open(request.pid);
   if (!process) return process.error();
-  ApplySite site{.container_id = request.container_id, .process = &*process,
-                 .caller = ApplyCaller::hook, .rootfs = request.rootfs};
-  auto report = apply_plan(evaluation->plan, *plugins, site);
-  if (!report) return report.error();
-  AuditRecord record{request, &*evaluation, "applied", "", policy->audit_env, &*report};
-  return append_audit_record(*log, policy->audit_log, record);
+  auto run = run_container(*policy, deadline, request, {*process, ApplyCaller::hook});
+  if (!run) return run.error();
+  if (run->outcome != ContainerOutcome::applied)
+    return make_error("outcome {}, not applied", outcome_name(run->outcome));
+  return ok_status();
 }
 
 struct Usage {

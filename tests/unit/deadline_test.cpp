@@ -103,7 +103,7 @@ TEST_CASE("A deadline that passes appends the prepared error record to the audit
     request.bundle = "/bundles/c9";
     std::vector<std::string> env_patterns;
     Deadline deadline(50);
-    deadline.also_record(log, late_error_record({request, nullptr, "applied", "", env_patterns}));
+    deadline.also_record(log, late_error_record({request, nullptr, ContainerOutcome::applied, "", env_patterns}));
     RunningNote container("container c9");
     RunningNote rules("rules");
     wait_forever();
@@ -124,7 +124,7 @@ TEST_CASE("A deadline's line and record stay one line when the container id hold
     request.container_id = "c9\nforged: line";
     std::vector<std::string> env_patterns;
     Deadline deadline(50);
-    deadline.also_record(log, late_error_record({request, nullptr, "error", "", env_patterns}));
+    deadline.also_record(log, late_error_record({request, nullptr, ContainerOutcome::error, "", env_patterns}));
     RunningNote container("container " + request.container_id + " \"quoted\"");
     wait_forever();
   });

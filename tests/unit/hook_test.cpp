@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apply/apply_plan.hpp"
-#include "apply/oci_state.hpp"
+#include "request/oci_state.hpp"
 #include "fake_host.hpp"
 #include "run_command.hpp"
 #include "site_policy.hpp"

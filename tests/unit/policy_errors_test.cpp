@@ -35,6 +35,22 @@ TEST_CASE("a TOML syntax error names file, line and column", "[policy]") {
         "F:2:15: Error while parsing key-value pair: expected value, saw '\\n'");
 }
 
+TEST_CASE("two rule modules of one name are an error naming both", "[policy]") {
+  PolicyFiles files;
+  files.write("vendor.toml", "rule_modules = [\"a/text.lua\"]\n");
+  auto site = files.write("site.toml", "include = [\"vendor.toml\"]\nrule_modules = [\"b/text.lua\"]\n");
+  CHECK(load_error(site) == site + ":2:17: rule_modules[0]: module 'text' is already declared at " +
+                                files.path("vendor.toml") + ":1:17 (" + files.path("a/text.lua") + ")");
+}
+
+TEST_CASE("a rule module must be a .lua file with a plain name", "[policy]") {
+  CHECK(error_in_file("rule_modules = [\"text.txt\"]\n") ==
+        "F:1:17: rule_modules[0]: 'text.txt': a rule module is a .lua file");
+  CHECK(error_in_file("rule_modules = [\"my-text.lua\"]\n") ==
+        "F:1:17: rule_modules[0]: 'my-text': a module name (the file name without .lua) takes "
+        "letters, digits and _ only");
+}
+
 TEST_CASE("an unreadable policy file is an error naming it", "[policy]") {
   CHECK(load_error("/nonexistent/graft.toml") ==
         "/nonexistent/graft.toml: cannot read: No such file or directory");

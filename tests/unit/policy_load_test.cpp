@@ -128,6 +128,19 @@ TEST_CASE("rules accumulate vendor first, without duplicates, as absolute paths"
                                     files.path("etc/rules/site.lua"), files.path("etc/d/late.lua")});
 }
 
+TEST_CASE("rule modules accumulate as absolute paths, each declared once", "[policy]") {
+  PolicyFiles files;
+  files.write("vendor/vendor/vendor.toml", "rule_modules = [\"text.lua\"]\n");
+  auto site = files.write("etc/site.toml",
+                          "include = [\"vendor\"]\n"
+                          "rule_modules = [\"lib/site_helpers.lua\", \"../vendor/vendor/text.lua\"]\n");
+  auto policy = load_ok(site, {{files.path("vendor")}});
+  CHECK(values(policy.rule_modules) == std::vector<std::string>{
+                                           files.path("vendor/vendor/text.lua"),
+                                           files.path("etc/lib/site_helpers.lua")});
+  CHECK(rule_module_name(policy.rule_modules[1].value) == "site_helpers");
+}
+
 TEST_CASE("host roots default to / and relative roots resolve against the file", "[policy]") {
   PolicyFiles files;
   auto site = files.write("site.toml", "[host]\ndriver_root = \"driver\"\n");

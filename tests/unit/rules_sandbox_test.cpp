@@ -21,7 +21,7 @@ TEST_CASE("a rule reaching for a removed library gets an error naming the rule a
   const std::pair<const char*, const char*> cases[] = {
       {"io.open('/etc/passwd')", "attempt to index a nil value (global 'io')"},
       {"os.execute('id')", "attempt to index a nil value (global 'os')"},
-      {"require('os')", "attempt to call a nil value (global 'require')"},
+      {"require('os')", "module 'os' is not declared in the policy's rule_modules"},
       {"load('return 1')", "attempt to call a nil value (global 'load')"},
       {"loadstring('return 1')", "attempt to call a nil value (global 'loadstring')"},
       {"dofile('/etc/passwd')", "attempt to call a nil value (global 'dofile')"},

@@ -35,7 +35,7 @@ json record_json(const AuditRecord& record) {
   auto now = std::chrono::system_clock::now().time_since_epoch();
   json line = {{"time", std::chrono::duration<double>(now).count()},
                {"id", record.request.container_id},
-               {"outcome", record.outcome},
+               {"outcome", outcome_name(record.outcome)},
                {"request", request_json(record.request, record.env_patterns)}};
   if (!record.error.empty()) line["error"] = record.error;
   // graft's peak resident memory so far (the record is written last): what

@@ -10,6 +10,7 @@
 
 #include "base/error.hpp"
 #include "apply/apply_plan.hpp"
+#include "engine/container_outcome.hpp"
 #include "engine/container_plan.hpp"
 
 namespace graft {
@@ -17,7 +18,7 @@ namespace graft {
 struct AuditRecord {
   const Request& request;
   const ContainerPlan* evaluation;  // null when evaluation failed
-  std::string outcome;           // "planned", "applied", "refused", "error"
+  ContainerOutcome outcome;      // never untouched: that has no record
   std::string error;             // the one-line error, if any
   const std::vector<std::string>& env_patterns;  // Policy::audit_env
   const ApplyReport* applied = nullptr;  // set by hook/apply once the plan was carried out

@@ -5,7 +5,7 @@
 namespace graft {
 
 LateRecord late_error_record(const AuditRecord& record) {
-  AuditRecord as_error{record.request, record.evaluation, "error", "", record.env_patterns,
+  AuditRecord as_error{record.request, record.evaluation, ContainerOutcome::error, "", record.env_patterns,
                        record.applied};
   nlohmann::json line = audit_record_json(as_error);
   line.erase("time");

@@ -7,9 +7,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "apply/container_process.hpp"
 #include "base/error.hpp"
 #include "base/one_line.hpp"
+#include "engine/run_container.hpp"
 #include "fault/deadline.hpp"
 #include "plan/plan.hpp"
 #include "policy/policy.hpp"
@@ -47,18 +47,8 @@ Runner add_apply_command(CLI::App& app, const GlobalOptions& options);
 // exit_refused. `plan` must carry a refusal.
 int report_refusal(const Plan& plan);
 
-// The container being applied to: its init, held by a pidfd since the
-// command first read its pid, and who asks (hook or `graft apply`).
-struct Container {
-  const ContainerProcess& process;
-  ApplyCaller caller;
-};
-
-// Evaluates `request` and applies its plan to the running container
-// (container.process, request.rootfs): shared by `graft hook` and `graft
-// apply`. `deadline` (armed from `policy`) is disarmed before the audit
-// record.
-Result<int> apply_request(const Policy& policy, Deadline& deadline, const Request& request,
-                          const Container& container);
+// The exit of `graft hook` and `graft apply` for a run (engine/run_container.hpp):
+// ok, the refusal line and exit_refused, or the error.
+Result<int> report_run(const Result<ContainerRun>& run);
 
 }  // namespace graft::cli

@@ -12,9 +12,10 @@
 // may wait on the hook without a limit.
 #include <unistd.h>
 
-#include "apply/oci_state.hpp"
 #include "cli/commands.hpp"
+#include "engine/run_container.hpp"
 #include "fault/running_note.hpp"
+#include "request/oci_state.hpp"
 
 namespace graft::cli {
 namespace {
@@ -38,9 +39,8 @@ Result<HookInput> hook_request() {
   auto process = ContainerProcess::open(state->pid);
   if (!process) return process.error().context(where);
   RunningNote note(where + ": reading the bundle");
-  auto request = request_from_bundle(state->bundle, state->id, state->pid);
+  auto request = request_from_state(*state);
   if (!request) return request.error().context(where);
-  for (const auto& [key, value] : state->annotations) request->annotations.emplace(key, value);
   return HookInput{std::move(*request), std::move(*process)};
 }
 
@@ -56,7 +56,7 @@ Result<int> run_hook(const GlobalOptions& global, const std::string& stage) {
   deadline.limit_to(policy->limits.deadline_ms);
   auto input = hook_request();
   if (!input) return input.error();
-  return apply_request(*policy, deadline, input->request, {input->process, ApplyCaller::hook});
+  return report_run(run_container(*policy, deadline, input->request, {input->process, ApplyCaller::hook}));
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
   else
     std::fputs(render_plan_text(plan).c_str(), stdout);
   bool refused = plan.intent.refusal.has_value();
-  AuditRecord record{*request, &*evaluation, refused ? "refused" : "planned", "",
+  AuditRecord record{*request, &*evaluation, refused ? ContainerOutcome::refused : ContainerOutcome::planned, "",
                      policy->audit_env};
   if (auto status = append_audit_record(policy->audit_log, record); !status) return status.error();
   if (!refused) return exit_ok;

@@ -1,5 +1,5 @@
 // `graft policy check`: loads the site policy with its includes, drop-ins and
-// rule files, and reports the first error or a short summary.
+// rule files and rule modules, and reports the first error or a short summary.
 #include <cstdio>
 
 #include "cli/commands.hpp"
@@ -19,8 +19,10 @@ Runner add_policy_command(CLI::App& app, const GlobalOptions& global) {
     if (auto status = check_rule_files(*policy); !status) return status.error();
     for (const auto& file : policy->files) std::printf("policy   %s\n", file.c_str());
     for (const auto& rule : policy->rules) std::printf("rules    %s\n", rule.value.c_str());
-    std::printf("ok: %zu capability sets, %zu device classes, %zu rule files\n",
-                policy->capabilities.size(), policy->devices.size(), policy->rules.size());
+    for (const auto& module : policy->rule_modules) std::printf("module   %s\n", module.value.c_str());
+    std::printf("ok: %zu capability sets, %zu device classes, %zu rule files, %zu rule modules\n",
+                policy->capabilities.size(), policy->devices.size(), policy->rules.size(),
+                policy->rule_modules.size());
     return exit_ok;
   };
 }

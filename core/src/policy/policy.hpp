@@ -127,11 +127,15 @@ struct Policy {
   Discovery discovery;
   ProcfsMask procfs;
   std::vector<SourcedString> rules;  // absolute Lua file paths, vendor rules first
+  std::vector<SourcedString> rule_modules;  // absolute Lua module paths; require(<name>.lua's name)
   Limits limits;
   std::string audit_log;             // JSON-lines file; empty = no audit log
   std::vector<std::string> audit_env;  // fnmatch patterns of env names the audit log records
   nlohmann::json data = nlohmann::json::object();  // free-form [data], read-only to rules
 };
+
+// The name require() takes for a declared rule module: the file name without ".lua".
+std::string rule_module_name(const std::string& path);
 
 // Where `include = ["name"]` looks for shipped policies: <dir>/<name>/<name>.toml.
 struct PolicySearch {

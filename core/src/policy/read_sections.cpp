@@ -1,9 +1,10 @@
 // The top level of a policy file and its small sections: host roots, plugins,
-// request trust, defaults, rules, limits, audit and free-form data.
+// request trust, defaults, rules and rule modules, limits, audit and free-form data.
 #include "policy/read_sections.hpp"
 #include "policy/member_readers.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <optional>
 
@@ -116,6 +117,37 @@ Status read_rules(const TomlField& field, Policy& policy, const FileContext& fil
   return ok_status();
 }
 
+// Modules accumulate as rules do. Each is required by its name, so two files
+// of one name would make require() ambiguous: an error naming both.
+Status read_rule_modules(const TomlField& field, Policy& policy, const FileContext& file) {
+  auto list = as_sourced_list(field);
+  if (!list) return list.error();
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    SourcedString module = std::move((*list)[i]);
+    std::string key = fmt::format("{}[{}]", field.key, i);
+    if (!module.value.ends_with(".lua"))
+      return error_at(module.origin, key, fmt::format("'{}': a rule module is a .lua file", module.value));
+    module.value = resolve_path(file, module.value);
+    std::string name = rule_module_name(module.value);
+    if (name.empty() || !std::all_of(name.begin(), name.end(), [](unsigned char c) {
+          return std::isalnum(c) || c == '_';
+        }))
+      return error_at(module.origin, key,
+                      fmt::format("'{}': a module name (the file name without .lua) takes "
+                                  "letters, digits and _ only", name));
+    auto same_name = [&](const SourcedString& known) { return rule_module_name(known.value) == name; };
+    auto known = std::find_if(policy.rule_modules.begin(), policy.rule_modules.end(), same_name);
+    if (known == policy.rule_modules.end()) {
+      policy.rule_modules.push_back(std::move(module));
+    } else if (known->value != module.value) {
+      return error_at(module.origin, key,
+                      fmt::format("module '{}' is already declared at {} ({})", name,
+                                  known->origin.full(), known->value));
+    }
+  }
+  return ok_status();
+}
+
 // "32MiB", "512KiB", "1GiB", "1048576" or "1048576B".
 std::optional<std::uint64_t> parse_size(std::string_view text) {
   std::uint64_t number = 0;
@@ -215,6 +247,7 @@ constexpr KeyReader<Policy> kTopReaders[] = {
     {"include", directive},
     {"drop_ins", directive},
     {"rules", read_rules},
+    {"rule_modules", read_rule_modules},
     {"host", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kHostReaders, p.host, c); }},
     {"plugins", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kPluginReaders, p, c); }},
     {"requests", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kRequestReaders, p, c); }},
@@ -237,3 +270,13 @@ Status apply_file(const toml::table& root, const FileContext& file, Policy& poli
 }
 
 }  // namespace graft::policy_parse
+
+namespace graft {
+
+std::string rule_module_name(const std::string& path) {
+  std::string name = path.substr(path.find_last_of('/') + 1);
+  if (name.ends_with(".lua")) name.resize(name.size() - 4);
+  return name;
+}
+
+}  // namespace graft

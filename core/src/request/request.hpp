@@ -1,5 +1,6 @@
 // Request: what one container asks for, as the runtime describes it. Built from
-// an OCI bundle (hook path) or from command-line flags (audit path). It holds
+// the OCI state and its bundle (hook), an OCI bundle (`graft plan --bundle`,
+// `graft apply --bundle`) or command-line flags (audit path). It holds
 // facts only; what they mean (which env var selects GPUs) is policy.
 #pragma once
 
@@ -54,6 +55,16 @@ Result<Request> parse_bundle_config(std::string_view text, const std::string& bu
 
 // Looks inside the (untrusted) rootfs for what decides library directories.
 ImageLayout read_image_layout(const std::string& rootfs);
+
+struct OciState;
+
+// The hook's request: the state's bundle read as request_from_bundle does,
+// with the state's id, pid and annotations (add_state_annotations).
+Result<Request> request_from_state(const OciState& state);
+
+// Adds the OCI state's annotations to those config.json gave. A key both
+// name keeps config.json's value: the runtime copied it from there. Pure.
+void add_state_annotations(Request& request, const std::map<std::string, std::string>& annotations);
 
 // Builds an audit request from --env K=V / --annotation K=V flags.
 Result<Request> request_from_flags(const std::vector<std::string>& env,

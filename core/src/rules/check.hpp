@@ -1,4 +1,4 @@
-// Static check of rule files for `graft policy check`: each file must be
+// Static check of rule files and rule modules for `graft policy check`: each must be
 // readable text Lua that compiles. Runs nothing.
 #pragma once
 

@@ -1,9 +1,10 @@
 // The globals a rule file sees. Only base (without load, loadstring, dofile,
-// loadfile, require, collectgarbage, print), string (without dump), table,
-// math (without random: a plan must be reproducible) and utf8 are opened;
-// io, os, package, debug and coroutine never are. Every file gets its own
-// _ENV holding fresh copies of these, so a file's globals (and any change it
-// makes to `string` or `table`) stay invisible to the others.
+// loadfile, collectgarbage, print), string (without dump), table, math
+// (without random: a plan must be reproducible) and utf8 are opened; io, os,
+// package, debug and coroutine never are. `require` is graft's own, for the
+// policy's declared modules only (rules/rule_modules.hpp). Every file gets its
+// own _ENV holding fresh copies of these, so a file's globals (and any change
+// it makes to `string` or `table`) stay invisible to the others.
 #pragma once
 
 #include <lua.hpp>

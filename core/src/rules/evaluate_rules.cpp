@@ -1,5 +1,5 @@
 // evaluate_rules: a fresh Sandbox per evaluation; every file of
-// Policy::rules loaded in order, then every registered rule run in order over
+// Policy::rules loaded in order (each may require Policy::rule_modules), then every registered rule run in order over
 // the read-only views, building the Intent through the grant object.
 #include "rules/evaluate_rules.hpp"
 
@@ -15,6 +15,7 @@
 #include "rules/grant_api.hpp"
 #include "rules/rule_book.hpp"
 #include "rules/rule_file.hpp"
+#include "rules/rule_modules.hpp"
 #include "rules/sandbox.hpp"
 #include "rules/views.hpp"
 
@@ -36,7 +37,8 @@ class RuleRun {
         inventory_(inventory),
         request_facts_(request_facts(request, policy)),
         policy_facts_(policy_facts(policy)),
-        grant_(inventory, policy) {}
+        grant_(inventory, policy),
+        modules_(policy.rule_modules) {}
 
   Result<Intent> run();
 
@@ -46,6 +48,7 @@ class RuleRun {
   Status load(const SourcedString& file);
   Result<bool> run_rule(std::size_t i);
   Sandbox::Failure locate(Sandbox::Failure failure) const;
+  std::vector<RuleFile> loaded_sources() const;
 
   const Policy& policy_;
   const Inventory& inventory_;
@@ -53,6 +56,7 @@ class RuleRun {
   PolicyFacts policy_facts_;
   Grant grant_;
   RuleBook book_;
+  RuleModules modules_;
   std::vector<RuleFile> files_;
   int request_ref_ = LUA_NOREF;
   int host_ref_ = LUA_NOREF;
@@ -83,6 +87,7 @@ int RuleRun::setup(lua_State* L) {
   register_views(L);
   register_grant_api(L);
   self->book_.install(L);
+  self->modules_.install(L);
   push_policy_view(L, self->policy_facts_);
   add_global(L, "policy");
   push_request_view(L, self->request_facts_);
@@ -138,12 +143,20 @@ Result<bool> RuleRun::run_rule(std::size_t i) {
   return grant_.refused();
 }
 
+// Rule files and the modules loaded so far, with Lua's names for them.
+std::vector<RuleFile> RuleRun::loaded_sources() const {
+  std::vector<RuleFile> sources = files_;
+  for (const RuleModules::Module& module : modules_.modules())
+    sources.push_back(RuleFile{module.path, module.source.short_src});
+  return sources;
+}
+
 // Lua starts messages with "<short_src>:<line>: ". When short_src names a
-// loaded file, that position replaces the frame position: it is the one the
+// loaded file or module, that position replaces the frame position: it is the one the
 // error was raised for (error(msg, 2) points at the caller).
 Sandbox::Failure RuleRun::locate(Sandbox::Failure failure) const {
   std::string_view message = failure.message;
-  for (const RuleFile& file : files_) {
+  for (const RuleFile& file : loaded_sources()) {
     if (file.short_src.empty() || !message.starts_with(file.short_src)) continue;
     std::string_view rest = message.substr(file.short_src.size());
     if (!rest.starts_with(':')) continue;

@@ -9,6 +9,7 @@
 
 #include "base/trusted_file.hpp"
 #include "rules/environment.hpp"
+#include "rules/rule_modules.hpp"
 #include "rules/sandbox.hpp"
 
 namespace graft::rules {
@@ -44,18 +45,23 @@ int failed_load(lua_State* L, int status) {
 
 }  // namespace
 
-int load_rule_chunk(lua_State* L) {
-  auto* source = static_cast<ChunkSource*>(lua_touserdata(L, 1));
+void load_text_chunk(lua_State* L, ChunkSource& source) {
   // Learn Lua's short name for this file from an empty chunk of the same
   // name, so messages can be traced back to the full path.
-  int status = luaL_loadbufferx(L, "", 0, source->chunkname, "t");
-  if (status != LUA_OK) return failed_load(L, status);
+  int status = luaL_loadbufferx(L, "", 0, source.chunkname, "t");
+  if (status != LUA_OK) failed_load(L, status);
   lua_Debug ar;
   lua_getinfo(L, ">S", &ar);
-  std::memcpy(source->short_src, ar.short_src, sizeof ar.short_src);
-  status = luaL_loadbufferx(L, source->text, source->size, source->chunkname, "t");
-  if (status != LUA_OK) return failed_load(L, status);
+  std::memcpy(source.short_src, ar.short_src, sizeof ar.short_src);
+  status = luaL_loadbufferx(L, source.text, source.size, source.chunkname, "t");
+  if (status != LUA_OK) failed_load(L, status);
+}
+
+int load_rule_chunk(lua_State* L) {
+  auto* source = static_cast<ChunkSource*>(lua_touserdata(L, 1));
+  load_text_chunk(L, *source);
   push_environment(L);
+  RuleModules::add_require(L);
   // A main chunk has exactly one upvalue, _ENV.
   lua_setupvalue(L, -2, 1);
   lua_call(L, 0, 0);

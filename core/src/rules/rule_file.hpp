@@ -1,5 +1,6 @@
-// Rule files: read as text, loaded in text mode only, each run once in its
-// own _ENV so it can register rules.
+// Rule files and rule modules: read as text, loaded in text mode only, each
+// run in its own _ENV (rule files once, to register rules; modules once per
+// file that requires them, rules/rule_modules.hpp).
 #pragma once
 
 #include <string>
@@ -10,7 +11,7 @@
 
 namespace graft::rules {
 
-// Reads a rule file. Skips a UTF-8 BOM and a first "#" line (keeping line
+// Reads a rule file or module (trusted as the policy is). Skips a UTF-8 BOM and a first "#" line (keeping line
 // numbers) as lua does; refuses precompiled (binary) chunks.
 Result<std::string> read_rule_text(const std::string& path);
 
@@ -22,8 +23,13 @@ struct ChunkSource {
   char short_src[LUA_IDSIZE];  // filled: how Lua names this file in messages
 };
 
+// Compiles `source` in text mode and pushes the function, first filling
+// source.short_src (so even a syntax error can be traced to the full path).
+// Raises on failure, keeping a memory error one. For Lua C functions.
+void load_text_chunk(lua_State* L, ChunkSource& source);
+
 // Lua C function (run protected): loads the ChunkSource at index 1 in text
-// mode, gives it a fresh _ENV and runs it.
+// mode, gives it a fresh _ENV (with `require`) and runs it.
 int load_rule_chunk(lua_State* L);
 
 }  // namespace graft::rules

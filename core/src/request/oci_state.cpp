@@ -1,4 +1,4 @@
-#include "apply/oci_state.hpp"
+#include "request/oci_state.hpp"
 
 #include <unistd.h>
 

@@ -1,0 +1,113 @@
+#include "engine/run_container.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include "audit/audit_log.hpp"
+#include "audit/late_error_record.hpp"
+#include "fault/running_note.hpp"
+#include "plugin_host/plugin_loader.hpp"
+
+namespace graft {
+namespace {
+
+// The audit log, opened in graft's own mount namespace: applying enters the
+// container's, where the host's log path may be missing or another file.
+struct AuditLog {
+  const Policy& policy;
+  int fd = -1;
+  ~AuditLog() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// A run and how it ended: an error makes its outcome `error`.
+struct Attempt {
+  Status status = ok_status();
+  ContainerRun run;
+};
+
+Attempt& failed(Attempt& attempt, Error error) {
+  attempt.status = std::move(error);
+  attempt.run.outcome = ContainerOutcome::error;
+  return attempt;
+}
+
+Status audit(const AuditLog& log, const Request& request, const Attempt& attempt) {
+  std::string error = attempt.status ? "" : attempt.status.error().message;
+  const ContainerRun& run = attempt.run;
+  AuditRecord record{request, run.evaluation ? &*run.evaluation : nullptr, run.outcome,
+                     error, log.policy.audit_env, run.applied ? &*run.applied : nullptr};
+  return append_audit_record(log.fd, log.policy.audit_log, record);
+}
+
+// From here on, a deadline that passes writes the record an error here would.
+void record_if_late(Deadline& deadline, const AuditLog& log, const Request& request,
+                    const ContainerPlan* evaluation) {
+  if (log.fd < 0) return;
+  deadline.also_record(log.fd, late_error_record({request, evaluation, ContainerOutcome::error, "",
+                                                  log.policy.audit_env}));
+}
+
+// A hook that fails is fail-closed: the runtime kills the container. `graft
+// apply` changed a running container that stays, so its error says what of
+// the plan is left there.
+Result<ApplyReport> load_and_apply(const Policy& policy, const Request& request, const Plan& plan,
+                                   const RunningContainer& container) {
+  auto start = std::chrono::steady_clock::now();
+  auto plugins = load_plugins(policy);
+  if (!plugins) return plugins.error();
+  double load_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  ApplySite site{.container_id = request.container_id, .process = &container.process,
+                 .caller = container.caller, .rootfs = request.rootfs,
+                 .source_root = policy.host.driver_root};
+  ApplyProgress progress;
+  auto report = apply_plan(plan, *plugins, site, &progress);
+  if (report) report->times.load_ms = load_ms;
+  if (!report && container.caller == ApplyCaller::apply && left_changes(progress))
+    return Error{describe_stop(plan, progress, report.error())};
+  return report;  // the plugins are destroyed here, still inside the deadline
+}
+
+Attempt evaluate_and_apply(const AuditLog& log, Deadline& deadline, const Request& request,
+                           const RunningContainer& container) {
+  RunningNote note("container " + request.container_id);
+  record_if_late(deadline, log, request, nullptr);
+  Attempt attempt;
+  auto evaluation = plan_container(request, log.policy);
+  if (!evaluation) return failed(attempt, evaluation.error());
+  const Plan& plan = attempt.run.evaluation.emplace(std::move(evaluation).value()).plan;
+  if (plan.intent.refusal) {
+    attempt.run.outcome = ContainerOutcome::refused;
+    return attempt;
+  }
+  if (!plan.inject) return attempt;  // not a GPU container: touch nothing
+  if (request.rootfs.empty())
+    return failed(attempt, make_error("container {}: no root path", request.container_id));
+  record_if_late(deadline, log, request, &*attempt.run.evaluation);
+  auto report = load_and_apply(log.policy, request, plan, container);
+  if (!report) return failed(attempt, report.error().context("container " + request.container_id));
+  attempt.run.applied = std::move(report).value();
+  attempt.run.outcome = ContainerOutcome::applied;
+  return attempt;
+}
+
+}  // namespace
+
+Result<ContainerRun> run_container(const Policy& policy, Deadline& deadline, const Request& request,
+                                   const RunningContainer& container) {
+  auto log_fd = open_audit_log(policy.audit_log);
+  if (!log_fd) return log_fd.error();
+  AuditLog log{policy, *log_fd};
+  Attempt attempt = evaluate_and_apply(log, deadline, request, container);
+  deadline.disarm();  // the record below is then the only one, and whole
+  if (attempt.run.outcome == ContainerOutcome::untouched) return std::move(attempt.run);
+  Status logged = audit(log, request, attempt);
+  if (!attempt.status) return attempt.status.error();  // the first error, logged or not
+  if (!logged) return logged.error();
+  return std::move(attempt.run);
+}
+
+}  // namespace graft

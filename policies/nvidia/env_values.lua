@@ -1,0 +1,34 @@
+-- env_values.lua: reading NVIDIA_* request values, shared by the rule files
+-- (declared in nvidia.toml as a rule module; `local env_values =
+-- require("env_values")`).
+
+local M = {}
+
+-- Linear in #s: patterns run in C, out of reach of the instruction budget,
+-- and "^%s*(.-)%s*$" is quadratic on blanks inside a long value (a hang).
+function M.trim(s)
+  local first = s:find("%S")
+  if not first then return "" end
+  return s:match("^.*%S", first)
+end
+
+-- "a, b,,c" -> {"a", "b", "", "c"}: every comma-separated part, trimmed.
+function M.split_commas(s)
+  local parts = {}
+  for part in (s .. ","):gmatch("([^,]*),") do
+    parts[#parts + 1] = M.trim(part)
+  end
+  return parts
+end
+
+function M.starts_with(s, prefix)
+  return s:sub(1, #prefix) == prefix
+end
+
+-- A legacy CUDA image predates NVIDIA_VISIBLE_DEVICES: CUDA_VERSION set and
+-- NVIDIA_REQUIRE_CUDA empty (toolkit IsLegacy).
+function M.is_legacy_image(env)
+  return (env.CUDA_VERSION or "") ~= "" and (env.NVIDIA_REQUIRE_CUDA or "") == ""
+end
+
+return M
