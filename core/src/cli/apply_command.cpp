@@ -17,14 +17,6 @@ Result<int> report_run(const Result<ContainerRun>& run) {
 
 namespace {
 
-struct ApplyOptions {
-  int pid = 0;
-  std::string rootfs, bundle, id;
-  std::vector<std::string> env, annotations;
-  bool privileged = false;
-  bool trust_pid = false;  // the caller vouches that pid is the container's
-};
-
 // The pidfd is taken first, before anything else is read, and held to the
 // end; then the pid must be the named container's (cgroup_match.hpp).
 Result<ContainerProcess> open_container(const ApplyOptions& options) {
@@ -54,6 +46,8 @@ Result<Request> apply_request_of(const ApplyOptions& options) {
   return request;
 }
 
+}  // namespace
+
 Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options) {
   Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
   auto policy = load_site_policy(global);
@@ -64,31 +58,6 @@ Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options) 
   auto request = apply_request_of(options);
   if (!request) return request.error();
   return report_run(run_container(*policy, deadline, *request, {*process, ApplyCaller::apply}));
-}
-
-}  // namespace
-
-Runner add_apply_command(CLI::App& app, const GlobalOptions& global) {
-  auto options = std::make_shared<ApplyOptions>();
-  auto* command = app.add_subcommand(
-      "apply", "Give a running container its GPUs (runtimes without hooks, LXC-style)");
-  command->footer(
-      "Example:\n"
-      "  graft apply --id web1 --pid 4242 --rootfs / --bundle /var/lib/lxc/web1");
-  command->add_option("--pid", options->pid, "The container's init process")
-      ->required()->check(CLI::PositiveNumber);
-  command->add_option("--rootfs", options->rootfs,
-                      "The container's root, as a path in its mount namespace")->required();
-  auto* bundle = command->add_option("--bundle", options->bundle, "OCI bundle with config.json");
-  command->add_option("--id", options->id,
-                      "Container id: its cgroup must name it; messages and the audit log use it");
-  command->add_flag("--trust-pid", options->trust_pid,
-                    "Do not check that --pid is in a cgroup named after --id");
-  auto* env = command->add_option("--env", options->env, "Container env KEY=VALUE (repeatable)");
-  command->add_option("--annotation", options->annotations, "Annotation KEY=VALUE (repeatable)");
-  command->add_flag("--privileged", options->privileged, "Treat the container as privileged");
-  bundle->excludes(env);
-  return [&global, options] { return run_apply(global, *options); };
 }
 
 }  // namespace graft::cli

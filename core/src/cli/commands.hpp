@@ -1,11 +1,10 @@
-// The `graft` subcommands. Each registers its options on the CLI11 app and
-// returns an exit code when run; errors are printed by the caller, once.
+// The `graft` subcommands: each takes the global options and its own, as
+// command_line.cpp parsed them, and returns an exit code; errors are printed
+// by the caller, once. Only command_line.cpp sees CLI11.
 #pragma once
 
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "base/error.hpp"
 #include "base/one_line.hpp"
@@ -35,13 +34,30 @@ struct GlobalOptions {
 // paths are decided).
 Result<Policy> load_site_policy(const GlobalOptions& options);
 
-// Registers a subcommand; the returned function runs it after parsing.
-using Runner = std::function<Result<int>()>;
-Runner add_plan_command(CLI::App& app, const GlobalOptions& options);
-Runner add_inventory_command(CLI::App& app, const GlobalOptions& options);
-Runner add_policy_command(CLI::App& app, const GlobalOptions& options);
-Runner add_hook_command(CLI::App& app, const GlobalOptions& options);
-Runner add_apply_command(CLI::App& app, const GlobalOptions& options);
+struct PlanOptions {
+  std::string bundle;
+  std::string id;
+  std::vector<std::string> env;
+  std::vector<std::string> annotations;
+  std::string rootfs;
+  bool privileged = false;
+  std::string format = "text";
+};
+
+struct ApplyOptions {
+  int pid = 0;
+  std::string rootfs, bundle, id;
+  std::vector<std::string> env, annotations;
+  bool privileged = false;
+  bool trust_pid = false;  // the caller vouches that pid is the container's
+};
+
+Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options);
+Result<int> run_inventory(const GlobalOptions& global, const std::string& format);
+Result<int> run_policy_check(const GlobalOptions& global);
+Result<int> run_hook(const GlobalOptions& global, const std::string& stage);
+Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options);
+Result<int> run_version(const GlobalOptions& global);
 
 // Prints the plan's refusal as one stderr line naming the rule; returns
 // exit_refused. `plan` must carry a refusal.

@@ -44,6 +44,8 @@ Result<HookInput> hook_request() {
   return HookInput{std::move(*request), std::move(*process)};
 }
 
+}  // namespace
+
 Result<int> run_hook(const GlobalOptions& global, const std::string& stage) {
   if (stage == "createContainer")
     return make_error(
@@ -57,23 +59,6 @@ Result<int> run_hook(const GlobalOptions& global, const std::string& stage) {
   auto input = hook_request();
   if (!input) return input.error();
   return report_run(run_container(*policy, deadline, input->request, {input->process, ApplyCaller::hook}));
-}
-
-}  // namespace
-
-Runner add_hook_command(CLI::App& app, const GlobalOptions& global) {
-  auto stage = std::make_shared<std::string>("prestart");
-  auto* command = app.add_subcommand("hook", "OCI hook: give the container in the state on stdin its GPUs");
-  command->footer(
-      "Examples (the runtime runs it, with the OCI state on stdin; docs/hooks.md):\n"
-      "  \"prestart\": [{\"path\": \"/usr/bin/graft\", \"args\": [\"graft\", \"hook\", \"prestart\"]}]\n"
-      "  graft hook createRuntime --policy /etc/graft/graft.toml < state.json");
-  command->add_option("stage", *stage, "Hook stage the runtime calls us from")
-      ->check(CLI::IsMember({"prestart", "createRuntime", "createContainer"}))
-      ->capture_default_str();
-  // The runner owns `stage`: CLI11 writes the parsed value through a reference
-  // to it during parse, after this function has returned.
-  return [&global, stage] { return run_hook(global, *stage); };
 }
 
 }  // namespace graft::cli

@@ -11,16 +11,6 @@
 namespace graft::cli {
 namespace {
 
-struct PlanOptions {
-  std::string bundle;
-  std::string id;
-  std::vector<std::string> env;
-  std::vector<std::string> annotations;
-  std::string rootfs;
-  bool privileged = false;
-  std::string format = "text";
-};
-
 Result<Request> build_request(const PlanOptions& options) {
   if (!options.bundle.empty())
     return request_from_bundle(options.bundle, options.id.empty() ? "bundle" : options.id, 0);
@@ -29,6 +19,8 @@ Result<Request> build_request(const PlanOptions& options) {
   if (request && !options.id.empty()) request->container_id = options.id;
   return request;
 }
+
+}  // namespace
 
 Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
   Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
@@ -56,32 +48,11 @@ Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
   return report_refusal(plan);
 }
 
-}  // namespace
-
 int report_refusal(const Plan& plan) {
   std::string line = "container " + plan.container_id + " refused: " + plan.intent.refusal->text +
                      " (" + plan.intent.refusal->origin.brief() + ")";
   std::fprintf(stderr, "graft: %s\n", one_line(line).c_str());
   return exit_refused;
-}
-
-Runner add_plan_command(CLI::App& app, const GlobalOptions& global) {
-  auto options = std::make_shared<PlanOptions>();
-  auto* command = app.add_subcommand("plan", "Print what a container would get, and why");
-  command->footer(
-      "Examples:\n"
-      "  graft plan --env VAR=VALUE --env VAR2=VALUE   (the variables the vendor policy reads)\n"
-      "  graft plan --bundle /run/containerd/io.containerd.runtime.v2.task/k8s.io/3f2a --format json");
-  auto* bundle = command->add_option("--bundle", options->bundle, "OCI bundle directory");
-  command->add_option("--id", options->id, "Container id to show (default: audit)");
-  auto* env = command->add_option("--env", options->env, "Container env KEY=VALUE (repeatable)");
-  command->add_option("--annotation", options->annotations, "Annotation KEY=VALUE (repeatable)");
-  command->add_option("--rootfs", options->rootfs, "Image rootfs, to pick library directories");
-  command->add_flag("--privileged", options->privileged, "Treat the container as privileged");
-  command->add_option("--format", options->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}));
-  bundle->excludes(env);
-  return [&global, options] { return run_plan(global, *options); };
 }
 
 }  // namespace graft::cli

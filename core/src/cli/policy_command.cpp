@@ -7,24 +7,17 @@
 
 namespace graft::cli {
 
-Runner add_policy_command(CLI::App& app, const GlobalOptions& global) {
-  auto* command = app.add_subcommand("policy", "Work with the site policy");
-  command->require_subcommand(1);
-  command->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
-  command->add_subcommand("check", "Validate the policy and its rule files")
-      ->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
-  return [&global]() -> Result<int> {
-    auto policy = load_site_policy(global);
-    if (!policy) return policy.error();
-    if (auto status = check_rule_files(*policy); !status) return status.error();
-    for (const auto& file : policy->files) std::printf("policy   %s\n", file.c_str());
-    for (const auto& rule : policy->rules) std::printf("rules    %s\n", rule.value.c_str());
-    for (const auto& module : policy->rule_modules) std::printf("module   %s\n", module.value.c_str());
-    std::printf("ok: %zu capability sets, %zu device classes, %zu rule files, %zu rule modules\n",
-                policy->capabilities.size(), policy->devices.size(), policy->rules.size(),
-                policy->rule_modules.size());
-    return exit_ok;
-  };
+Result<int> run_policy_check(const GlobalOptions& global) {
+  auto policy = load_site_policy(global);
+  if (!policy) return policy.error();
+  if (auto status = check_rule_files(*policy); !status) return status.error();
+  for (const auto& file : policy->files) std::printf("policy   %s\n", file.c_str());
+  for (const auto& rule : policy->rules) std::printf("rules    %s\n", rule.value.c_str());
+  for (const auto& module : policy->rule_modules) std::printf("module   %s\n", module.value.c_str());
+  std::printf("ok: %zu capability sets, %zu device classes, %zu rule files, %zu rule modules\n",
+              policy->capabilities.size(), policy->devices.size(), policy->rules.size(),
+              policy->rule_modules.size());
+  return exit_ok;
 }
 
 }  // namespace graft::cli

@@ -1,0 +1,147 @@
+// graft's command line, with CLI11: every option, footer and example of
+// every subcommand (docs/cli.md describes them).
+#include "cli/command_line.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "graft/build_config.hpp"
+
+namespace graft::cli {
+namespace {
+
+// Each subcommand's options, filled in by the parse.
+struct ParsedOptions {
+  PlanOptions plan;
+  ApplyOptions apply;
+  std::string inventory_format = "text";
+  std::string hook_stage = "prestart";
+};
+
+void add_global_options(CLI::App& app, GlobalOptions& global) {
+  global.policy_path = std::string(build::sysconf_dir) + "/graft.toml";
+  app.add_option("--policy", global.policy_path, "Site policy file")->capture_default_str();
+  app.add_option("--policy-dir", global.policy_dirs,
+                 "Extra directory searched for included policies (before the installed one)");
+  app.add_option("--log-level", global.log_level, "trace, debug, info, warn, error or off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->capture_default_str();
+}
+
+void add_plan_command(CLI::App& app, PlanOptions& options) {
+  auto* command = app.add_subcommand("plan", "Print what a container would get, and why");
+  command->footer(
+      "Examples:\n"
+      "  graft plan --env VAR=VALUE --env VAR2=VALUE   (the variables the vendor policy reads)\n"
+      "  graft plan --bundle /run/containerd/io.containerd.runtime.v2.task/k8s.io/3f2a --format json");
+  auto* bundle = command->add_option("--bundle", options.bundle, "OCI bundle directory");
+  command->add_option("--id", options.id, "Container id to show (default: audit)");
+  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)");
+  command->add_option("--annotation", options.annotations, "Annotation KEY=VALUE (repeatable)");
+  command->add_option("--rootfs", options.rootfs, "Image rootfs, to pick library directories");
+  command->add_flag("--privileged", options.privileged, "Treat the container as privileged");
+  command->add_option("--format", options.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  bundle->excludes(env);
+}
+
+void add_inventory_command(CLI::App& app, std::string& format) {
+  auto* command = app.add_subcommand("inventory", "Show the GPUs, nodes and files found on this host");
+  command->footer("Examples:\n  graft inventory\n  graft inventory --format json --policy /etc/graft/graft.toml");
+  command->add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
+}
+
+void add_policy_command(CLI::App& app) {
+  auto* command = app.add_subcommand("policy", "Work with the site policy");
+  command->require_subcommand(1);
+  command->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
+  command->add_subcommand("check", "Validate the policy and its rule files")
+      ->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
+}
+
+void add_hook_command(CLI::App& app, std::string& stage) {
+  auto* command = app.add_subcommand("hook", "OCI hook: give the container in the state on stdin its GPUs");
+  command->footer(
+      "Examples (the runtime runs it, with the OCI state on stdin; docs/hooks.md):\n"
+      "  \"prestart\": [{\"path\": \"/usr/bin/graft\", \"args\": [\"graft\", \"hook\", \"prestart\"]}]\n"
+      "  graft hook createRuntime --policy /etc/graft/graft.toml < state.json");
+  command->add_option("stage", stage, "Hook stage the runtime calls us from")
+      ->check(CLI::IsMember({"prestart", "createRuntime", "createContainer"}))
+      ->capture_default_str();
+}
+
+void add_apply_command(CLI::App& app, ApplyOptions& options) {
+  auto* command = app.add_subcommand(
+      "apply", "Give a running container its GPUs (runtimes without hooks, LXC-style)");
+  command->footer(
+      "Example:\n"
+      "  graft apply --id web1 --pid 4242 --rootfs / --bundle /var/lib/lxc/web1");
+  command->add_option("--pid", options.pid, "The container's init process")
+      ->required()->check(CLI::PositiveNumber);
+  command->add_option("--rootfs", options.rootfs,
+                      "The container's root, as a path in its mount namespace")->required();
+  auto* bundle = command->add_option("--bundle", options.bundle, "OCI bundle with config.json");
+  command->add_option("--id", options.id,
+                      "Container id: its cgroup must name it; messages and the audit log use it");
+  command->add_flag("--trust-pid", options.trust_pid,
+                    "Do not check that --pid is in a cgroup named after --id");
+  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)");
+  command->add_option("--annotation", options.annotations, "Annotation KEY=VALUE (repeatable)");
+  command->add_flag("--privileged", options.privileged, "Treat the container as privileged");
+  bundle->excludes(env);
+}
+
+void add_version_command(CLI::App& app) {
+  app.add_subcommand("version", "Print the graft version and where it looks for what it ships")
+      ->footer("Example:\n  graft version        (its first line is what graft --version prints)");
+}
+
+// The parsed subcommand, with its options bound.
+std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
+                                                        const ParsedOptions& parsed) {
+  if (name == "plan") return [o = parsed.plan](const GlobalOptions& g) { return run_plan(g, o); };
+  if (name == "apply") return [o = parsed.apply](const GlobalOptions& g) { return run_apply(g, o); };
+  if (name == "hook")
+    return [s = parsed.hook_stage](const GlobalOptions& g) { return run_hook(g, s); };
+  if (name == "inventory")
+    return [f = parsed.inventory_format](const GlobalOptions& g) { return run_inventory(g, f); };
+  if (name == "policy") return run_policy_check;  // its one subcommand, `check`, is required
+  return run_version;
+}
+
+}  // namespace
+
+CommandLine parse_command_line(int argc, char** argv) {
+  CommandLine line;
+  ParsedOptions parsed;
+  CLI::App app{"graft: declarative GPU access for OCI containers"};
+  app.require_subcommand(1);
+  // Global options go before or after the subcommand, as in git and podman:
+  // a subcommand passes what it does not know to the app (subcommands
+  // inherit this when they are added below).
+  app.fallthrough();
+  app.set_version_flag("--version", std::string("graft ") + build::version);
+  app.footer(
+      "Examples:\n"
+      "  graft plan --bundle /run/containerd/.../3f2a --policy /etc/graft/graft.toml\n"
+      "  graft inventory --format json\n"
+      "  graft policy check\n"
+      "Run `graft COMMAND --help` for a command's options and examples.");
+  add_global_options(app, line.global);
+  add_plan_command(app, parsed.plan);
+  add_inventory_command(app, parsed.inventory_format);
+  add_policy_command(app);
+  add_hook_command(app, parsed.hook_stage);
+  add_apply_command(app, parsed.apply);
+  add_version_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    int code = app.exit(error);
+    line.exit_code = code == 0 ? exit_ok : exit_usage;
+    return line;
+  }
+  line.command = chosen(app.get_subcommands().front()->get_name(), parsed);
+  return line;
+}
+
+}  // namespace graft::cli
