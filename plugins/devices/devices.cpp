@@ -17,7 +17,7 @@
 
 #include <memory>
 
-#include "fd.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "plugin_glue.hpp"
 #include "prepared_bind.hpp"
 #include "root_path.hpp"

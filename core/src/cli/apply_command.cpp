@@ -16,6 +16,7 @@
 #include "cli/commands.hpp"
 #include "engine/container_plan.hpp"
 #include "fault/running_note.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "plugin_host/plugin_loader.hpp"
 
 namespace graft::cli {
@@ -25,10 +26,7 @@ namespace {
 // container's, where the host's log path may be missing or another file.
 struct AuditLog {
   const Policy& policy;
-  int fd = -1;
-  ~AuditLog() {
-    if (fd >= 0) ::close(fd);
-  }
+  UniqueFd fd;
 };
 
 // What became of one container: the command's result and its audit record.
@@ -43,14 +41,15 @@ Status audit(const AuditLog& log, const Request& request, const Outcome& outcome
   std::string error = outcome.result ? "" : outcome.result.error().message;
   AuditRecord record{request, outcome.evaluation ? &*outcome.evaluation : nullptr, outcome.recorded,
                      error, log.policy.audit_env, outcome.applied ? &*outcome.applied : nullptr};
-  return append_audit_record(log.fd, log.policy.audit_log, record);
+  return append_audit_record(log.fd.get(), log.policy.audit_log, record);
 }
 
 // From here on, a deadline that passes writes the record an error here would.
 void record_if_late(Deadline& deadline, const AuditLog& log, const Request& request,
                     const ContainerPlan* evaluation) {
-  if (log.fd < 0) return;
-  deadline.also_record(log.fd, late_error_record({request, evaluation, "error", "", log.policy.audit_env}));
+  if (!log.fd.valid()) return;
+  deadline.also_record(log.fd.get(), late_error_record({request, evaluation, "error", "",
+                                                        log.policy.audit_env}));
 }
 
 // A hook that fails is fail-closed: the runtime kills the container. `graft
@@ -103,7 +102,7 @@ Result<int> apply_request(const Policy& policy, Deadline& deadline, const Reques
                           const Container& container) {
   auto log_fd = open_audit_log(policy.audit_log);
   if (!log_fd) return log_fd.error();
-  AuditLog log{policy, *log_fd};
+  AuditLog log{policy, UniqueFd(*log_fd)};
   Outcome outcome = evaluate_and_apply(log, deadline, request, container);
   deadline.disarm();  // the record below is then the only one, and whole
   if (outcome.recorded == nullptr) return outcome.result;

@@ -8,8 +8,8 @@
 #include <CLI/CLI.hpp>
 
 #include "apply/container_process.hpp"
-#include "base/error.hpp"
-#include "base/one_line.hpp"
+#include "graft/base/error.hpp"
+#include "graft/base/one_line.hpp"
 #include "fault/deadline.hpp"
 #include "plan/plan.hpp"
 #include "policy/policy.hpp"

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <map>
 
-#include "base/install_dirs.hpp"
+#include "files/install_dirs.hpp"
 #include "cli/commands.hpp"
 #include "fault/running_note.hpp"
 #include "graft/build_config.hpp"

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "base/paths.hpp"
+#include "graft/base/bounded_read.hpp"
 
 namespace graft {
 
