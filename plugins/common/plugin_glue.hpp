@@ -1,6 +1,7 @@
 // The C side of a C++ mechanism plugin, written once. A plugin is a class P:
 //
 //   static Result<std::unique_ptr<P>> create(const Host& host, const nlohmann::json& config);
+//   explicit P(const Host& host);  // instead of create, for a plugin without configuration
 //   Status apply(const graft_action&, const graft_apply_context&);
 //   Status prepare(const graft_action&, const graft_apply_context&);  // optional
 //   Status finish(const graft_apply_context&);                        // optional
@@ -74,6 +75,16 @@ struct Glue {
     return GRAFT_ERROR;
   }
 
+  // A plugin without create takes no configuration: any key is refused.
+  static Result<std::unique_ptr<P>> create(const Host& host, const nlohmann::json& config) {
+    if constexpr (requires { P::create(host, config); }) {
+      return P::create(host, config);
+    } else {
+      if (auto keys = check_config_keys(config, {}); !keys) return keys.error();
+      return std::make_unique<P>(host);
+    }
+  }
+
   static int init(const graft_host_services* services, const char* config_json, void** state,
                   const char** error) {
     auto* holder = new (std::nothrow) Holder(services);
@@ -86,7 +97,7 @@ struct Glue {
       auto config = parse_config(config_json);
       if (!config.ok()) {
         holder->error = config.error().message;
-      } else if (auto created = P::create(holder->host, *config); created.ok()) {
+      } else if (auto created = create(holder->host, *config); created.ok()) {
         holder->plugin = std::move(*created);
         return GRAFT_OK;
       } else {

@@ -15,10 +15,12 @@ Leaf leaf_for(FileType source_type) {
 
 Result<PreparedBind> prepare_bind(const graft_action& action,
                                   std::initializer_list<FileType> allowed,
-                                  const MountAttributes& attributes, const SourceRoot& root) {
+                                  const SourceRoot& root) {
+  auto attributes = mount_attributes(action);
+  if (!attributes) return attributes.error();
   auto source = open_source(action.source, allowed, root);
   if (!source) return source.error();
-  return prepare_bind(action, *source, attributes);
+  return prepare_bind(action, *source, *attributes);
 }
 
 Result<PreparedBind> prepare_bind(const graft_action& action, const OpenedSource& source,
@@ -44,6 +46,29 @@ Status attach_bind(const PreparedBind& bind, const RootFs& root) {
     }
   }
   return attach_mount(bind.mount.get(), target->get(), bind.target);
+}
+
+Error not_prepared(const graft_action& action) {
+  return make_error("{}: not prepared (action {} had no prepare call)", action.target,
+                    action.index);
+}
+
+Status PreparedBinds::prepare(const graft_action& action, std::initializer_list<FileType> allowed,
+                              const SourceRoot& root) {
+  auto bind = prepare_bind(action, allowed, root);
+  if (!bind) return bind.error();
+  keep(action, std::move(*bind));
+  return ok_status();
+}
+
+void PreparedBinds::keep(const graft_action& action, PreparedBind bind) {
+  binds_.put(action.index, std::move(bind));
+}
+
+Status PreparedBinds::attach(const graft_action& action, const RootFs& root) {
+  auto bind = binds_.take(action);
+  if (!bind) return bind.error();
+  return attach_bind(*bind, root);
 }
 
 }  // namespace graft::plugin

@@ -2,7 +2,9 @@
 // source and clones it into a detached mount with the plan's flags (host
 // mount namespace); apply makes the mountpoint inside the container root and
 // attaches the clone (container mount namespace). Prepared<T> keeps what
-// prepare made, keyed by the action's plan index, until apply takes it.
+// prepare made, keyed by the action's plan index, until apply takes it;
+// PreparedBinds is the whole of it for a plugin whose binds need nothing
+// else.
 #pragma once
 
 #include <sys/types.h>
@@ -35,10 +37,10 @@ struct PreparedBind {
 Leaf leaf_for(FileType source_type);
 
 // Checks action.source (opened inside `root` when below it, see
-// source_check.hpp) is one of `allowed`, clones it and sets `attributes`.
+// source_check.hpp) is one of `allowed`, clones it and gives the clone
+// exactly the plan's flags (mount_attributes).
 Result<PreparedBind> prepare_bind(const graft_action& action,
                                   std::initializer_list<FileType> allowed,
-                                  const MountAttributes& attributes,
                                   const SourceRoot& root = {});
 
 // Clones an already checked source (open_source / open_device_source).
@@ -47,6 +49,9 @@ Result<PreparedBind> prepare_bind(const graft_action& action, const OpenedSource
 
 // Makes the mountpoint at bind.target inside `root` and attaches the clone.
 Status attach_bind(const PreparedBind& bind, const RootFs& root);
+
+// The error of an action whose prepare never ran (or whose apply runs twice).
+Error not_prepared(const graft_action& action);
 
 // What prepare made for each action, taken once by apply.
 template <class T>
@@ -57,9 +62,7 @@ class Prepared {
   // Fails closed when prepare never ran for this action (or apply runs twice).
   Result<T> take(const graft_action& action) {
     auto found = items_.find(action.index);
-    if (found == items_.end())
-      return make_error("{}: not prepared (action {} had no prepare call)", action.target,
-                        action.index);
+    if (found == items_.end()) return not_prepared(action);
     T value = std::move(found->second);
     items_.erase(found);
     return value;
@@ -67,6 +70,21 @@ class Prepared {
 
  private:
   std::map<std::uint32_t, T> items_;
+};
+
+// The bind_mount actions of a plugin, from prepare to apply.
+class PreparedBinds {
+ public:
+  // prepare_bind, kept for attach.
+  Status prepare(const graft_action& action, std::initializer_list<FileType> allowed,
+                 const SourceRoot& root = {});
+  // Keeps a bind the plugin prepared itself.
+  void keep(const graft_action& action, PreparedBind bind);
+  // Takes what was kept for the action and attaches it inside `root`.
+  Status attach(const graft_action& action, const RootFs& root);
+
+ private:
+  Prepared<PreparedBind> binds_;
 };
 
 }  // namespace graft::plugin

@@ -15,9 +15,6 @@
 #include <linux/mount.h>
 #include <sys/sysmacros.h>
 
-#include <memory>
-
-#include "graft/base/unique_fd.hpp"
 #include "plugin_glue.hpp"
 #include "prepared_bind.hpp"
 #include "root_path.hpp"
@@ -42,32 +39,26 @@ class Devices {
  public:
   explicit Devices(const Host& host) : host_(host) {}
 
-  static Result<std::unique_ptr<Devices>> create(const Host& host, const nlohmann::json& config) {
-    if (auto keys = check_config_keys(config, {}); !keys) return keys.error();
-    return std::make_unique<Devices>(host);
-  }
-
   Status prepare(const graft_action& action, const graft_apply_context&) {
-    auto bind = action.kind == GRAFT_ACTION_DEVICE_NODE ? prepare_node(action)
-                                                        : prepare_directory(action);
+    if (action.kind != GRAFT_ACTION_DEVICE_NODE)
+      return binds_.prepare(action, {FileType::directory});
+    if (auto status = check_node_options(action); !status) return status;
+    if (node_by_mknod(action)) return ok_status();
+    auto bind = prepare_node_bind(action);
     if (!bind) return bind.error();
-    if (bind->mount.valid()) binds_.put(action.index, std::move(*bind));
+    binds_.keep(action, std::move(*bind));
     return ok_status();
   }
 
   Status apply(const graft_action& action, const graft_apply_context& context) {
     RootFs root(host_, context);
     if (action.kind == GRAFT_ACTION_DEVICE_NODE && node_by_mknod(action)) return mknod(action, root);
-    auto bind = binds_.take(action);
-    if (!bind) return bind.error();
-    return attach_bind(*bind, root);
+    return binds_.attach(action, root);
   }
 
  private:
-  // A bind of the host node, or an empty PreparedBind for mknod.
-  static Result<PreparedBind> prepare_node(const graft_action& action) {
-    if (auto status = check_node_options(action); !status) return status.error();
-    if (node_by_mknod(action)) return PreparedBind{};
+  // A bind of the host node, checked for type and number.
+  static Result<PreparedBind> prepare_node_bind(const graft_action& action) {
     auto source = open_device_source(action.source, action.device_type, action.major,
                                      action.minor);
     if (!source) return source.error();
@@ -77,12 +68,6 @@ class Devices {
     bind->device_type = action.device_type;
     bind->rdev = makedev(action.major, action.minor);
     return bind;
-  }
-
-  static Result<PreparedBind> prepare_directory(const graft_action& action) {
-    auto attributes = mount_attributes(action);
-    if (!attributes) return attributes.error();
-    return prepare_bind(action, {FileType::directory}, *attributes);
   }
 
   static Status mknod(const graft_action& action, const RootFs& root) {
@@ -95,7 +80,7 @@ class Devices {
   }
 
   const Host& host_;
-  Prepared<PreparedBind> binds_;
+  PreparedBinds binds_;
 };
 
 }  // namespace

@@ -4,7 +4,6 @@
 // soname links; config_file writes files rules asked for (EGL/Vulkan
 // profiles). The binds are cloned in prepare (host namespace) and attached in
 // apply; links and files are written only in apply, inside the root.
-#include <memory>
 #include <string_view>
 
 #include "plugin_glue.hpp"
@@ -19,31 +18,17 @@ class Libraries {
  public:
   explicit Libraries(const Host& host) : host_(host) {}
 
-  static Result<std::unique_ptr<Libraries>> create(const Host& host, const nlohmann::json& config) {
-    if (auto keys = check_config_keys(config, {}); !keys) return keys.error();
-    return std::make_unique<Libraries>(host);
-  }
-
   // Driver files live under the driver root: opened inside it (SourceRoot).
   Status prepare(const graft_action& action, const graft_apply_context& context) {
     if (action.kind != GRAFT_ACTION_BIND_MOUNT) return ok_status();
-    auto attributes = mount_attributes(action);
-    if (!attributes) return attributes.error();
-    auto bind = prepare_bind(action, {FileType::regular, FileType::directory}, *attributes,
-                             SourceRoot::of(host_, context));
-    if (!bind) return bind.error();
-    binds_.put(action.index, std::move(*bind));
-    return ok_status();
+    return binds_.prepare(action, {FileType::regular, FileType::directory},
+                          SourceRoot::of(host_, context));
   }
 
   Status apply(const graft_action& action, const graft_apply_context& context) {
     RootFs root(host_, context);
     switch (action.kind) {
-      case GRAFT_ACTION_BIND_MOUNT: {
-        auto bind = binds_.take(action);
-        if (!bind) return bind.error();
-        return attach_bind(*bind, root);
-      }
+      case GRAFT_ACTION_BIND_MOUNT: return binds_.attach(action, root);
       case GRAFT_ACTION_SYMLINK: return replace_with_symlink(root, action.target, action.source);
       case GRAFT_ACTION_CONFIG_FILE:
         return replace_with_file(root, action.target,
@@ -55,7 +40,7 @@ class Libraries {
 
  private:
   const Host& host_;
-  Prepared<PreparedBind> binds_;
+  PreparedBinds binds_;
 };
 
 }  // namespace

@@ -14,7 +14,6 @@
 #include <linux/mount.h>
 
 #include <map>
-#include <memory>
 #include <span>
 
 #include <fmt/format.h>
@@ -42,11 +41,6 @@ struct ProcBind {
 class Procfs {
  public:
   explicit Procfs(const Host& host) : host_(host) {}
-
-  static Result<std::unique_ptr<Procfs>> create(const Host& host, const nlohmann::json& config) {
-    if (auto keys = check_config_keys(config, {}); !keys) return keys.error();
-    return std::make_unique<Procfs>(host);
-  }
 
   Status prepare(const graft_action& action, const graft_apply_context&) {
     return action.kind == GRAFT_ACTION_PROCFS_MASK ? prepare_mask(action) : prepare_bind(action);
@@ -82,9 +76,7 @@ class Procfs {
 
   Status apply_mask(const graft_action& action, const RootFs& root) {
     auto found = masks_.find(action.index);
-    if (found == masks_.end())
-      return make_error("{}: not prepared (action {} had no prepare call)", action.target,
-                        action.index);
+    if (found == masks_.end()) return not_prepared(action);
     auto target = root.make_dirs(action.target);
     if (!target) return target.error();
     // Read-only before it is attached: there is no moment at which the
@@ -101,10 +93,7 @@ class Procfs {
   }
 
   Status prepare_bind(const graft_action& action) {
-    auto attributes = mount_attributes(action);
-    if (!attributes) return attributes.error();
-    auto bind = plugin::prepare_bind(action, {FileType::regular, FileType::directory},
-                                     *attributes);
+    auto bind = plugin::prepare_bind(action, {FileType::regular, FileType::directory});
     if (!bind) return bind.error();
     ProcBind prepared{.bind = std::move(*bind)};
     prepared.mask = mask_over(action.target);

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "container_checks.hpp"
+#include "skip.hpp"
 
 using namespace graft::e2e;
 
@@ -12,8 +13,7 @@ TEST_CASE("crun with cgroup v1 gives a container exactly the planned GPU 1, libr
           "[e2e][crun][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::crun, CgroupMode::v1);
   if (auto why = crun_refusal(); !why.empty()) {
-    WARN("graft-e2e skipped: " << why);
-    return;
+    GRAFT_SKIP(why);
   }
   auto container = run_probed_container(Runtime::crun, CgroupMode::v1, gpu1_compute_utility());
   require_ran_cleanly(container);

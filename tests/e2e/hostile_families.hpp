@@ -1,8 +1,8 @@
-// The target families of the malicious-image table: for each place graft
+// The target families of the hostile-image table: for each place graft
 // writes or mounts into a container, the container paths a hostile image
 // plants at and the request that makes graft write there. Shared by the
-// cgroup v1 tables (malicious_paths_test.cpp, malicious_driver_sets_test.cpp)
-// and their cgroup v2 variants (malicious_cgroup_v2_test.cpp).
+// cgroup v1 tables (hostile_paths_test.cpp, hostile_driver_sets_test.cpp)
+// and their cgroup v2 variants (hostile_cgroup_v2_test.cpp).
 #pragma once
 
 #include <string>

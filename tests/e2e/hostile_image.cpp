@@ -13,7 +13,7 @@ namespace graft::e2e {
 namespace {
 
 constexpr const char* kENXIO = "No such device or address";
-constexpr const char* kWrapper = "/graft-malicious.sh";
+constexpr const char* kWrapper = "/graft-hostile.sh";
 // Granted by every family's request; in an injected container it opens as
 // far as the absent driver allows.
 constexpr const char* kGpuNode = "/dev/nvidia1";
@@ -144,7 +144,7 @@ std::string graft_error_line(const std::string& err) {
 
 void record(const std::string& family, const std::string& target, const std::string& trick,
             const CaseOutcome& result) {
-  std::cout << "malicious-outcome|" << family << "|" << target << "|" << trick << "|" << result.outcome
+  std::cout << "hostile-outcome|" << family << "|" << target << "|" << trick << "|" << result.outcome
             << "|" << result.message << "\n";
 }
 

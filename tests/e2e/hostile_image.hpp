@@ -1,11 +1,11 @@
-// Issue 4, "Malicious images": the machinery every hostile-image case shares.
+// Hostile images: the machinery every hostile-image case shares.
 // A Target is a container path graft writes or mounts at; a Trick is what
 // the image plants there (a symlink to the host sentinel, a ../ chain, a
 // loop, a dangling link, a FIFO, a device node, the wrong type). run_hostile
 // starts one container with graft as its prestart hook and asserts the
 // invariants: the host sentinel is unchanged, no mount reached the host, and
 // the outcome is a correct injection or a clean refusal naming the path.
-// Each case prints "malicious-outcome|family|target|trick|outcome|message".
+// Each case prints "hostile-outcome|family|target|trick|outcome|message".
 #pragma once
 
 #include <string>
@@ -73,7 +73,7 @@ CaseOutcome run_hostile(BundleSpec spec, const std::string& named, const Hostile
 CaseOutcome run_hostile(BundleSpec spec, const std::string& named, bool full_probe,
                         const std::vector<std::string>& markers = {});
 
-// Prints the case's "malicious-outcome|..." line.
+// Prints the case's "hostile-outcome|..." line.
 void record(const std::string& family, const std::string& target, const std::string& trick,
             const CaseOutcome& result);
 

@@ -1,4 +1,4 @@
-// The container that turns on what graft gave it (issue 10): a busybox sh
+// The container that turns on what graft gave it: a busybox sh
 // script, generated from `graft plan --format json`, that a root container
 // holding CAP_SYS_ADMIN, CAP_CHOWN and CAP_FOWNER runs against every object
 // graft bound in from the host: it chmods and chowns each one, then mounts

@@ -6,13 +6,16 @@
 #include <stdexcept>
 
 #include "gpu_host.hpp"
+#include "hook_timing.hpp"
 #include "site_policy.hpp"
 
 namespace graft::e2e {
 namespace {
 
 // The fixture's site policy under another name: the vendor include, the
-// build tree's plugins, every host root at the fake host, and `audit` when set.
+// build tree's plugins, every host root at the fake host, `audit` when set,
+// and graft's deadline scaled to the build (hook_timing.hpp): 50 hooks at
+// once on two cores wait for the CPU, five times longer under ASan.
 std::string write_load_policy(const std::string& name, const std::string& audit) {
   const auto& host = gpu_host().host;
   std::string path = host.path("/etc/graft/" + name + ".toml");
@@ -20,6 +23,7 @@ std::string write_load_policy(const std::string& name, const std::string& audit)
   out << "include = [\"" << fixture::source_policy_dir() << "/nvidia/nvidia.toml\"]\n\n"
       << "[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n\n";
   if (!audit.empty()) out << "[audit]\nlog = \"" << audit << "\"\n\n";
+  out << "[limits]\ndeadline_ms = " << kHookDeadlineMs << "\n\n";
   out << "[host]\n";
   for (const char* key : {"driver_root", "dev_root", "proc_root", "sys_root", "run_root"})
     out << key << " = \"" << host.root() << "\"\n";

@@ -10,6 +10,7 @@
 #include "load_audit.hpp"
 #include "load_containers.hpp"
 #include "load_host.hpp"
+#include "skip.hpp"
 
 namespace graft::e2e {
 
@@ -17,10 +18,7 @@ namespace graft::e2e {
 #define GRAFT_LOAD_REQUIRE()                                                         \
   do {                                                                               \
     GRAFT_E2E_REQUIRE(::graft::e2e::Runtime::runc, ::graft::e2e::CgroupMode::v1);    \
-    if (auto why = ::graft::e2e::enter_private_host(); !why.empty()) {               \
-      WARN("graft-e2e skipped: " << why);                                            \
-      return;                                                                        \
-    }                                                                                \
+    GRAFT_SKIP_IF(::graft::e2e::enter_private_host());                               \
   } while (0)
 
 // The private host's fake GPU host, built after the private /tmp is in place.

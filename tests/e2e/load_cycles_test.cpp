@@ -1,4 +1,4 @@
-// Issue 4, load: 500 container start/stop cycles, as rounds of 50 started at
+// Load: 500 container start/stop cycles, as rounds of 50 started at
 // once (the same 50 requests as load_test.cpp), each container only listing
 // its /dev and /proc/driver/nvidia/gpus so that a cycle costs little more
 // than runc and the hook. After a warm-up round the host is snapshotted;

@@ -1,4 +1,4 @@
-// Issue 4, load: 50 containers started at once by runc (cgroup v1), each
+// Load: 50 containers started at once by runc (cgroup v1), each
 // with graft as its prestart hook and a request of its own (GPU i % 8, by
 // index or UUID, capability sets taking turns), each running the check
 // script generated from its own `graft plan`. The hooks overlap, so a shared

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fixture_files.hpp"
+#include "hook_timing.hpp"
 
 namespace graft::e2e {
 namespace {
@@ -116,7 +117,7 @@ json config(const BundleSpec& spec) {
     config["hooks"]["prestart"] = json::array(
         {{{"path", GRAFT_BINARY},
           {"args", {"graft", "--policy", spec.hook_policy, "hook", "prestart"}},
-          {"timeout", 30}}});
+          {"timeout", kRuntimeHookTimeoutS}}});
   return config;
 }
 

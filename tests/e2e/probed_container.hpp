@@ -12,6 +12,7 @@
 #include "oci_bundle.hpp"
 #include "plan_probe.hpp"
 #include "runtime.hpp"
+#include "skip.hpp"
 
 namespace graft::e2e {
 
@@ -40,12 +41,15 @@ std::string crun_refusal(CgroupMode mode = CgroupMode::v1);
 
 }  // namespace graft::e2e
 
-// Skips the test case (a warning ctest reports as a skip) when containers
-// cannot run here.
-#define GRAFT_E2E_REQUIRE(runtime, mode)                                           \
-  do {                                                                             \
-    if (auto why = ::graft::e2e::skip_reason(runtime, mode); !why.empty()) {       \
-      WARN("graft-e2e skipped: " << why);                                          \
-      return;                                                                      \
-    }                                                                              \
-  } while (0)
+// Skips the test case (skip.hpp: ctest reports it as skipped) when
+// containers cannot run here.
+#define GRAFT_E2E_REQUIRE(runtime, mode) GRAFT_SKIP_IF(::graft::e2e::skip_reason(runtime, mode))
+
+// Declares `mode`, this run's cgroup mode: the case runs once per mode
+// (GENERATE, one ctest test for both), a failure names its mode, and a mode
+// that cannot run here skips as GRAFT_E2E_REQUIRE does.
+#define GRAFT_E2E_EACH_CGROUP_MODE(runtime, mode)                               \
+  const ::graft::e2e::CgroupMode mode =                                          \
+      GENERATE(::graft::e2e::CgroupMode::v1, ::graft::e2e::CgroupMode::v2);      \
+  INFO(::graft::e2e::mode_name(mode));                                           \
+  GRAFT_E2E_REQUIRE(runtime, mode)

@@ -1,4 +1,5 @@
 #include "race_hook.hpp"
+#include "hook_timing.hpp"
 
 #include <fstream>
 #include <stdexcept>
@@ -45,7 +46,7 @@ void install_race_hook(const std::string& bundle, const std::string& policy,
   config["hooks"]["prestart"] = nlohmann::json::array(
       {{{"path", "/bin/sh"},
         {"args", {"sh", "-c", wrapper(policy, signals, mountinfo_copy, after_graft)}},
-        {"timeout", 30}}});
+        {"timeout", kRuntimeHookTimeoutS}}});
   std::ofstream out(path, std::ios::trunc);
   out << config.dump(2) << "\n";
   if (!out) throw std::runtime_error("cannot write " + path);

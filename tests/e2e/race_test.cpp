@@ -1,4 +1,4 @@
-// Issue 4, "Hostile inputs and faults": the race behind CVE-2024-0132 and
+// Hostile images: the race behind CVE-2024-0132 and
 // its bypass CVE-2025-23359. The image owns its rootfs and can change it
 // while graft works: here it flips each directory graft mounts into or under
 // with a symlink to the host sentinel, atomically and as fast as it can, for
@@ -110,61 +110,61 @@ void race(const RaceTarget& target, Hits hits = Hits::printed) {
 }  // namespace
 
 TEST_CASE("a race that flips the library directory with a symlink to the host never mounts or writes outside the root",
-          "[e2e][malicious][race][runc][v1]") {
+          "[e2e][hostile][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race({"/usr/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", {}}, Hits::expected);
 }
 
 TEST_CASE("a race that flips /usr/lib, the library directory's parent, with a symlink to the host never mounts or writes outside the root",
-          "[e2e][malicious][race][runc][v1]") {
+          "[e2e][hostile][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race({"/usr/lib", "/usr/lib", {}}, Hits::expected);
 }
 
 TEST_CASE("a race that flips /usr, above the library directory and /usr/bin, with a symlink to the host never mounts or writes outside the root",
-          "[e2e][malicious][race][runc][v1]") {
+          "[e2e][hostile][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race({"/usr", "/usr", {"/usr/bin/nvidia-smi"}}, Hits::expected);
 }
 
 TEST_CASE("a race that flips /usr/bin with a symlink to the host never mounts outside the root",
-          "[e2e][malicious][race][runc][v1]") {
+          "[e2e][hostile][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race({"/usr/bin", "/bin", {"/usr/bin/nvidia-smi"}});
 }
 
 TEST_CASE("a race that flips the firmware directory with a symlink to the host never mounts outside the root",
-          "[e2e][malicious][race][runc][v1]") {
+          "[e2e][hostile][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race(kFirmware);
 }
 
 TEST_CASE("a race that flips /lib/firmware, above the firmware directory, with a symlink to the host never mounts outside the root",
-          "[e2e][malicious][race][runc][v1]") {
+          "[e2e][hostile][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race({"/lib/firmware", "/lib", {"/lib/firmware/nvidia/560.35.03/gsp_ga10x.bin"}});
 }
 
 TEST_CASE("a race that flips /run/nvidia-persistenced with a symlink to the host never mounts outside the root",
-          "[e2e][malicious][race][runc][v1]") {
+          "[e2e][hostile][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race({"/run/nvidia-persistenced", "/run/nvidia-persistenced", {"/run/nvidia-persistenced/socket"}});
 }
 
 TEST_CASE("a race that flips /run/nvidia-fabricmanager with a symlink to the host never mounts outside the root",
-          "[e2e][malicious][race][runc][v1]") {
+          "[e2e][hostile][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race({"/run/nvidia-fabricmanager", "/run/nvidia-persistenced", {"/run/nvidia-fabricmanager/socket"}});
 }
 
 TEST_CASE("a race that flips /etc, where ldconfig writes the cache, with a symlink to the host never leads the ldconfig run outside the root",
-          "[e2e][malicious][race][runc][v1]") {
+          "[e2e][hostile][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   race({"/etc", "/etc", {}});
 }
 
 TEST_CASE("a race that flips /etc/ld.so.conf.d with a symlink to the host never leads the ldconfig run outside the root",
-          "[e2e][malicious][race][runc][v1]") {
+          "[e2e][hostile][race][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   // ldconfig only reads it, chrooted into the root, and no graft action
   // resolves it: nothing here can refuse.

@@ -1,4 +1,4 @@
-// Issue 10, item 5, "Targets can land on mounts inside the root": a real
+// Targets can land on mounts inside the root: a real
 // volume in config.json (an rbind of a host directory at /data) and an image
 // whose library directory is a symlink to it. RESOLVE_IN_ROOT alone would
 // place graft's mountpoints and soname links in the volume, that is in the
@@ -34,7 +34,7 @@ std::vector<std::string> listing(const std::string& dir) {
 
 TEST_CASE("an image symlink steering the library directory onto a volume is refused in one line, "
           "and the volume's host directory is unchanged",
-          "[e2e][malicious][runc][v1][target-mount]") {
+          "[e2e][hostile][runc][v1][target-mount]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   graft::fixture::TempDir volume("graft-volume-");
   graft::fixture::write_file(volume.path() + "/data.txt", "the tenant's data\n");

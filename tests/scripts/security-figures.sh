@@ -16,8 +16,8 @@ log="$build/Testing/Temporary/LastTest.log"
 count() { grep -c -E "$1" "$log" || true; }
 
 # Hostile-image cases: one line each, outcome in field 5.
-malicious() {
-  grep '^malicious-outcome|' "$log" | awk -F'|' '
+image_outcomes() {
+  grep '^hostile-outcome|' "$log" | awk -F'|' '
     { n++; o[$5]++; if ($0 ~ /escape=[1-9]/) esc++; if ($6 ~ /signal:/) sig++ }
     END { printf "%d|%d|%d|%d|%d|%d\n", n, o["injected"], o["refused by graft"], o["refused by runc"], esc, sig }'
 }
@@ -47,7 +47,7 @@ hostile() {
   echo "$total|$passed"
 }
 
-IFS='|' read -r m_n m_inj m_graft m_runc m_esc m_sig <<<"$(malicious)"
+IFS='|' read -r m_n m_inj m_graft m_runc m_esc m_sig <<<"$(image_outcomes)"
 IFS='|' read -r r_runs r_inj r_ref r_esc r_swaps <<<"$(race)"
 IFS='|' read -r h_total h_passed <<<"$(hostile)"
 load=$(grep '^load-outcome|' "$log" | tail -n +1 || true)
@@ -58,7 +58,7 @@ total_tests=$(count '^Test (Passed|Failed)')
 echo "| figure | value |"
 echo "|---|---|"
 echo "| ctest tests in this run / failed | $total_tests / $failed |"
-echo "| hostile-image containers started (\`malicious-outcome\`) | $m_n |"
+echo "| hostile-image containers started (\`hostile-outcome\`) | $m_n |"
 echo "| ... injected / refused by graft / refused by runc | $m_inj / $m_graft / $m_runc |"
 echo "| race runs (\`race-outcome\`): injected / refused | $r_runs: $r_inj / $r_ref |"
 echo "| race: directory swaps while the hook ran | $r_swaps |"

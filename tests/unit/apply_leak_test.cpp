@@ -1,4 +1,4 @@
-// Issue 4, load: the hook's whole path (policy, evaluation, plugin loading,
+// Load: the hook's whole path (policy, evaluation, plugin loading,
 // prepare/enter/apply/finish, audit line) run 500 times (100 under ASan) in
 // one process against a stand-in container, a process in a mount namespace
 // and a devices cgroup of its own. A hook is a short-lived process, but `graft
@@ -21,7 +21,7 @@
 #include "audit/audit_log.hpp"
 #include "cgroup_support.hpp"
 #include "engine/container_plan.hpp"
-#include "hostile_support.hpp"
+#include "hook_harness.hpp"
 #include "mount_support.hpp"
 #include "plugin_host/plugin_loader.hpp"
 #include "process_usage.hpp"
@@ -53,7 +53,7 @@ constexpr long kHeapToleranceBytes = 4096;
 // runc leaves one before its hooks run.
 struct StandIn {
   cgroup_test::ChildCgroup cgroup;
-  hostile::Container process;
+  harness::Container process;
   explicit StandIn(const std::string& devices_mount) : cgroup(devices_mount) {
     cgroup.add(process.pid());
     REQUIRE(cgroup_test::write_text(cgroup.path / "devices.deny", "a"));
@@ -130,7 +130,7 @@ TEST_CASE("The hook's path from policy to audit line run 500 times (100 under AS
   enter_private_namespace();
   fixture::TempDir work("graft-apply-leak-");
   std::string audit = work.path() + "/audit.jsonl";
-  std::string policy = hostile::write_policy("apply-leak", GRAFT_BUILD_PLUGIN_DIR, "", audit);
+  std::string policy = harness::write_policy("apply-leak", GRAFT_BUILD_PLUGIN_DIR, "", audit);
   std::string rootfs = work.path() + "/rootfs";
   std::filesystem::create_directory(rootfs);
   StandIn container(devices);

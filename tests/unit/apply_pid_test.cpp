@@ -2,16 +2,17 @@
 // container's. Its pidfd is taken first, then /proc/N/cgroup must name ID
 // (as runc, crun, containerd, podman, docker and LXC name their cgroups),
 // unless --trust-pid says the caller checked. The "container" is a process in
-// a mount namespace of its own (hostile_support.hpp), in the test's cgroup,
+// a mount namespace of its own (hook_harness.hpp), in the test's cgroup,
 // which names no container.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
 
-#include "hostile_support.hpp"
+#include "hook_harness.hpp"
+#include "skip.hpp"
 
 using namespace graft;
-using namespace graft::hostile;
+using namespace graft::harness;
 
 namespace {
 
@@ -34,8 +35,7 @@ testing::CommandResult apply(const std::string& policy, pid_t pid, const std::st
 TEST_CASE("Apply: a pid whose cgroup does not name the container id is refused before anything is applied",
           "[apply][hostile]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;
@@ -54,8 +54,7 @@ TEST_CASE("Apply: a pid whose cgroup does not name the container id is refused b
 
 TEST_CASE("Apply: without --id the pid cannot be checked and is refused", "[apply][hostile]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;
@@ -71,8 +70,7 @@ TEST_CASE("Apply: without --id the pid cannot be checked and is refused", "[appl
 
 TEST_CASE("Apply: --trust-pid applies to a pid whose cgroup names no container", "[apply][hostile]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;

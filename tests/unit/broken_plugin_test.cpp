@@ -4,7 +4,7 @@
 // line, the runtime refuses the container and tears down its mount namespace
 // with whatever was applied in it); a plugin that crashes kills the hook by
 // its signal, after graft's handler wrote one line naming it. The "container"
-// is a process in a mount namespace of its own (hostile_support.hpp); the
+// is a process in a mount namespace of its own (hook_harness.hpp); the
 // test plugin `crash` stands in for the cgroup plugin, so the host's cgroups
 // are never touched. tests/e2e/hook_failure_test.cpp runs the same failure
 // under runc; hung_plugin_test.cpp covers a plugin that never returns.
@@ -22,11 +22,12 @@
 
 #include "fault/plugin_crash_handlers.hpp"
 #include "fixture_files.hpp"
-#include "hostile_support.hpp"
+#include "hook_harness.hpp"
+#include "skip.hpp"
 
 namespace fs = std::filesystem;
 using namespace graft;
-using namespace graft::hostile;
+using namespace graft::harness;
 
 namespace {
 
@@ -72,8 +73,7 @@ void leave_fatal_signals_to_graft() {
 TEST_CASE("Hook: a stand-in plugin that does nothing lets a whole plan apply (the harness works)",
           "[hook][hostile]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;
@@ -91,8 +91,7 @@ TEST_CASE("Hook: a stand-in plugin that does nothing lets a whole plan apply (th
 TEST_CASE("Hook: a plugin that is enabled but missing is one line naming its file, before anything is prepared",
           "[hook][hostile]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins;
   std::string policy = write_policy("plugin-missing", "",
@@ -108,8 +107,7 @@ TEST_CASE("Hook: a plugin that is enabled but missing is one line naming its fil
 TEST_CASE("Hook: a plan action whose plugin is not in the directory is one line before anything is prepared",
           "[hook][hostile]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins;
   fs::remove(fs::path(plugins.path()) / "libcgroup.so");
@@ -123,8 +121,7 @@ TEST_CASE("Hook: a plan action whose plugin is not in the directory is one line 
 
 TEST_CASE("Hook: a plugin built for another ABI major is one line naming both versions", "[hook][hostile]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins;
   fs::copy_file(fs::path(GRAFT_TEST_PLUGIN_DIR) / "libabi2.so", fs::path(plugins.path()) / "libabi2.so");
@@ -141,8 +138,7 @@ TEST_CASE("Hook: a plugin failing in the middle of a plan stops it with one line
           "and nothing lands on the host",
           "[hook][hostile]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;
@@ -172,8 +168,7 @@ TEST_CASE("Apply: a plugin failing in the middle of a plan on a running containe
           "which actions stayed",
           "[apply][hostile]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;
@@ -199,8 +194,7 @@ TEST_CASE("Hook: a plugin that crashes in apply kills the hook by SIGSEGV after 
           "[hook][hostile]") {
   leave_fatal_signals_to_graft();
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;
@@ -216,72 +210,35 @@ TEST_CASE("Hook: a plugin that crashes in apply kills the hook by SIGSEGV after 
   CHECK(host_has_no_mount_under(bundle));
 }
 
-TEST_CASE("Hook: a plugin that crashes in prepare is named with its phase", "[hook][hostile]") {
-  leave_fatal_signals_to_graft();
-  if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
-  }
-  PluginDir plugins("cgroup");
-  Container container;
-  auto result = hook_crashing_in("prepare", plugins, container);
-  INFO(result.err);
-  CHECK(result.exit_code == 128 + SIGSEGV);
-  CHECK(line_count(result.err) == 1);
-  CHECK_THAT(result.err, Catch::EndsWith(": prepare crashed with SIGSEGV\n"));
-}
-
-TEST_CASE("Hook: a plugin that crashes in finish is named without an action", "[hook][hostile]") {
-  leave_fatal_signals_to_graft();
-  if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
-  }
-  PluginDir plugins("cgroup");
-  Container container;
-  auto result = hook_crashing_in("finish", plugins, container);
-  INFO(result.err);
-  CHECK(result.exit_code == 128 + SIGSEGV);
-  CHECK(result.err == "graft: container c9: plugin " + plugins.path() + "/libcgroup.so: finish crashed with SIGSEGV\n");
-}
-
-TEST_CASE("Hook: a plugin that crashes in init is named with that phase and kills the hook by SIGSEGV",
+TEST_CASE("Hook: a plugin that crashes in init, prepare, finish or destroy kills the hook by SIGSEGV after one "
+          "line naming that phase",
           "[hook][hostile]") {
   leave_fatal_signals_to_graft();
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
-  PluginDir plugins("cgroup");
-  Container container;
-  auto result = hook_crashing_in("init", plugins, container);
-  INFO(result.err);
-  CHECK(result.exit_code == 128 + SIGSEGV);
-  CHECK(result.err == "graft: container c9: plugin " + plugins.path() + "/libcgroup.so: init crashed with SIGSEGV\n");
-}
-
-TEST_CASE("Hook: a plugin that crashes in destroy, after the plan was applied, is named with that phase",
-          "[hook][hostile]") {
-  leave_fatal_signals_to_graft();
-  if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
-  }
+  const std::string phase = GENERATE(as<std::string>{}, "init", "prepare", "finish", "destroy");
+  INFO("the stand-in crashes in " << phase);
   PluginDir plugins("cgroup");
   Container container;
   std::size_t before = container.mount_count();
-  auto result = hook_crashing_in("destroy", plugins, container);
+  auto result = hook_crashing_in(phase, plugins, container);
   INFO(result.err);
   CHECK(result.exit_code == 128 + SIGSEGV);
-  CHECK(result.err == "graft: container c9: plugin " + plugins.path() + "/libcgroup.so: destroy crashed with SIGSEGV\n");
-  CHECK(container.mount_count() > before);  // the whole plan went in before destroy ran
+  const std::string plugin = "graft: container c9: plugin " + plugins.path() + "/libcgroup.so: ";
+  if (phase == "prepare") {  // prepare runs per action, and the line names the action
+    CHECK(line_count(result.err) == 1);
+    CHECK_THAT(result.err, Catch::StartsWith(plugin) && Catch::EndsWith(": prepare crashed with SIGSEGV\n"));
+  } else {  // the other phases are the whole plugin's: no action to name
+    CHECK(result.err == plugin + phase + " crashed with SIGSEGV\n");
+  }
+  if (phase == "destroy") CHECK(container.mount_count() > before);  // the whole plan went in first
 }
 
 TEST_CASE("Apply: a plugin that crashes kills graft apply by SIGSEGV after one line naming it", "[hook][hostile]") {
   leave_fatal_signals_to_graft();
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;

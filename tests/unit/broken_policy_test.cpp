@@ -12,12 +12,12 @@
 #include <filesystem>
 #include <fstream>
 
-#include "hostile_support.hpp"
+#include "hook_harness.hpp"
 #include "site_policy.hpp"
 
 namespace fs = std::filesystem;
 using namespace graft;
-using namespace graft::hostile;
+using namespace graft::harness;
 
 namespace {
 

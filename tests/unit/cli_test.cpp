@@ -11,6 +11,7 @@
 #include "fake_host.hpp"
 #include "run_command.hpp"
 #include "site_policy.hpp"
+#include "skip.hpp"
 
 using namespace graft;
 using namespace graft::testing;
@@ -109,8 +110,7 @@ TEST_CASE("a refused container prints the plan, one error line, and exits 3", "[
 TEST_CASE("the JSON plan validates against docs/plan-schema.json", "[cli]") {
   auto& host = cli_host();
   if (!host.host.device_nodes_created()) {
-    WARN("skipped: device nodes need root");
-    return;
+    GRAFT_SKIP("device nodes need root");
   }
   for (std::string devices : {"1", "all", "none", "void", "0:0"}) {
     auto result = run_graft({"--policy", host.policy, "plan", "--format", "json", "--env",
@@ -133,8 +133,7 @@ TEST_CASE("the JSON plan validates against docs/plan-schema.json", "[cli]") {
 TEST_CASE("each evaluation appends one intact JSON line to the audit log", "[cli]") {
   auto& host = cli_host();
   if (!host.host.device_nodes_created()) {
-    WARN("skipped: device nodes need root");
-    return;
+    GRAFT_SKIP("device nodes need root");
   }
   std::filesystem::remove(host.audit);
   run_graft({"--policy", host.policy, "plan", "--id", "c1", "--env", "NVIDIA_VISIBLE_DEVICES=2"});
@@ -156,8 +155,7 @@ TEST_CASE("each evaluation appends one intact JSON line to the audit log", "[cli
 TEST_CASE("a bundle with a non-Debian rootfs gets libraries in /usr/lib64", "[cli]") {
   auto& host = cli_host();
   if (!host.host.device_nodes_created()) {
-    WARN("skipped: device nodes need root");
-    return;
+    GRAFT_SKIP("device nodes need root");
   }
   std::string env = R"("NVIDIA_VISIBLE_DEVICES=0")";
   auto debian = run_graft({"--policy", host.policy, "plan", "--format", "json", "--bundle",

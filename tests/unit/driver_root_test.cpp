@@ -19,6 +19,7 @@
 #include "mount_support.hpp"
 #include "site_policy.hpp"
 #include "temp_dir.hpp"
+#include "skip.hpp"
 
 using namespace graft;
 using namespace graft::fixture;
@@ -44,8 +45,7 @@ TEST_CASE("Discovery finds a binary behind an absolute symlink inside the driver
           "[inventory][driver-root]") {
   const std::string elsewhere = "/graft-test-driver-only/bin";
   if (fs::exists("/graft-test-driver-only")) {
-    WARN("skipped: the host has /graft-test-driver-only");
-    return;
+    GRAFT_SKIP("the host has /graft-test-driver-only");
   }
   FakeHostSpec spec = FakeHostSpec::with_gpus(1);
   auto host = FakeHost::build(spec);

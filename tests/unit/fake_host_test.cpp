@@ -16,6 +16,7 @@
 
 #include "fixture_files.hpp"
 #include "graft/base/ldcache.hpp"
+#include "skip.hpp"
 
 using namespace graft;
 using namespace graft::fixture;
@@ -118,8 +119,7 @@ TEST_CASE("Every fake library is in the cache under its soname, linked to the ve
           "[fixture]") {
   FakeHost host = FakeHost::build(FakeHostSpec::with_gpus(1));
   if (!host.ldcache_created()) {
-    WARN("skipped: the fixture could not run ldconfig: " << host.ldcache_problem());
-    return;
+    GRAFT_SKIP("the fixture could not run ldconfig: " << host.ldcache_problem());
   }
   auto entries = read_ldcache(host.path("/etc/ld.so.cache"));
   REQUIRE(entries.ok());
@@ -140,8 +140,7 @@ TEST_CASE("The fake libcuda's ELF SONAME is libcuda.so.1", "[fixture]") {
   ProgramResult dump = run_program(
       {"/usr/bin/objdump", "-p", host.path(FakeHost::lib_dir() + "/libcuda.so.560.35.03")});
   if (dump.exit_code != 0) {
-    WARN("skipped: objdump did not run: " << dump.output);
-    return;
+    GRAFT_SKIP("objdump did not run: " << dump.output);
   }
   CHECK_THAT(dump.output, Catch::Contains("SONAME               libcuda.so.1\n"));
   CHECK_THAT(dump.output, Catch::Contains("NEEDED               libc.so.6\n"));
@@ -160,8 +159,7 @@ TEST_CASE("A stray libcuda from an older driver is in the cache beside the curre
           "[fixture]") {
   FakeHost host = FakeHost::build(FakeHostSpec::with_gpus(1));
   if (!host.ldcache_created()) {
-    WARN("skipped: the fixture could not run ldconfig: " << host.ldcache_problem());
-    return;
+    GRAFT_SKIP("the fixture could not run ldconfig: " << host.ldcache_problem());
   }
   auto entries = read_ldcache(host.path("/etc/ld.so.cache"));
   REQUIRE(entries.ok());
@@ -221,8 +219,7 @@ TEST_CASE("Graphics config files are where the toolkit looks for them", "[fixtur
 TEST_CASE("As root, device nodes are character devices with the driver's numbers", "[fixture]") {
   FakeHost host = FakeHost::build(FakeHostSpec::with_gpus(2, true));
   if (!host.device_nodes_created()) {
-    WARN("skipped: " << host.device_nodes_problem());
-    return;
+    GRAFT_SKIP(host.device_nodes_problem());
   }
   auto check_node = [&](const std::string& rel, unsigned major, unsigned minor) {
     INFO(rel);
@@ -247,9 +244,8 @@ TEST_CASE("Opening a fake device node fails with ENXIO: there is no driver behin
           "[fixture]") {
   FakeHost host = FakeHost::build(FakeHostSpec::with_gpus(1));
   if (!host.device_nodes_created() || host_has_gpu_driver()) {
-    WARN("skipped: " << (host.device_nodes_created() ? "this machine has a real GPU driver"
-                                                     : host.device_nodes_problem()));
-    return;
+    GRAFT_SKIP((host.device_nodes_created() ? "this machine has a real GPU driver"
+                                            : host.device_nodes_problem()));
   }
   int fd = ::open(host.path("/dev/nvidia0").c_str(), O_RDWR | O_CLOEXEC);
   int error = errno;

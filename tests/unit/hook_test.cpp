@@ -17,6 +17,7 @@
 #include "run_command.hpp"
 #include "site_policy.hpp"
 #include "temp_dir.hpp"
+#include "skip.hpp"
 
 using namespace graft;
 using namespace graft::testing;
@@ -125,8 +126,7 @@ TEST_CASE("a hook whose bundle has no config.json fails with one line naming the
 TEST_CASE("a hook that cannot load its plugins fails closed and logs the error", "[hook]") {
   auto& host = hook_host();
   if (!host.host.device_nodes_created()) {
-    WARN("skipped: device nodes need root");
-    return;
+    GRAFT_SKIP("device nodes need root");
   }
   std::filesystem::remove(host.audit);
   std::string bundle = write_bundle(host.host.path("/bundle-gpu"), R"("NVIDIA_VISIBLE_DEVICES=0")");

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "env_support.hpp"
-#include "hostile_support.hpp"
+#include "hook_harness.hpp"
 #include "rules/evaluate_rules.hpp"
 
 using namespace graft;
@@ -37,14 +37,14 @@ const std::string& hook_policy(const std::string& extra = "") {
   static std::map<std::string, std::string> policies;
   auto& policy = policies[extra];
   if (policy.empty())
-    policy = hostile::write_policy("env-" + std::to_string(policies.size()),
-                                   hostile::host().path("/no-plugins"), extra);
+    policy = harness::write_policy("env-" + std::to_string(policies.size()),
+                                   harness::host().path("/no-plugins"), extra);
   return policy;
 }
 
 testing::CommandResult hook_with_env(const std::string& name, const std::vector<std::string>& env,
                                      bool privileged = false, const std::string& extra = "") {
-  std::string bundle = hostile::write_bundle(hostile::host().path("/env-bundles/" + name), env);
+  std::string bundle = harness::write_bundle(harness::host().path("/env-bundles/" + name), env);
   if (privileged) {
     // write_bundle gives CAP_CHOWN only; a privileged container has CAP_SYS_ADMIN.
     std::string config = bundle + "/config.json";
@@ -53,7 +53,7 @@ testing::CommandResult hook_with_env(const std::string& name, const std::vector<
     text.replace(text.find("CAP_CHOWN"), 9, "CAP_SYS_ADMIN");
     std::ofstream(config) << text;
   }
-  return hostile::hook(hook_policy(extra), hostile::state_json("c9", ::getpid(), bundle));
+  return harness::hook(hook_policy(extra), harness::state_json("c9", ::getpid(), bundle));
 }
 
 }  // namespace
@@ -191,7 +191,7 @@ TEST_CASE("Hook: NVIDIA_MIG_CONFIG_DEVICES in an unprivileged container exits 3 
   auto result = hook_with_env("mig-config", {R"("NVIDIA_VISIBLE_DEVICES=0")", R"("NVIDIA_MIG_CONFIG_DEVICES=all")"});
   INFO(result.err);
   CHECK(result.exit_code == 3);
-  CHECK(hostile::line_count(result.err) == 1);
+  CHECK(harness::line_count(result.err) == 1);
   CHECK_THAT(result.err, Catch::Contains("cannot set NVIDIA_MIG_CONFIG_DEVICES in an unprivileged container"));
 }
 
@@ -207,7 +207,7 @@ TEST_CASE("Hook: an env request the policy does not trust leaves the container a
   // The same request from a privileged container is trusted, so the hook goes
   // on to load plugins, which this policy has none of.
   auto privileged = hook_with_env("untrusted-env-priv", {R"("NVIDIA_VISIBLE_DEVICES=0")"}, true, only_mounts);
-  if (hostile::host().device_nodes_created()) {
+  if (harness::host().device_nodes_created()) {
     CHECK(privileged.exit_code == 1);
     CHECK_THAT(privileged.err, Catch::Contains("plugin directory"));
   }
@@ -217,6 +217,6 @@ TEST_CASE("Hook: a refusal quoting a value with a newline stays one line", "[hoo
   auto result = hook_with_env("newline", {R"("NVIDIA_VISIBLE_DEVICES=0,bo\ngus\u0001")"});
   INFO(result.err);
   CHECK(result.exit_code == 3);
-  CHECK(hostile::line_count(result.err) == 1);
+  CHECK(harness::line_count(result.err) == 1);
   CHECK_THAT(result.err, Catch::Contains(R"(unknown device 'bo\ngus\x01')"));
 }

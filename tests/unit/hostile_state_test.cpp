@@ -18,11 +18,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hostile_support.hpp"
+#include "hook_harness.hpp"
+#include "skip.hpp"
 
 namespace fs = std::filesystem;
 using namespace graft;
-using namespace graft::hostile;
+using namespace graft::harness;
 
 namespace {
 
@@ -167,8 +168,7 @@ TEST_CASE("Hook: a pid that shares graft's own mount namespace is refused, and n
           "to the host",
           "[hook][hostile]") {
   if (!host().device_nodes_created()) {
-    WARN("skipped: device nodes need root");
-    return;
+    GRAFT_SKIP("device nodes need root");
   }
   // A plain child of the test: it shares the test's (the host's) mount
   // namespace, as a recycled pid would. graft once skipped setns for it and
@@ -197,8 +197,7 @@ TEST_CASE("Hook: a pid that shares graft's own mount namespace is refused, and n
 TEST_CASE("Hook: the pid of a process that has exited fails before anything is applied",
           "[hook][hostile]") {
   if (!host().device_nodes_created()) {
-    WARN("skipped: device nodes need root");
-    return;
+    GRAFT_SKIP("device nodes need root");
   }
   pid_t gone = ::fork();
   if (gone == 0) ::_exit(0);

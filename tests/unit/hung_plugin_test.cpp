@@ -4,7 +4,7 @@
 // line naming the container, the plugin file, the action and the phase, so
 // the runtime refuses the start instead of waiting forever; the audit log
 // gets the error record. The test plugin `crash` in mode "hang" stands in for
-// the cgroup plugin (hostile_support.hpp), so the host's cgroups are never
+// the cgroup plugin (hook_harness.hpp), so the host's cgroups are never
 // touched.
 #include <catch2/catch.hpp>
 
@@ -17,11 +17,12 @@
 #include <nlohmann/json.hpp>
 
 #include "bounded_graft.hpp"
-#include "hostile_support.hpp"
+#include "hook_harness.hpp"
+#include "skip.hpp"
 
 namespace fs = std::filesystem;
 using namespace graft;
-using namespace graft::hostile;
+using namespace graft::harness;
 
 namespace {
 
@@ -71,8 +72,7 @@ std::vector<nlohmann::json> records_in(const std::string& path) {
 TEST_CASE("Hook: a plugin hanging in apply ends at the deadline with one line naming plugin, action and phase",
           "[hook][hostile][deadline]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   std::string bundle = gpu_bundle("apply");
   auto hung = hook_hanging_in("apply");
@@ -86,8 +86,7 @@ TEST_CASE("Hook: a plugin hanging in apply ends at the deadline with one line na
 
 TEST_CASE("Hook: a plugin hanging in prepare is named with its action and phase", "[hook][hostile][deadline]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   auto hung = hook_hanging_in("prepare");
   INFO(hung.result.err);
@@ -99,8 +98,7 @@ TEST_CASE("Hook: a plugin hanging in prepare is named with its action and phase"
 
 TEST_CASE("Hook: a plugin hanging in finish, init or destroy is named with that phase", "[hook][hostile][deadline]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   auto phase = GENERATE(as<std::string>{}, "finish", "init", "destroy");
   auto hung = hook_hanging_in(phase);
@@ -112,8 +110,7 @@ TEST_CASE("Hook: a plugin hanging in finish, init or destroy is named with that 
 TEST_CASE("Hook: a plugin hanging in apply still leaves one error audit record with the line's text",
           "[hook][hostile][deadline]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   std::string audit = host().path("/hung-plugin/audit.jsonl");
   fs::remove(audit);
@@ -133,8 +130,7 @@ TEST_CASE("Hook: a plugin hanging in apply still leaves one error audit record w
 TEST_CASE("Apply: a plugin hanging in apply ends graft apply at the deadline with one line",
           "[hook][hostile][deadline]") {
   if (!can_run()) {
-    WARN("skipped: needs root and device nodes");
-    return;
+    GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;

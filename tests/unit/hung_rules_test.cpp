@@ -14,11 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "bounded_graft.hpp"
-#include "hostile_support.hpp"
+#include "hook_harness.hpp"
 
 namespace fs = std::filesystem;
 using namespace graft;
-using namespace graft::hostile;
+using namespace graft::harness;
 
 namespace {
 

@@ -12,10 +12,10 @@
 #include <sstream>
 
 #include "bounded_graft.hpp"
-#include "hostile_support.hpp"
+#include "hook_harness.hpp"
 
 using namespace graft;
-using namespace graft::hostile;
+using namespace graft::harness;
 
 TEST_CASE("Hook: a runtime that never closes stdin is cut off at the deadline with one line",
           "[hook][hostile][deadline]") {

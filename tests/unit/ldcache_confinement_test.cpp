@@ -15,6 +15,7 @@
 
 #include "cgroup_support.hpp"
 #include "ldcache_support.hpp"
+#include "skip.hpp"
 
 using namespace graft;
 using namespace graft::ldcache_test;
@@ -112,7 +113,7 @@ std::string report_of(const Status& status) {
 
 TEST_CASE("A device node the image plants behind a library name is never opened by ldconfig",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_static_ldconfig());
+  GRAFT_SKIP_IF(no_static_ldconfig());
   Rootfs rootfs;
   // /dev/null's numbers: harmless to open, so the test observes rather than
   // risks; a watchdog's would be just as closed.
@@ -137,7 +138,7 @@ TEST_CASE("A device node the image plants behind a library name is never opened 
 TEST_CASE("The confined child is denied mount and fork and keyrings and unshare and ptrace and "
           "device nodes and is pid 1 of its own namespace",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(cannot_run());
+  GRAFT_SKIP_IF(cannot_run());
   Rootfs rootfs;
   const std::string node = rootfs.path("planted-node");
   REQUIRE(::mknod(node.c_str(), S_IFCHR | 0666, ::makedev(1, 3)) == 0);
@@ -149,7 +150,7 @@ TEST_CASE("The confined child is denied mount and fork and keyrings and unshare 
 
 TEST_CASE("An image owner that the container's user namespace maps is who ldconfig runs as",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(cannot_run());
+  GRAFT_SKIP_IF(cannot_run());
   UsernsProcess container("0 100000 65536", "0 100000 65536");
   Rootfs rootfs;
   auto applied = apply_for_pid(*load(probe_config()), rootfs, container.pid(), 100005);
@@ -159,7 +160,7 @@ TEST_CASE("An image owner that the container's user namespace maps is who ldconf
 TEST_CASE("An image owner that the container's user namespace does not map is replaced by the "
           "container's root",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(cannot_run());
+  GRAFT_SKIP_IF(cannot_run());
   UsernsProcess container("0 100000 65536", "0 100000 65536");
   Rootfs rootfs;  // owned by host root, which the map leaves out
   auto applied = apply_for_pid(*load(probe_config()), rootfs, container.pid(), 0);
@@ -168,7 +169,7 @@ TEST_CASE("An image owner that the container's user namespace does not map is re
 
 TEST_CASE("A container whose user namespace maps neither the image owner nor a root is refused",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(cannot_run());
+  GRAFT_SKIP_IF(cannot_run());
   UsernsProcess container("1 100000 10", "1 100000 10");
   Rootfs rootfs;
   auto applied = apply_for_pid(*load(probe_config()), rootfs, container.pid(), 0);
@@ -182,11 +183,10 @@ TEST_CASE("A container whose user namespace maps neither the image owner nor a r
 
 TEST_CASE("On cgroup v1 ldconfig runs inside the container's devices cgroup",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_probes());
+  GRAFT_SKIP_IF(no_probes());
   const std::string devices = "/sys/fs/cgroup/devices";
   if (::access((devices + "/cgroup.procs").c_str(), W_OK) != 0) {
-    WARN("skipped: no writable cgroup v1 devices hierarchy at " << devices);
-    return;
+    GRAFT_SKIP("no writable cgroup v1 devices hierarchy at " << devices);
   }
   cgroup_test::ChildCgroup cgroup(devices);
   UsernsProcess container("0 0 4294967295", "0 0 4294967295");

@@ -6,13 +6,14 @@
 #include <catch2/catch.hpp>
 
 #include "ldcache_support.hpp"
+#include "skip.hpp"
 
 using namespace graft;
 using namespace graft::ldcache_test;
 
 TEST_CASE("The ldcache plugin writes a container ld.so.cache that lists the injected library",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_static_ldconfig());
+  GRAFT_SKIP_IF(no_static_ldconfig());
   Rootfs rootfs;
   auto plugin = load();
   // The plan's expectation holds, so the check after ldconfig passes.
@@ -33,7 +34,7 @@ TEST_CASE("The ldcache plugin writes a container ld.so.cache that lists the inje
 
 TEST_CASE("ldconfig never sees what lies under the root's /proc and /sys (masked)",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_static_ldconfig());
+  GRAFT_SKIP_IF(no_static_ldconfig());
   Rootfs rootfs;
   copy_file(stub_library(), rootfs.path("proc/lib/libcuda.so.2"), 0644);
   copy_file(stub_library(), rootfs.path("sys/lib/libcuda.so.3"), 0644);
@@ -52,7 +53,7 @@ TEST_CASE("ldconfig never sees what lies under the root's /proc and /sys (masked
 
 TEST_CASE("The ldcache plugin creates a missing /etc inside the container root",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_static_ldconfig());
+  GRAFT_SKIP_IF(no_static_ldconfig());
   Rootfs rootfs(/*with_etc=*/false);
   auto plugin = load();
   REQUIRE(prepare_and_apply(*plugin, rootfs).ok());
@@ -64,7 +65,7 @@ TEST_CASE("The ldcache plugin creates a missing /etc inside the container root",
 
 TEST_CASE("A rootless container's cache is written as the rootfs owner, /etc created for it",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_static_ldconfig());
+  GRAFT_SKIP_IF(no_static_ldconfig());
   Rootfs rootfs(/*with_etc=*/false);
   for (const auto& entry : fs::recursive_directory_iterator(rootfs.dir.path()))
     REQUIRE(::lchown(entry.path().c_str(), 1000, 1000) == 0);
@@ -82,7 +83,7 @@ TEST_CASE("A rootless container's cache is written as the rootfs owner, /etc cre
 
 TEST_CASE("A cache file that is a symlink out of the root is replaced inside it, not followed",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_static_ldconfig());
+  GRAFT_SKIP_IF(no_static_ldconfig());
   TempDir host_dir("graft-ldcache-host-");
   write_file(host_dir.path() + "/ld.so.cache", "host file\n");
   Rootfs rootfs;
@@ -99,10 +100,9 @@ TEST_CASE("A cache file that is a symlink out of the root is replaced inside it,
 }
 
 TEST_CASE("The image's own /sbin/ldconfig is never executed", "[plugins][ldcache]") {
-  SKIP_UNLESS(no_static_ldconfig());
+  GRAFT_SKIP_IF(no_static_ldconfig());
   if (::access("/bin/busybox", X_OK) != 0 || ::access("/usr/sbin/chroot", X_OK) != 0) {
-    WARN("skipped: needs /bin/busybox (static) and /usr/sbin/chroot");
-    return;
+    GRAFT_SKIP("needs /bin/busybox (static) and /usr/sbin/chroot");
   }
   // The image: a working /bin/sh (static busybox) and an ldconfig script
   // that leaves a marker wherever it runs.
@@ -124,7 +124,7 @@ TEST_CASE("The image's own /sbin/ldconfig is never executed", "[plugins][ldcache
 TEST_CASE("The confined child gets no environment, no capabilities, no_new_privs and no fds, "
           "even with LD_PRELOAD and friends set in graft's environment",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_probes());
+  GRAFT_SKIP_IF(no_probes());
   TempDir bin("graft-ldcache-bin-");
   write_probe(bin.path() + "/audit", kAuditProbe);
   ScopedEnv env({{"LD_PRELOAD", "/marker.so"}, {"LD_LIBRARY_PATH", "/tmp"},
@@ -143,7 +143,7 @@ TEST_CASE("The confined child gets no environment, no capabilities, no_new_privs
 
 TEST_CASE("The running ldconfig's /proc/<pid>/exe cannot be written (a sealed memfd copy)",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_probes());
+  GRAFT_SKIP_IF(no_probes());
   TempDir bin("graft-ldcache-bin-");
   write_probe(bin.path() + "/hang", kHangProbe);
   Rootfs rootfs;

@@ -14,7 +14,7 @@ using namespace graft::ldcache_test;
 
 TEST_CASE("An /etc that is a symlink leading out of the container root is refused",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_static_ldconfig());
+  GRAFT_SKIP_IF(no_static_ldconfig());
   TempDir host_etc("graft-ldcache-host-etc-");
   Rootfs rootfs(/*with_etc=*/false);
   make_symlink(host_etc.path(), rootfs.path("etc"));
@@ -29,7 +29,7 @@ TEST_CASE("An /etc that is a symlink leading out of the container root is refuse
 
 TEST_CASE("A dynamically linked ldconfig is refused because it would load the image's ld.so",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(cannot_run());
+  GRAFT_SKIP_IF(cannot_run());
   auto plugin = load(json_config("/bin/true"));
   Rootfs rootfs;
   auto applied = prepare_and_apply(*plugin, rootfs);
@@ -42,7 +42,7 @@ TEST_CASE("A dynamically linked ldconfig is refused because it would load the im
 
 TEST_CASE("An ldconfig that someone other than root could have changed is refused",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_static_ldconfig());
+  GRAFT_SKIP_IF(no_static_ldconfig());
   TempDir bin("graft-ldcache-bin-");
   std::string copy = bin.path() + "/ldconfig";
   copy_file(kHostLdconfig, copy, 0755);
@@ -78,7 +78,7 @@ TEST_CASE("An ldconfig that someone other than root could have changed is refuse
 }
 
 TEST_CASE("A hung ldconfig is killed at the timeout", "[plugins][ldcache]") {
-  SKIP_UNLESS(no_probes());
+  GRAFT_SKIP_IF(no_probes());
   TempDir bin("graft-ldcache-bin-");
   write_probe(bin.path() + "/hang", kHangProbe);
   Rootfs rootfs;
@@ -95,7 +95,7 @@ TEST_CASE("A hung ldconfig is killed at the timeout", "[plugins][ldcache]") {
 
 TEST_CASE("A failing ldconfig is reported with the root, its exit status and its first stderr line",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_probes());
+  GRAFT_SKIP_IF(no_probes());
   TempDir bin("graft-ldcache-bin-");
   write_probe(bin.path() + "/fail", kFailProbe);
   Rootfs rootfs;
@@ -108,7 +108,7 @@ TEST_CASE("A failing ldconfig is reported with the root, its exit status and its
 
 TEST_CASE("A cache that ldconfig wrote without an entry the plan expects is refused, naming the entry",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_static_ldconfig());
+  GRAFT_SKIP_IF(no_static_ldconfig());
   Rootfs rootfs;
   const std::string missing = FakeHost::lib_dir() + "/libnvidia-ml.so.1";
   auto applied = prepare_and_apply(
@@ -122,8 +122,8 @@ TEST_CASE("A cache that ldconfig wrote without an entry the plan expects is refu
 
 TEST_CASE("An expected soname link that is gone once ldconfig has run is refused",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_static_ldconfig());
-  SKIP_UNLESS(no_probes());
+  GRAFT_SKIP_IF(no_static_ldconfig());
+  GRAFT_SKIP_IF(no_probes());
   const std::string link = FakeHost::lib_dir() + "/" + kSoname;
   Rootfs rootfs;
   // A real run leaves a cache listing the link; then the link goes, and an
@@ -144,7 +144,7 @@ TEST_CASE("An expected soname link that is gone once ldconfig has run is refused
 TEST_CASE("A cache path that is a FIFO or a device node once ldconfig has run is refused without "
           "being opened",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_probes());
+  GRAFT_SKIP_IF(no_probes());
   Rootfs rootfs;
   const std::string cache = rootfs.path("etc/ld.so.cache");
   // Opening a FIFO for reading would block until a writer comes, and
@@ -163,7 +163,7 @@ TEST_CASE("A cache path that is a FIFO or a device node once ldconfig has run is
 
 TEST_CASE("An expected cache entry that is not a plain absolute path is refused before ldconfig runs",
           "[plugins][ldcache]") {
-  SKIP_UNLESS(no_static_ldconfig());
+  GRAFT_SKIP_IF(no_static_ldconfig());
   Rootfs rootfs;
   auto applied = prepare_and_apply(*load(), rootfs, 0, ldcache_action({"/usr/lib/../../x.so.1"}));
   REQUIRE_FALSE(applied.ok());

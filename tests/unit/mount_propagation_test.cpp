@@ -1,4 +1,4 @@
-// Issue 10, item 1: graft's binds never stay peers of the host's mounts. The
+// graft's binds never stay peers of the host's mounts. The
 // host source sits on a shared mount (as /, /dev, /run and /proc do on a
 // systemd host); the plugins clone and attach it; a mount made on top of the
 // attached bind, as a container with CAP_SYS_ADMIN would make it, must not

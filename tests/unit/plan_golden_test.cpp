@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "plan_support.hpp"
+#include "skip.hpp"
 
 using namespace graft;
 using namespace graft::testing;
@@ -164,8 +165,7 @@ TEST_CASE("compat32 adds the 32-bit copies into the 32-bit library directory", "
   const auto& host = eight_gpu_host();
   if (!nodes_available(host)) return;
   if (!host.host.lib32_created()) {
-    WARN("skipped: this build has no 32-bit fake libraries");
-    return;
+    GRAFT_SKIP("this build has no 32-bit fake libraries");
   }
   Plan plan = host.plan({{"NVIDIA_VISIBLE_DEVICES", "0"},
                          {"NVIDIA_DRIVER_CAPABILITIES", "compute,compat32"}});

@@ -17,6 +17,7 @@
 #include "policy/policy.hpp"
 #include "run_command.hpp"
 #include "temp_dir.hpp"
+#include "skip.hpp"
 
 namespace fs = std::filesystem;
 using namespace graft;
@@ -177,8 +178,7 @@ TEST_CASE("resolve_in_root keeps an escaping symlink inside the root", "[plugins
 
 TEST_CASE("A built plugin exports exactly one dynamic symbol, the entry point", "[plugins]") {
   if (!fs::exists("/usr/bin/nm")) {
-    WARN("skipped: /usr/bin/nm (binutils) is not installed");
-    return;
+    GRAFT_SKIP("/usr/bin/nm (binutils) is not installed");
   }
   auto result = testing::run_command({"/usr/bin/nm", "-D", "--defined-only", std::string(GRAFT_TEST_PLUGIN_DIR) + "/libgood.so"});
   REQUIRE(result.exit_code == 0);

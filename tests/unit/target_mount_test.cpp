@@ -151,7 +151,7 @@ TEST_CASE("A /dev that is an image symlink is refused for device nodes",
 TEST_CASE("The ld cache is not written onto a volume an image symlink leads /etc to",
           "[plugins][mount][target-mount][ldcache]") {
   GRAFT_REQUIRE_MOUNTS();
-  SKIP_UNLESS(ldcache_test::no_static_ldconfig());
+  GRAFT_SKIP_IF(ldcache_test::no_static_ldconfig());
   MountSandbox sandbox;  // only for its private mount namespace
   ldcache_test::Rootfs rootfs(/*with_etc=*/false);
   mount_tmpfs(rootfs.path("data"));

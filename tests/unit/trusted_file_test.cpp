@@ -22,6 +22,7 @@
 #include "rules_support.hpp"
 #include "run_command.hpp"
 #include "temp_dir.hpp"
+#include "skip.hpp"
 
 using namespace graft;
 using graft::policy_test::PolicyFiles;
@@ -56,8 +57,7 @@ TEST_CASE("A group-writable policy is refused, naming it and its mode", "[policy
 
 TEST_CASE("A policy owned by another user is refused", "[policy][trusted]") {
   if (::geteuid() != 0) {
-    WARN("skipped: chown to another user needs root");
-    return;
+    GRAFT_SKIP("chown to another user needs root");
   }
   PolicyFiles files;
   std::string path = files.write("graft.toml", kPolicy);
@@ -78,8 +78,7 @@ TEST_CASE("A policy in a world-writable directory without the sticky bit is refu
 TEST_CASE("A directory anyone can write, even sticky, is refused unless root owns it",
           "[policy][trusted]") {
   if (::geteuid() != 0) {
-    WARN("skipped: chown to another user needs root");
-    return;
+    GRAFT_SKIP("chown to another user needs root");
   }
   PolicyFiles files;
   std::string path = files.write("site/graft.toml", kPolicy);

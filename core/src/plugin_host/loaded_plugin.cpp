@@ -25,16 +25,32 @@ LoadedPlugin::LoadedPlugin(std::string path, void* handle, const graft_plugin* d
       kinds_(std::move(kinds)),
       services_(name_) {}
 
-LoadedPlugin::~LoadedPlugin() {
-  if (initialised_) {
-    PluginCrashHandlers crash_handlers;
-    PluginCallNote note(path_, "destroy");
-    try {
-      descriptor_->destroy(state_);
-    } catch (...) {
-      // Nothing to report to from a destructor; the process is tearing down.
-    }
+std::string LoadedPlugin::where(const Action* action) const {
+  if (action == nullptr) return fmt::format("plugin {}", path_);
+  return fmt::format("plugin {}: {} {}", path_, to_string(action->kind), action->target);
+}
+
+template <class Call>
+Status LoadedPlugin::guarded(const char* phase, const Action* action, Call&& call) {
+  PluginCrashHandlers crash_handlers;  // nests: nothing to install inside apply_plan's
+  PluginCallNote note(path_, phase, action);
+  Status outcome = ok_status();
+  try {
+    outcome = call();
+  } catch (...) {
+    return make_error("{}: {} threw an exception", where(action), phase);
   }
+  if (outcome.ok()) return outcome;
+  return outcome.error().context(where(action));
+}
+
+LoadedPlugin::~LoadedPlugin() {
+  // Nothing to report to from a destructor; the process is tearing down.
+  if (initialised_)
+    (void)guarded("destroy", nullptr, [&] {
+      descriptor_->destroy(state_);
+      return ok_status();
+    });
   if (handle_ != nullptr) dlclose(handle_);
 }
 
@@ -44,20 +60,14 @@ bool LoadedPlugin::claims(ActionKind kind) const {
 
 Status LoadedPlugin::init(const std::string& config_json) {
   if (initialised_) return make_error("plugin {}: initialised twice", path_);
-  const char* message = nullptr;
-  int status = GRAFT_ERROR;
   initialised_ = true;  // destroy(state) is owed even when init fails
-  PluginCrashHandlers crash_handlers;
-  PluginCallNote note(path_, "init");
-  try {
-    status = descriptor_->init(services_.get(), config_json.c_str(), &state_, &message);
-  } catch (...) {
-    return make_error("plugin {}: init threw an exception", path_);
-  }
-  if (status == GRAFT_OK) return ok_status();
-  // Copy now: the message may live in state, which destroy frees.
-  return make_error("plugin {}: init failed: {}", path_,
-                    message ? message : fmt::format("status {}", status));
+  return guarded("init", nullptr, [&]() -> Status {
+    const char* message = nullptr;
+    int status = descriptor_->init(services_.get(), config_json.c_str(), &state_, &message);
+    if (status == GRAFT_OK) return ok_status();
+    // Copy now: the message may live in state, which destroy frees.
+    return make_error("init failed: {}", message ? message : fmt::format("status {}", status));
+  });
 }
 
 std::string LoadedPlugin::last_error_message() {
@@ -95,23 +105,14 @@ graft_apply_context context_of(const ApplyTarget& target) {
 
 Status LoadedPlugin::call_action(ActionCall call, const char* phase, const Action& action,
                                  std::uint32_t index, const ApplyTarget& target) {
-  auto where = [&] {
-    return fmt::format("plugin {}: {} {}", path_, to_string(action.kind), action.target);
-  };
   if (!initialised_ || !claims(action.kind))
-    return make_error("{}: not initialised or kind not claimed", where());
+    return make_error("{}: not initialised or kind not claimed", where(&action));
   ActionView view(action, index);
   graft_apply_context context = context_of(target);
-  int status = GRAFT_ERROR;
-  PluginCrashHandlers crash_handlers;  // nothing to install inside apply_plan's
-  PluginCallNote note(path_, phase, &action);
-  try {
-    status = call(state_, view.get(), &context);
-  } catch (...) {
-    return make_error("{}: {} threw an exception", where(), phase);
-  }
-  if (status == GRAFT_OK) return ok_status();
-  return make_error("{}: {}", where(), last_error_message());
+  return guarded(phase, &action, [&]() -> Status {
+    if (call(state_, view.get(), &context) == GRAFT_OK) return ok_status();
+    return Error{last_error_message()};
+  });
 }
 
 Status LoadedPlugin::prepare(const Action& action, std::uint32_t index, const ApplyTarget& target) {
@@ -126,16 +127,10 @@ Status LoadedPlugin::apply(const Action& action, std::uint32_t index, const Appl
 Status LoadedPlugin::finish(const ApplyTarget& target) {
   if (!GRAFT_PLUGIN_HAS(descriptor_, finish)) return ok_status();
   graft_apply_context context = context_of(target);
-  int status = GRAFT_ERROR;
-  PluginCrashHandlers crash_handlers;
-  PluginCallNote note(path_, "finish");
-  try {
-    status = descriptor_->finish(state_, &context);
-  } catch (...) {
-    return make_error("plugin {}: finish threw an exception", path_);
-  }
-  if (status == GRAFT_OK) return ok_status();
-  return make_error("plugin {}: finish: {}", path_, last_error_message());
+  return guarded("finish", nullptr, [&]() -> Status {
+    if (descriptor_->finish(state_, &context) == GRAFT_OK) return ok_status();
+    return make_error("finish: {}", last_error_message());
+  });
 }
 
 }  // namespace graft

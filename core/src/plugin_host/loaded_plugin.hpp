@@ -60,6 +60,14 @@ class LoadedPlugin {
   void keep_loaded_from(UniqueFd file) { file_ = std::move(file); }
 
  private:
+  // "plugin FILE", with the action's kind and target when there is one.
+  std::string where(const Action* action) const;
+  // Runs `call` (plugin code, answering a Status without context) with the
+  // crash handlers installed and the running note naming `phase` and
+  // `action`; an escaping exception becomes an error, and any error is
+  // prefixed with where(action).
+  template <class Call>
+  Status guarded(const char* phase, const Action* action, Call&& call);
   std::string last_error_message();
   using ActionCall = int (*)(void*, const graft_action*, const graft_apply_context*);
   Status call_action(ActionCall call, const char* phase, const Action& action,

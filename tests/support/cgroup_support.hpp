@@ -29,6 +29,7 @@
 #include <vector>
 #include "plugin_host/plugin_loader.hpp"
 #include "temp_dir.hpp"
+#include "skip.hpp"
 
 namespace graft::cgroup_test {
 
@@ -329,28 +330,28 @@ inline std::string v2_skip_reason() {
 
 // --- what each case starts from -------------------------------------------
 
-// The v1 devices hierarchy's mount point, or "" after a WARN "skipped: ..."
+// The v1 devices hierarchy's mount point, or "" after note_skip (skip.hpp)
 // where a v1 case cannot run: not root (`needs` says for what) or no hierarchy.
 inline std::string devices_v1_or_skip(const std::string& needs) {
   if (::geteuid() != 0) {
-    WARN("skipped: needs root (" + needs + ")");
+    ::graft::test::note_skip("needs root (" + needs + ")");
     return "";
   }
   std::string devices = devices_v1_mount();
-  if (devices.empty()) WARN("skipped: no cgroup v1 devices hierarchy mounted");
+  if (devices.empty()) ::graft::test::note_skip("no cgroup v1 devices hierarchy mounted");
   return devices;
 }
 
-// PrivateV2 mounts, or nullptr after a WARN "skipped: ..." where a v2 case
+// PrivateV2 mounts, or nullptr after note_skip (skip.hpp) where a v2 case
 // cannot run.
 inline std::unique_ptr<PrivateV2> private_v2_or_skip() {
   if (auto reason = v2_skip_reason(); !reason.empty()) {
-    WARN("skipped: " + reason);
+    ::graft::test::note_skip(reason);
     return nullptr;
   }
   auto v2 = std::make_unique<PrivateV2>();
   if (!v2->ready()) {
-    WARN("skipped: cannot mount cgroup2 and bpf filesystems here");
+    ::graft::test::note_skip("cannot mount cgroup2 and bpf filesystems here");
     return nullptr;
   }
   return v2;
@@ -383,7 +384,7 @@ struct V2Container {
   }
 };
 
-// A V2Container, or nullptr after a WARN "skipped: ..." (see private_v2_or_skip).
+// A V2Container, or nullptr after note_skip (skip.hpp) (see private_v2_or_skip).
 inline std::unique_ptr<V2Container> v2_container_or_skip(RuntimeProgram runtime) {
   auto v2 = private_v2_or_skip();
   if (!v2) return nullptr;

@@ -1,5 +1,6 @@
-// Shared setup for the hostile-input tests (hostile_state_test.cpp,
-// hostile_env_test.cpp, broken_policy_test.cpp, broken_plugin_test.cpp): a
+// The harness for tests that run the real `graft hook`/`graft apply` on bad
+// inputs (hostile, broken and hung: tests/README.md) and on stand-in
+// containers (hostile_*, broken_*, hung_*, apply_*_test.cpp): a
 // fake GPU host, bundles written in code, the real `graft hook`/`graft apply`
 // binary, a stand-in "container" (a process in its own mount namespace), and
 // a copy of the built plugin directory with one mechanism swapped for the
@@ -15,7 +16,7 @@
 #include "run_command.hpp"
 #include "temp_dir.hpp"
 
-namespace graft::hostile {
+namespace graft::harness {
 
 // A 2-GPU fake host, shared by every test in the binary.
 fixture::FakeHost& host();
@@ -68,4 +69,4 @@ class PluginDir {
 std::string write_policy(const std::string& name, const std::string& plugin_dir,
                          const std::string& extra = "", const std::string& audit = "");
 
-}  // namespace graft::hostile
+}  // namespace graft::harness

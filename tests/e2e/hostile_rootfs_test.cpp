@@ -1,4 +1,4 @@
-// Issue 4, "Malicious images": the root filesystem as a whole is hostile or
+// Hostile images: the root filesystem as a whole is hostile or
 // unusual: read-only, lacking the directories graft writes into, on a
 // filesystem mounted nosuid,nodev (and noexec). Each case is one `runc run`
 // (cgroup v1) through run_hostile.
@@ -14,7 +14,7 @@
 using namespace graft::e2e;
 
 TEST_CASE("a read-only rootfs (root.readonly) is injected or refused, never escaped",
-          "[e2e][malicious][runc][v1]") {
+          "[e2e][hostile][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   BundleSpec spec = gpu1_compute_utility();
   spec.readonly_root = true;
@@ -24,7 +24,7 @@ TEST_CASE("a read-only rootfs (root.readonly) is injected or refused, never esca
 }
 
 TEST_CASE("a rootfs without /usr, /run, /tmp and /etc/ld.so.conf.d gets them made inside the root, 0755 and owned by the rootfs owner",
-          "[e2e][malicious][runc][v1]") {
+          "[e2e][hostile][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   BundleSpec spec = gpu1_compute_utility();
   spec.rootfs_removed = {"/usr", "/run", "/tmp", "/etc/ld.so.conf.d"};
@@ -71,7 +71,7 @@ void check_applied_then_refused_by_runc(const CaseOutcome& result, const std::st
 // rootfs's nodev does not reach the nodes: /dev/nvidia1 opens as far as the
 // absent driver allows (ENXIO), not EACCES.
 TEST_CASE("a rootfs on a nosuid,nodev filesystem is injected and GPU 1's node still opens as far as the driver",
-          "[e2e][malicious][runc][v1]") {
+          "[e2e][hostile][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   (void)gpu_host(), (void)sentinel();  // built on the host's /tmp, outside the tmpfs
   PrivateTmpfs fs(MS_NOSUID | MS_NODEV);
@@ -87,7 +87,7 @@ TEST_CASE("a rootfs on a nosuid,nodev filesystem is injected and GPU 1's node st
 // on the nodev filesystem itself and cannot reopen them: runc fails after
 // the prestart hook, whatever graft did (graft had applied its plan).
 TEST_CASE("a rootfs on a nosuid,nodev filesystem without a /dev tmpfs is injected by graft and then refused by runc, which cannot open its own /dev/null",
-          "[e2e][malicious][runc][v1]") {
+          "[e2e][hostile][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   (void)gpu_host(), (void)sentinel();
   PrivateTmpfs fs(MS_NOSUID | MS_NODEV);
@@ -100,7 +100,7 @@ TEST_CASE("a rootfs on a nosuid,nodev filesystem without a /dev tmpfs is injecte
 // is the host's, run from a sealed memfd), so the hook applies the plan;
 // then runc cannot exec the container's /bin/sh and the start fails there.
 TEST_CASE("a rootfs on a nosuid,nodev,noexec filesystem is injected by graft and then refused by runc, which cannot exec the container's process",
-          "[e2e][malicious][runc][v1]") {
+          "[e2e][hostile][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   (void)gpu_host(), (void)sentinel();
   PrivateTmpfs fs(MS_NOSUID | MS_NODEV | MS_NOEXEC);

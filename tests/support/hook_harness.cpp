@@ -1,4 +1,4 @@
-#include "hostile_support.hpp"
+#include "hook_harness.hpp"
 
 #include <sched.h>
 #include <signal.h>
@@ -17,7 +17,7 @@
 
 namespace fs = std::filesystem;
 
-namespace graft::hostile {
+namespace graft::harness {
 
 fixture::FakeHost& host() {
   static fixture::FakeHost shared = fixture::FakeHost::build(fixture::FakeHostSpec::with_gpus(2));
@@ -117,4 +117,4 @@ std::string write_policy(const std::string& name, const std::string& plugin_dir,
   return moved;
 }
 
-}  // namespace graft::hostile
+}  // namespace graft::harness

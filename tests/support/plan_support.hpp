@@ -10,9 +10,12 @@
 
 #include "engine/container_plan.hpp"
 #include "fake_host.hpp"
+#include "plan_queries.hpp"
 #include "site_policy.hpp"
 
 namespace graft::testing {
+
+using namespace graft::test;  // the plan queries
 
 using Env = std::map<std::string, std::string>;
 
@@ -26,13 +29,6 @@ struct PlannedHost {
   Result<ContainerPlan> evaluate(const Env& env, bool privileged = false) const;
   Plan plan(const Env& env, bool privileged = false) const;
 };
-
-// Targets of every action of `kind` in the plan, in plan order.
-std::vector<std::string> targets(const Plan& plan, ActionKind kind);
-bool has_target(const Plan& plan, ActionKind kind, const std::string& target);
-const Action* find_action(const Plan& plan, ActionKind kind, const std::string& target);
-// True when any bind mount target ends in `/<file>` (e.g. "libcuda.so.560.35.03").
-bool mounts_file(const Plan& plan, const std::string& file);
 
 // Device-node tests need mknod; elsewhere they pass vacuously with a warning.
 bool nodes_available(const PlannedHost& host);

@@ -15,20 +15,15 @@
 #include "plan/plan.hpp"
 #include "plugin_host/loaded_plugin.hpp"
 #include "temp_dir.hpp"
+#include "skip.hpp"
 
 namespace graft::test {
 
 // Why mount tests cannot run here ("" when they can).
 std::string mount_skip_reason();
 
-// In a test case: skip (WARN and return) unless mounts can be made.
-#define GRAFT_REQUIRE_MOUNTS()                                  \
-  do {                                                          \
-    if (auto why = ::graft::test::mount_skip_reason(); !why.empty()) { \
-      WARN("skipped: " << why);                                 \
-      return;                                                   \
-    }                                                           \
-  } while (0)
+// In a test case: skip (skip.hpp) unless mounts can be made.
+#define GRAFT_REQUIRE_MOUNTS() GRAFT_SKIP_IF(::graft::test::mount_skip_reason())
 
 // Enters a new private mount namespace (this process is single-threaded and
 // ctest runs every test case in its own process, so nothing leaks out) and

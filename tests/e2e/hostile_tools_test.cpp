@@ -1,4 +1,4 @@
-// Issue 4, "Malicious images": what the image ships to be run or mounted
+// Hostile images: what the image ships to be run or mounted
 // by a privileged hook: its own ldconfig, CUDA compat libraries, and an
 // environment aimed at dynamic helpers (CVE-2024-0136/0137, CVE-2024-0132's
 // compat path, CVE-2025-23266). graft must run none of it and mount none of
@@ -17,7 +17,7 @@
 using namespace graft::e2e;
 
 TEST_CASE("the image's own /sbin/ldconfig and /sbin/ldconfig.real never run: graft runs the host's, sealed",
-          "[e2e][malicious][runc][v1]") {
+          "[e2e][hostile][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   const std::string host_marker = sentinel().path() + "/ldconfig-ran";
   const std::string script = "#!/bin/sh\necho ran >> /image-ldconfig-ran\necho ran >> " + host_marker +
@@ -40,7 +40,7 @@ TEST_CASE("the image's own /sbin/ldconfig and /sbin/ldconfig.real never run: gra
 }
 
 TEST_CASE("CUDA compat libraries in the image (/usr/local/cuda/compat) are never mounted over the driver libraries",
-          "[e2e][malicious][runc][v1]") {
+          "[e2e][hostile][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   BundleSpec spec = gpu1_compute_utility();
   for (const char* name : {"libcuda.so.1", "libcuda.so.999.99", "libnvidia-ml.so.1",
@@ -61,7 +61,7 @@ TEST_CASE("CUDA compat libraries in the image (/usr/local/cuda/compat) are never
 }
 
 TEST_CASE("an image environment with LD_PRELOAD, LD_AUDIT, LD_LIBRARY_PATH, GCONV_PATH and PATH pointing at image files is honoured by nothing graft runs (CVE-2025-23266)",
-          "[e2e][malicious][runc][v1]") {
+          "[e2e][hostile][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   const std::string marker = sentinel().path() + "/preload-ran";
   // Control: the object does write its marker when a dynamic program loads it.

@@ -1,6 +1,7 @@
 #include "plan_support.hpp"
 
 #include "request/request.hpp"
+#include "skip.hpp"
 
 namespace graft::testing {
 
@@ -26,32 +27,9 @@ Plan PlannedHost::plan(const Env& env, bool privileged) const {
   return evaluation->plan;
 }
 
-std::vector<std::string> targets(const Plan& plan, ActionKind kind) {
-  std::vector<std::string> out;
-  for (const auto& action : plan.actions)
-    if (action.kind == kind) out.push_back(action.target);
-  return out;
-}
-
-const Action* find_action(const Plan& plan, ActionKind kind, const std::string& target) {
-  for (const auto& action : plan.actions)
-    if (action.kind == kind && action.target == target) return &action;
-  return nullptr;
-}
-
-bool has_target(const Plan& plan, ActionKind kind, const std::string& target) {
-  return find_action(plan, kind, target) != nullptr;
-}
-
-bool mounts_file(const Plan& plan, const std::string& file) {
-  for (const auto& action : plan.actions)
-    if (action.kind == ActionKind::bind_mount && action.target.ends_with("/" + file)) return true;
-  return false;
-}
-
 bool nodes_available(const PlannedHost& host) {
   if (host.host.device_nodes_created()) return true;
-  WARN("skipped: device nodes need root (" << host.host.device_nodes_problem() << ")");
+  ::graft::test::note_skip("device nodes need root (" + host.host.device_nodes_problem() + ")");
   return false;
 }
 

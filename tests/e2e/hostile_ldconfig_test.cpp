@@ -1,4 +1,4 @@
-// Issue 10, "Nothing graft gives a container may reach back to the host":
+// Nothing graft gives a container may reach back to the host:
 // the in-container ldconfig and device nodes the image plants. An image
 // puts a character device behind a library-named symlink, and another
 // device named like a library, in the directory ldconfig scans; inotifywait
@@ -21,6 +21,7 @@
 #include "container_checks.hpp"
 #include "hostile_image.hpp"
 #include "temp_dir.hpp"
+#include "skip.hpp"
 
 extern char** environ;
 
@@ -75,11 +76,10 @@ class OpenWatch {
 
 TEST_CASE("a device node the image plants behind a library name in a library directory is never "
           "opened by the in-container ldconfig",
-          "[e2e][malicious][runc][v1]") {
+          "[e2e][hostile][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   if (::access(kInotifywait, X_OK) != 0) {
-    WARN("graft-e2e skipped: " << kInotifywait << " is missing (install inotify-tools)");
-    return;
+    GRAFT_SKIP(kInotifywait << " is missing (install inotify-tools)");
   }
   // The watch starts once the bundle is complete: every directory exists,
   // so `inotifywait -r` has them all before the runtime starts (a watch that

@@ -24,6 +24,7 @@
 #include "plugin_host/plugin_loader.hpp"
 #include "run_command.hpp"
 #include "temp_dir.hpp"
+#include "skip.hpp"
 
 namespace graft::ldcache_test {
 
@@ -41,15 +42,6 @@ std::string cannot_run();
 std::string no_static_ldconfig();
 // Why the byte-written x86-64 probes cannot run, or "".
 std::string no_probes();
-
-#define SKIP_UNLESS(reason_expr)                      \
-  do {                                                \
-    std::string reason_ = (reason_expr);              \
-    if (!reason_.empty()) {                           \
-      WARN("skipped: " << reason_);                   \
-      return;                                         \
-    }                                                 \
-  } while (false)
 
 // One fake driver library, built once by the fixture.
 inline const std::string& stub_library() {
