@@ -1,4 +1,4 @@
-// Fuzz target: the ld.so.cache parser (core/src/inventory/ldcache.cpp) on
+// Fuzz target: the ld.so.cache parser (base/src/ldcache.cpp) on
 // arbitrary bytes, old, new and combined layouts alike, plus the flag helpers
 // discovery applies to every entry.
 #include <cstddef>
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "inventory/ldcache.hpp"
+#include "graft/base/ldcache.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::string name = "fuzz";

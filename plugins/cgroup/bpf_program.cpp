@@ -74,8 +74,8 @@ void load_map_fd(Program& program, int dst, int map_fd) {
   program.push_back(make(0, 0, 0, 0, 0));
 }
 
-Result<plugin::Fd> load_program(bpf_prog_type type, const Program& program, const char* license,
-                                std::uint32_t expected_attach_type) {
+Result<UniqueFd> load_program(bpf_prog_type type, const Program& program, const char* license,
+                              std::uint32_t expected_attach_type) {
   static constexpr size_t log_size = 64 * 1024;
   auto log = std::make_unique<char[]>(log_size);
   bpf_attr attr{};
@@ -94,10 +94,10 @@ Result<plugin::Fd> load_program(bpf_prog_type type, const Program& program, cons
     return make_error("BPF_PROG_LOAD: {}{}", std::strerror(error),
                       message.empty() ? "" : " (verifier: " + message + ")");
   }
-  return plugin::Fd(static_cast<int>(fd));
+  return UniqueFd(static_cast<int>(fd));
 }
 
-Result<plugin::Fd> create_prog_array(std::uint32_t entries) {
+Result<UniqueFd> create_prog_array(std::uint32_t entries) {
   bpf_attr attr{};
   attr.map_type = BPF_MAP_TYPE_PROG_ARRAY;
   attr.key_size = sizeof(std::uint32_t);
@@ -111,7 +111,7 @@ Result<plugin::Fd> create_prog_array(std::uint32_t entries) {
     fd = sys_bpf(BPF_MAP_CREATE, attr);
   }
   if (fd < 0) return make_error("BPF_MAP_CREATE (prog array): {}", std::strerror(errno));
-  return plugin::Fd(static_cast<int>(fd));
+  return UniqueFd(static_cast<int>(fd));
 }
 
 Status set_prog_array_entry(int map_fd, std::uint32_t key, int prog_fd) {
@@ -144,12 +144,12 @@ Result<Attached> query_programs(int target_fd, bpf_attach_type type) {
   return make_error("BPF_PROG_QUERY: the attached programs keep changing");
 }
 
-Result<plugin::Fd> program_by_id(std::uint32_t id) {
+Result<UniqueFd> program_by_id(std::uint32_t id) {
   bpf_attr attr{};
   attr.prog_id = id;
   long fd = sys_bpf(BPF_PROG_GET_FD_BY_ID, attr);
   if (fd < 0) return make_error("BPF_PROG_GET_FD_BY_ID {}: {}", id, std::strerror(errno));
-  return plugin::Fd(static_cast<int>(fd));
+  return UniqueFd(static_cast<int>(fd));
 }
 
 Status attach_program(int target_fd, int prog_fd, bpf_attach_type type, std::uint32_t flags,

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "base/error.hpp"
-#include "fd.hpp"
+#include "graft/base/error.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft::cgroup::bpf {
 
@@ -31,11 +31,11 @@ void load_map_fd(Program& program, int dst, int map_fd);
 
 // BPF_PROG_LOAD with a verifier log. On failure the error carries errno and
 // the verifier's own complaint (the log's last message line).
-Result<plugin::Fd> load_program(bpf_prog_type type, const Program& program, const char* license,
-                                std::uint32_t expected_attach_type = 0);
+Result<UniqueFd> load_program(bpf_prog_type type, const Program& program, const char* license,
+                              std::uint32_t expected_attach_type = 0);
 
 // A one-slot-per-key BPF_MAP_TYPE_PROG_ARRAY and storing a program in it.
-Result<plugin::Fd> create_prog_array(std::uint32_t entries);
+Result<UniqueFd> create_prog_array(std::uint32_t entries);
 Status set_prog_array_entry(int map_fd, std::uint32_t key, int prog_fd);
 
 struct Attached {
@@ -44,7 +44,7 @@ struct Attached {
 };
 // BPF_PROG_QUERY on a cgroup fd (an O_PATH fd works).
 Result<Attached> query_programs(int target_fd, bpf_attach_type type);
-Result<plugin::Fd> program_by_id(std::uint32_t id);
+Result<UniqueFd> program_by_id(std::uint32_t id);
 // BPF_PROG_ATTACH; replace_fd is used (with BPF_F_REPLACE) when >= 0.
 Status attach_program(int target_fd, int prog_fd, bpf_attach_type type, std::uint32_t flags,
                       int replace_fd = -1);

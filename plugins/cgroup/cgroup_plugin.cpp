@@ -25,7 +25,7 @@
 #include "device_filter_v2.hpp"
 #include "device_rule.hpp"
 #include "devices_v1.hpp"
-#include "fd.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "plugin_glue.hpp"
 
 namespace graft::cgroup {
@@ -100,7 +100,7 @@ class CgroupPlugin {
  private:
   struct Container {
     ContainerCgroup cgroup;
-    plugin::Fd bpffs;           // v2: the bpf filesystem, opened in the host namespace
+    UniqueFd bpffs;           // v2: the bpf filesystem, opened in the host namespace
     std::string bpffs_error;    // why bpffs is not open
     std::vector<DeviceRule> pending;  // v2: rules collected by apply
   };
@@ -108,7 +108,7 @@ class CgroupPlugin {
   explicit CgroupPlugin(const plugin::Host& host) : host_(host) {}
 
   void open_bpffs(Container& container) const {
-    plugin::Fd dir(::open(bpffs_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    UniqueFd dir(::open(bpffs_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
     struct statfs fs {};
     if (!dir.valid())
       container.bpffs_error = fmt::format("{}: {}", bpffs_, std::strerror(errno));

@@ -59,7 +59,7 @@
 
 #include <fmt/format.h>
 
-#include "fd.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft::cgroup {
 
@@ -92,12 +92,8 @@ bool cgroup_alive(int mount_fd, std::uint64_t id) {
   handle->handle_bytes = sizeof id;
   handle->handle_type = kernfs_handle_type;
   std::memcpy(buffer + sizeof(file_handle), &id, sizeof id);
-  int fd = ::open_by_handle_at(mount_fd, handle, O_PATH | O_CLOEXEC);
-  if (fd >= 0) {
-    ::close(fd);
-    return true;
-  }
-  return errno != ESTALE;
+  UniqueFd fd(::open_by_handle_at(mount_fd, handle, O_PATH | O_CLOEXEC));
+  return fd.valid() || errno != ESTALE;
 }
 
 // Removes pins left by containers whose cgroup no longer exists.
@@ -110,7 +106,7 @@ void sweep_stale_pins(int pin_dir_fd, int cgroup_fd,
     ::close(list_fd);
     return;
   }
-  plugin::Fd mount_fd(::openat(cgroup_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  UniqueFd mount_fd(::openat(cgroup_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!mount_fd.valid()) return;
   std::vector<std::string> stale;
   while (dirent* entry = ::readdir(dir.get())) {
@@ -124,20 +120,20 @@ void sweep_stale_pins(int pin_dir_fd, int cgroup_fd,
     if (::unlinkat(pin_dir_fd, name.c_str(), 0) == 0) debug("removed stale pin " + name);
 }
 
-Result<plugin::Fd> open_pin_dir(const FilterTarget& target) {
+Result<UniqueFd> open_pin_dir(const FilterTarget& target) {
   if (target.bpffs_fd < 0)
     return make_error("cannot keep the runtime's device program reachable: {}",
                       target.bpffs_error.empty() ? "no bpf filesystem" : target.bpffs_error);
   if (::mkdirat(target.bpffs_fd, pin_dir_name, 0700) != 0 && errno != EEXIST)
     return make_error("mkdir {}/{}: {}", target.bpffs_path, pin_dir_name, std::strerror(errno));
-  plugin::Fd dir(
+  UniqueFd dir(
       ::openat(target.bpffs_fd, pin_dir_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!dir.valid())
     return make_error("open {}/{}: {}", target.bpffs_path, pin_dir_name, std::strerror(errno));
   return dir;
 }
 
-Result<plugin::Fd> load_wrapper(const bpf::Program& program) {
+Result<UniqueFd> load_wrapper(const bpf::Program& program) {
   auto loaded = bpf::load_program(BPF_PROG_TYPE_CGROUP_DEVICE, program, "Apache-2.0", 0);
   if (loaded.ok()) return loaded;
   // A kernel that pairs tail calls by expected_attach_type, and a runtime

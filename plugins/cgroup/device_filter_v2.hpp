@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "bpf_program.hpp"
 #include "device_rule.hpp"
 

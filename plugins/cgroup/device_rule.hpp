@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "graft/plugin.h"
 
 namespace graft::cgroup {

@@ -8,13 +8,13 @@
 #include <cerrno>
 #include <cstring>
 
-#include "fd.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft::cgroup {
 
 Status allow_v1(int cgroup_fd, const std::string& path, const DeviceRule& rule) {
   const std::string line = rule.text();
-  plugin::Fd allow(::openat(cgroup_fd, "devices.allow", O_WRONLY | O_CLOEXEC));
+  UniqueFd allow(::openat(cgroup_fd, "devices.allow", O_WRONLY | O_CLOEXEC));
   if (!allow.valid())
     return make_error("cgroup {}: open devices.allow for '{}': {}", path, line,
                       std::strerror(errno));

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "device_rule.hpp"
 
 namespace graft::cgroup {

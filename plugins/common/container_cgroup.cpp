@@ -8,15 +8,15 @@
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <sys/statfs.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+
+#include "graft/base/bounded_read.hpp"
+#include "graft/base/pidfd.hpp"
 
 namespace graft::cgroup {
 
@@ -48,14 +48,6 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
     start = end + 1;
   }
   return parts;
-}
-
-Result<std::string> read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return make_error("cannot read {}: {}", path, std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 bool is_under(const std::string& path, const std::string& root) {
@@ -163,20 +155,15 @@ static Result<CgroupPlace> device_cgroup_place(CgroupMode mode, const std::vecto
   return CgroupPlace{line, mount};
 }
 
-// The pidfd the host holds (ABI 1.2), or one opened here for an older host:
-// later than the host's would have been, but before anything is read.
-static Status open_own_pidfd(int pid, plugin::Fd& owned) {
-  owned = plugin::Fd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
-  if (owned.valid()) return ok_status();
-  return make_error("container process {}: {}", pid,
-                    errno == ESRCH ? "no such process (exited?)" : std::strerror(errno));
-}
-
 Result<ContainerCgroup> find_container_cgroup(int pid, int pidfd, const std::string& cgroup_root) {
   if (pid <= 0) return make_error("no container pid: cannot find the container's cgroup");
-  plugin::Fd owned;
+  // The pidfd the host holds (ABI 1.2), or one opened here for an older
+  // host: later than the host's would have been, but before anything is read.
+  UniqueFd owned;
   if (pidfd < 0) {
-    if (auto opened = open_own_pidfd(pid, owned); !opened.ok()) return opened.error();
+    auto opened = open_pidfd(pid);
+    if (!opened.ok()) return opened.error();
+    owned = std::move(*opened);
     pidfd = owned.get();
   }
   char resolved[PATH_MAX];
@@ -188,7 +175,8 @@ Result<ContainerCgroup> find_container_cgroup(int pid, int pidfd, const std::str
 
   auto cgroup_text = plugin::read_container_proc(pidfd, pid, "cgroup", "its cgroup");
   if (!cgroup_text.ok()) return cgroup_text.error();
-  auto mountinfo_text = read_file("/proc/self/mountinfo");
+  // A host with thousands of mounts has a mountinfo of a few MiB.
+  auto mountinfo_text = read_file("/proc/self/mountinfo", 64u << 20);
   if (!mountinfo_text.ok()) return mountinfo_text.error();
   auto lines = parse_proc_cgroup(*cgroup_text);
   auto mounts = parse_mountinfo(*mountinfo_text);
@@ -199,7 +187,7 @@ Result<ContainerCgroup> find_container_cgroup(int pid, int pidfd, const std::str
   if (!path.ok()) return path.error().context(fmt::format("pid {}", pid));
 
   ContainerCgroup found{.mode = *mode, .path = *path, .dir = {}};
-  found.dir = plugin::Fd(::open(path->c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
+  found.dir = UniqueFd(::open(path->c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
   if (!found.dir.valid())
     return make_error("cgroup of pid {}: open {}: {}", pid, *path, std::strerror(errno));
   struct statfs fs {};
@@ -209,7 +197,7 @@ Result<ContainerCgroup> find_container_cgroup(int pid, int pidfd, const std::str
                       *mode == CgroupMode::v2 ? "2" : " (v1)");
   // Only now is the directory held: had the process exited meanwhile, its
   // cgroup could have been removed and the path reused by another.
-  if (auto running = plugin::confirm_running(pidfd, pid, "its cgroup"); !running.ok())
+  if (auto running = confirm_running(pidfd, pid, "its cgroup"); !running.ok())
     return running.error();
   return found;
 }

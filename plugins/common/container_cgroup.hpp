@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "base/error.hpp"
-#include "fd.hpp"
+#include "graft/base/error.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft::cgroup {
 
@@ -50,7 +50,7 @@ Result<CgroupMode> detect_mode(const std::string& cgroup_root);
 struct ContainerCgroup {
   CgroupMode mode = CgroupMode::v1;
   std::string path;   // host path, for messages
-  plugin::Fd dir;     // O_PATH|O_DIRECTORY of the cgroup
+  UniqueFd dir;     // O_PATH|O_DIRECTORY of the cgroup
 };
 
 // The device cgroup of `pid`. `cgroup_root` decides the mode and, in v2,

@@ -2,13 +2,14 @@
 // belongs to that process only if it still runs once the bytes are in hand:
 // a pid can be reused the moment its process exits, a pidfd cannot. The host
 // holds the pidfd (graft_apply_context.pidfd, ABI 1.2); a plugin reads, then
-// confirms through it, with the one function here.
+// confirms through it (graft_base's confirm_running), with the one function
+// here.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "graft/plugin.h"
 
 namespace graft::plugin {
@@ -18,13 +19,6 @@ int pid_of(const graft_apply_context& context);
 
 // context.pidfd when the host's context has it (ABI 1.2), else -1.
 int pidfd_of(const graft_apply_context& context);
-
-// False once the pidfd's process has exited (zombie or reaped).
-bool process_running(int pidfd);
-
-// Refuses when the process behind `pidfd` has exited: "container process
-// <pid> exited while graft read <what>".
-Status confirm_running(int pidfd, int pid, std::string_view what);
 
 // The bytes of /proc/<pid>/<name> (at most 1 MiB), confirmed with pidfd.
 // `what` names the file in the error ("its cgroup").

@@ -53,11 +53,11 @@ Result<MountAttributes> mount_attributes(const graft_action& action,
   return attributes;
 }
 
-Result<Fd> clone_mount(int source_fd, const std::string& shown) {
+Result<UniqueFd> clone_mount(int source_fd, const std::string& shown) {
   long fd = ::syscall(SYS_open_tree, source_fd, "",
                       OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
   if (fd < 0) return sys_error("open_tree", shown, errno);
-  return Fd(static_cast<int>(fd));
+  return UniqueFd(static_cast<int>(fd));
 }
 
 Status set_mount_attributes(int mount_fd, const MountAttributes& attributes,
@@ -82,9 +82,9 @@ Status attach_mount(int mount_fd, int target_fd, const std::string& shown) {
   return ok_status();
 }
 
-Result<Fd> make_tmpfs(const std::vector<std::pair<std::string, std::string>>& parameters,
-                      std::uint64_t attributes, const std::string& shown) {
-  Fd context(static_cast<int>(::syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC)));
+Result<UniqueFd> make_tmpfs(const std::vector<std::pair<std::string, std::string>>& parameters,
+                            std::uint64_t attributes, const std::string& shown) {
+  UniqueFd context(static_cast<int>(::syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC)));
   if (!context.valid()) return sys_error("fsopen tmpfs", shown, errno);
   for (const auto& [key, value] : parameters)
     if (::syscall(SYS_fsconfig, context.get(), FSCONFIG_SET_STRING, key.c_str(), value.c_str(),
@@ -94,7 +94,7 @@ Result<Fd> make_tmpfs(const std::vector<std::pair<std::string, std::string>>& pa
     return sys_error("fsconfig create tmpfs", shown, errno);
   long fd = ::syscall(SYS_fsmount, context.get(), FSMOUNT_CLOEXEC, attributes);
   if (fd < 0) return sys_error("fsmount tmpfs", shown, errno);
-  return Fd(static_cast<int>(fd));
+  return UniqueFd(static_cast<int>(fd));
 }
 
 }  // namespace graft::plugin

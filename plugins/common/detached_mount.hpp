@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "base/error.hpp"
-#include "fd.hpp"
+#include "graft/base/error.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "graft/plugin.h"
 
 namespace graft::plugin {
@@ -34,7 +34,7 @@ Result<MountAttributes> mount_attributes(const graft_action& action,
 
 // open_tree(OPEN_TREE_CLONE) of the object `source_fd` refers to: a detached
 // copy of that one mount (not its submounts). `shown` names it in errors.
-Result<Fd> clone_mount(int source_fd, const std::string& shown);
+Result<UniqueFd> clone_mount(int source_fd, const std::string& shown);
 
 // mount_setattr on the mount `mount_fd` refers to (not recursive); it also
 // makes the mount private, so no clone stays a peer of the host's mount.
@@ -48,7 +48,7 @@ Status attach_mount(int mount_fd, int target_fd, const std::string& shown);
 
 // A new detached tmpfs (fsopen/fsconfig/fsmount) with string parameters such
 // as {"mode", "0555"}, {"size", "1m"} and MOUNT_ATTR_* `attributes`.
-Result<Fd> make_tmpfs(const std::vector<std::pair<std::string, std::string>>& parameters,
-                      std::uint64_t attributes, const std::string& shown);
+Result<UniqueFd> make_tmpfs(const std::vector<std::pair<std::string, std::string>>& parameters,
+                            std::uint64_t attributes, const std::string& shown);
 
 }  // namespace graft::plugin

@@ -1,7 +1,6 @@
 // Host conveniences and config parsing for plugin_glue.hpp.
 #include "plugin_glue.hpp"
 
-#include <cerrno>
 #include <cstring>
 
 namespace graft::plugin {
@@ -12,17 +11,7 @@ void Host::log(int level, const std::string& message) const {
 }
 
 int Host::resolve_in_root(int root_fd, const std::string& path, int flags) const {
-  // openat2 answers EAGAIN when a rename or mount anywhere on the host
-  // happened during a ".." step of a RESOLVE_IN_ROOT lookup: the kernel could
-  // not prove the walk stayed in the root, and opened nothing. Any rename
-  // counts, so a busy host hits this with a harmless image that has a "../"
-  // symlink; openat2(2) advises trying again. Bounded, so an image renaming
-  // in a loop gets a refusal, never a stall.
-  constexpr int kAttempts = 16;
-  int fd = -EAGAIN;
-  for (int attempt = 0; attempt < kAttempts && fd == -EAGAIN; ++attempt)
-    fd = services_->resolve_in_root(services_->host, root_fd, path.c_str(), flags);
-  return fd;
+  return services_->resolve_in_root(services_->host, root_fd, path.c_str(), flags);
 }
 
 bool has_option(const graft_action& action, const char* word) {

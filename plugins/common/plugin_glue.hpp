@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "graft/plugin.h"
 
 namespace graft::plugin {
@@ -31,8 +31,9 @@ class Host {
   explicit Host(const graft_host_services* services) : services_(services) {}
   void log(int level, const std::string& message) const;
   void debug(const std::string& message) const { log(GRAFT_LOG_DEBUG, message); }
-  // resolve_in_root: a new fd or -errno (see plugin.h). EAGAIN (a rename or
-  // mount raced a ".." step) is retried a few times before it is returned.
+  // resolve_in_root: a new fd or -errno (see plugin.h). The host already
+  // retried an EAGAIN (graft_base's retry_on_eagain), so one that arrives
+  // here is final.
   int resolve_in_root(int root_fd, const std::string& path, int flags) const;
 
  private:

@@ -15,9 +15,9 @@
 #include <string>
 #include <utility>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "detached_mount.hpp"
-#include "fd.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "graft/plugin.h"
 #include "root_path.hpp"
 #include "source_check.hpp"
@@ -27,7 +27,7 @@ namespace graft::plugin {
 struct PreparedBind {
   std::string target;  // the container path it goes to
   Leaf leaf = Leaf::file;
-  Fd mount;            // the detached clone
+  UniqueFd mount;            // the detached clone
   // For device nodes: an existing node at the target must be this one.
   char device_type = 0;
   dev_t rdev = 0;

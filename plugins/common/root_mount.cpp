@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "fd.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "sys_error.hpp"
 
 #ifndef STATX_MNT_ID
@@ -20,8 +20,8 @@ namespace {
 // The deepest directory on `dir`'s own path (`dir` itself when every
 // component is a real directory), walked from the root one component at a
 // time without following a symlink; `reached` is its container path.
-Result<Fd> literal_ancestor(int root_fd, const std::string& dir, std::string& reached) {
-  Fd current(::fcntl(root_fd, F_DUPFD_CLOEXEC, 0));
+Result<UniqueFd> literal_ancestor(int root_fd, const std::string& dir, std::string& reached) {
+  UniqueFd current(::fcntl(root_fd, F_DUPFD_CLOEXEC, 0));
   if (!current.valid()) return sys_error("dup", "container root", errno);
   std::string walked;
   for (size_t start = 0; start < dir.size();) {
@@ -29,7 +29,8 @@ Result<Fd> literal_ancestor(int root_fd, const std::string& dir, std::string& re
     std::string name = dir.substr(start, end - start);
     start = end + 1;
     if (name.empty() || name == ".") continue;
-    Fd next(::openat(current.get(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    UniqueFd next(
+        ::openat(current.get(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!next.valid()) break;  // a symlink, not a directory, or missing: stop here
     current = std::move(next);
     walked.append("/").append(name);

@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <string>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 
 namespace graft::plugin {
 

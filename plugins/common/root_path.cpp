@@ -49,8 +49,9 @@ const char* leaf_wanted(Leaf leaf) {
 }
 
 // The entry `name` as O_PATH|O_NOFOLLOW, refused unless `leaf` accepts it.
-Result<Fd> open_leaf(int parent_fd, const std::string& name, Leaf leaf, const std::string& shown) {
-  Fd fd(::openat(parent_fd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+Result<UniqueFd> open_leaf(int parent_fd, const std::string& name, Leaf leaf,
+                           const std::string& shown) {
+  UniqueFd fd(::openat(parent_fd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
   if (!fd.valid()) return sys_error("openat", shown, errno);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return sys_error("fstat", shown, errno);
@@ -94,10 +95,11 @@ std::string leaf_name(const std::string& path) {
                      end - (slash == std::string::npos ? 0 : slash + 1) + 1);
 }
 
-Result<Fd> make_dir_at(int parent_fd, const std::string& name, Owner owner,
-                       const std::string& shown) {
+Result<UniqueFd> make_dir_at(int parent_fd, const std::string& name, Owner owner,
+                             const std::string& shown) {
   if (::mkdirat(parent_fd, name.c_str(), 0755) == 0) {
-    Fd made(::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    UniqueFd made(
+        ::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!made.valid()) return sys_error("openat", shown, errno);
     if (auto status = settle(made.get(), 0755, owner, shown); !status) return status.error();
   } else if (errno != EEXIST) {
@@ -107,9 +109,9 @@ Result<Fd> make_dir_at(int parent_fd, const std::string& name, Owner owner,
   return open_leaf(parent_fd, name, Leaf::directory, shown);
 }
 
-Result<Fd> make_dirs_at(int dir_fd, std::span<const std::string> names, Owner owner,
-                        const std::string& shown) {
-  Fd current(::fcntl(dir_fd, F_DUPFD_CLOEXEC, 0));
+Result<UniqueFd> make_dirs_at(int dir_fd, std::span<const std::string> names, Owner owner,
+                              const std::string& shown) {
+  UniqueFd current(::fcntl(dir_fd, F_DUPFD_CLOEXEC, 0));
   if (!current.valid()) return sys_error("dup", shown, errno);
   std::string path = shown == "/" ? "" : shown;
   for (const auto& name : names) {
@@ -121,11 +123,11 @@ Result<Fd> make_dirs_at(int dir_fd, std::span<const std::string> names, Owner ow
   return current;
 }
 
-Result<Fd> make_leaf_at(int parent_fd, const std::string& name, Leaf leaf, Owner owner,
-                        const std::string& shown) {
+Result<UniqueFd> make_leaf_at(int parent_fd, const std::string& name, Leaf leaf, Owner owner,
+                              const std::string& shown) {
   if (leaf == Leaf::directory) return make_dir_at(parent_fd, name, owner, shown);
-  Fd made(::openat(parent_fd, name.c_str(),
-                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  UniqueFd made(::openat(parent_fd, name.c_str(),
+                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (made.valid()) {
     if (auto status = settle(made.get(), 0644, owner, shown); !status) return status.error();
   } else if (errno != EEXIST) {
@@ -134,8 +136,8 @@ Result<Fd> make_leaf_at(int parent_fd, const std::string& name, Leaf leaf, Owner
   return open_leaf(parent_fd, name, leaf, shown);
 }
 
-Result<Fd> make_node_at(int parent_fd, const std::string& name, char device_type, dev_t rdev,
-                        Owner owner, const std::string& shown) {
+Result<UniqueFd> make_node_at(int parent_fd, const std::string& name, char device_type, dev_t rdev,
+                              Owner owner, const std::string& shown) {
   mode_t type = device_type == 'b' ? S_IFBLK : S_IFCHR;
   int made = 0;
   {
@@ -161,15 +163,15 @@ RootFs::RootFs(const Host& host, const graft_apply_context& context)
       root_fd_(context.rootfs_fd),
       owner_{context.container_uid, context.container_gid} {}
 
-Result<Fd> RootFs::open(const std::string& path, int flags) const {
+Result<UniqueFd> RootFs::open(const std::string& path, int flags) const {
   if (root_fd_ < 0) return make_error("{}: no container root to resolve it in", path);
   int fd = host_.resolve_in_root(root_fd_, path, flags);
   if (fd < 0) return sys_error("resolve in root", path, -fd);
-  return Fd(fd);
+  return UniqueFd(fd);
 }
 
-Result<Fd> RootFs::open_dirs(const std::string& path, std::span<const std::string> names,
-                             const std::string& target) const {
+Result<UniqueFd> RootFs::open_dirs(const std::string& path, std::span<const std::string> names,
+                                   const std::string& target) const {
   if (root_fd_ < 0) return make_error("{}: no container root to resolve it in", path);
   // Usually everything exists: one lookup. Otherwise find the deepest
   // existing directory and create the rest below it. Either way the
@@ -177,7 +179,7 @@ Result<Fd> RootFs::open_dirs(const std::string& path, std::span<const std::strin
   // what is created below a checked directory is on its mount.
   int whole = host_.resolve_in_root(root_fd_, path, O_PATH | O_DIRECTORY);
   if (whole >= 0) {
-    Fd found(whole);
+    UniqueFd found(whole);
     if (auto status = check_target_mount(root_fd_, found.get(), target, path); !status)
       return status.error();
     return found;
@@ -192,7 +194,7 @@ Result<Fd> RootFs::open_dirs(const std::string& path, std::span<const std::strin
     int fd = host_.resolve_in_root(root_fd_, next, O_PATH | O_DIRECTORY);
     if (fd == -ENOENT) break;
     if (fd < 0) return sys_error("resolve in root", next, -fd);
-    *current = Fd(fd);
+    *current = UniqueFd(fd);
     prefix = next;
   }
   std::string shown = prefix.empty() ? "/" : prefix;
@@ -201,13 +203,13 @@ Result<Fd> RootFs::open_dirs(const std::string& path, std::span<const std::strin
   return make_dirs_at(current->get(), names.subspan(existing), owner_, shown);
 }
 
-Result<Fd> RootFs::make_dirs(const std::string& path) const {
+Result<UniqueFd> RootFs::make_dirs(const std::string& path) const {
   auto names = split_container_path(path);
   if (!names) return names.error();
   return open_dirs(path, *names, path);
 }
 
-Result<Fd> RootFs::open_parent(const std::string& path) const {
+Result<UniqueFd> RootFs::open_parent(const std::string& path) const {
   auto names = split_container_path(path);
   if (!names) return names.error();
   if (names->empty()) return make_error("container path '{}' has no parent", path);
@@ -217,7 +219,7 @@ Result<Fd> RootFs::open_parent(const std::string& path) const {
   return open_dirs(parent.empty() ? "/" : parent, parents, path);
 }
 
-Result<Fd> RootFs::make_mountpoint(const std::string& path, Leaf leaf) const {
+Result<UniqueFd> RootFs::make_mountpoint(const std::string& path, Leaf leaf) const {
   auto parent = open_parent(path);
   if (!parent) return parent;
   return make_leaf_at(parent->get(), leaf_name(path), leaf, owner_, path);

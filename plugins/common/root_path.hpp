@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "base/error.hpp"
-#include "fd.hpp"
+#include "graft/base/error.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "graft/plugin.h"
 #include "plugin_glue.hpp"
 
@@ -41,19 +41,19 @@ Result<std::vector<std::string>> split_container_path(const std::string& path);
 // fd of the entry, checked with fstat.
 //
 // A directory `name`, made (mode 0755, chowned) unless it already is one.
-Result<Fd> make_dir_at(int parent_fd, const std::string& name, Owner owner,
-                       const std::string& shown);
+Result<UniqueFd> make_dir_at(int parent_fd, const std::string& name, Owner owner,
+                             const std::string& shown);
 // Directories `names` below `dir_fd`, each made as by make_dir_at.
-Result<Fd> make_dirs_at(int dir_fd, std::span<const std::string> names, Owner owner,
-                        const std::string& shown);
+Result<UniqueFd> make_dirs_at(int dir_fd, std::span<const std::string> names, Owner owner,
+                              const std::string& shown);
 // A mountpoint `name` of type `leaf` (an empty 0644 file, or a 0755
 // directory), made with O_EXCL semantics unless an entry of that type exists.
-Result<Fd> make_leaf_at(int parent_fd, const std::string& name, Leaf leaf, Owner owner,
-                        const std::string& shown);
+Result<UniqueFd> make_leaf_at(int parent_fd, const std::string& name, Leaf leaf, Owner owner,
+                              const std::string& shown);
 // A device node `name` (mode 0666 exactly, whatever the umask), or the
 // existing one when it has the same type and number.
-Result<Fd> make_node_at(int parent_fd, const std::string& name, char device_type, dev_t rdev,
-                        Owner owner, const std::string& shown);
+Result<UniqueFd> make_node_at(int parent_fd, const std::string& name, char device_type, dev_t rdev,
+                              Owner owner, const std::string& shown);
 
 // The container root of one apply call.
 class RootFs {
@@ -63,22 +63,22 @@ class RootFs {
   Owner owner() const { return owner_; }
 
   // resolve_in_root(path, flags): a new fd or an error naming `path`.
-  Result<Fd> open(const std::string& path, int flags) const;
+  Result<UniqueFd> open(const std::string& path, int flags) const;
   // Each of these refuses a directory that is not on the mount the target
   // belongs to (root_mount.hpp): a symlink in the image cannot steer graft
   // onto a volume, /dev/shm or an earlier bind.
   // The directory `path` (O_PATH), made with any missing parents.
-  Result<Fd> make_dirs(const std::string& path) const;
+  Result<UniqueFd> make_dirs(const std::string& path) const;
   // The directory holding `path`'s last component (O_PATH), made as needed.
-  Result<Fd> open_parent(const std::string& path) const;
+  Result<UniqueFd> open_parent(const std::string& path) const;
   // The mountpoint at `path`, with its parents (see make_leaf_at).
-  Result<Fd> make_mountpoint(const std::string& path, Leaf leaf) const;
+  Result<UniqueFd> make_mountpoint(const std::string& path, Leaf leaf) const;
 
  private:
   // The directory `path` (split into `names`), made as needed, on the mount
   // `target` belongs to (root_mount.hpp).
-  Result<Fd> open_dirs(const std::string& path, std::span<const std::string> names,
-                       const std::string& target) const;
+  Result<UniqueFd> open_dirs(const std::string& path, std::span<const std::string> names,
+                             const std::string& target) const;
 
   const Host& host_;
   int root_fd_;

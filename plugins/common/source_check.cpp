@@ -68,17 +68,17 @@ namespace {
 
 // `path` as an fd: inside the source root when it lies below it, otherwise
 // as a host path. The leaf is never followed either way.
-Result<Fd> open_host_path(const std::string& path, const SourceRoot& root) {
+Result<UniqueFd> open_host_path(const std::string& path, const SourceRoot& root) {
   bool below = root.fd >= 0 && root.path != "/" && path.starts_with(root.path + "/");
   if (!below) {
-    Fd fd(::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+    UniqueFd fd(::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
     if (!fd.valid()) return sys_error("open source", path, errno);
     return fd;
   }
   int fd = root.host->resolve_in_root(root.fd, path.substr(root.path.size()),
                                       O_PATH | O_NOFOLLOW);
   if (fd < 0) return sys_error("open source (inside " + root.path + ")", path, -fd);
-  return Fd(fd);
+  return UniqueFd(fd);
 }
 
 }  // namespace

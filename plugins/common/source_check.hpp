@@ -9,8 +9,8 @@
 #include <initializer_list>
 #include <string>
 
-#include "base/error.hpp"
-#include "fd.hpp"
+#include "graft/base/error.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "graft/plugin.h"
 #include "plugin_glue.hpp"
 
@@ -23,7 +23,7 @@ FileType file_type(mode_t mode);
 const char* describe(FileType type);
 
 struct OpenedSource {
-  Fd fd;  // O_PATH|O_NOFOLLOW|O_CLOEXEC
+  UniqueFd fd;  // O_PATH|O_NOFOLLOW|O_CLOEXEC
   struct stat st {};
   FileType type = FileType::other;
 };

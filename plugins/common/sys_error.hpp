@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 
 namespace graft::plugin {
 

@@ -15,7 +15,6 @@
 #include <linux/mount.h>
 #include <sys/sysmacros.h>
 
-#include "fd.hpp"
 #include "plugin_glue.hpp"
 #include "prepared_bind.hpp"
 #include "root_path.hpp"

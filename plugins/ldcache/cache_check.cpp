@@ -1,6 +1,6 @@
 // Checks a freshly written ld.so.cache inside a container root, reading it
-// with core's bounds-checked parser (inventory/ldcache.cpp, compiled into
-// this plugin) through an fd from resolve_in_root.
+// with graft_base's bounds-checked parser through an fd from
+// resolve_in_root.
 #include "cache_check.hpp"
 
 #include <fcntl.h>
@@ -13,32 +13,27 @@
 #include <string>
 #include <string_view>
 
-#include "fd.hpp"
-#include "inventory/ldcache.hpp"
+#include "graft/base/bounded_read.hpp"
+#include "graft/base/ldcache.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft::ldcache {
 namespace {
 
-using plugin::Fd;
-
-// Larger than any cache ldconfig writes for a container; parse_ldcache
-// refuses the same size.
-constexpr size_t kMaxCacheBytes = 16 << 20;
-
 std::string leaf_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
 // An fd for `path` inside the root, which must lead to a regular file.
-Result<Fd> open_regular(const plugin::Host& host, int root_fd, const std::string& path, int flags,
-                        const std::string& root_name) {
+Result<UniqueFd> open_regular(const plugin::Host& host, int root_fd, const std::string& path,
+                              int flags, const std::string& root_name) {
   int opened = host.resolve_in_root(root_fd, path, flags);
   if (opened < 0)
     return make_error("{} in {} after ldconfig ran: {}", path, root_name, std::strerror(-opened));
-  Fd fd(opened);
+  UniqueFd fd(opened);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
     return make_error("{} in {} after ldconfig ran: does not lead to a regular file", path,
                       root_name);
-  return Result<Fd>(std::move(fd));
+  return Result<UniqueFd>(std::move(fd));
 }
 
 // Opens the checked file for reading through its entry in `own_fds` (this
@@ -46,14 +41,14 @@ Result<Fd> open_regular(const plugin::Host& host, int root_fd, const std::string
 // very inode behind `path_fd`, so a device node an image swaps in after the
 // check is never opened (opening some devices has effects). The container's
 // own /proc, if any, does not know this process.
-Result<Fd> reopen_for_reading(int own_fds, const Fd& path_fd, const std::string& path,
-                              const std::string& root_name) {
+Result<UniqueFd> reopen_for_reading(int own_fds, const UniqueFd& path_fd, const std::string& path,
+                                    const std::string& root_name) {
   const std::string entry = std::to_string(path_fd.get());
-  Fd fd(::openat(own_fds, entry.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+  UniqueFd fd(::openat(own_fds, entry.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
   if (!fd.valid())
     return make_error("reading {} in {}: reopening fd {}: {}", path, root_name, entry,
                       std::strerror(errno));
-  return Result<Fd>(std::move(fd));
+  return Result<UniqueFd>(std::move(fd));
 }
 
 Result<std::string> read_cache(const plugin::Host& host, const CacheCheck& check,
@@ -63,17 +58,7 @@ Result<std::string> read_cache(const plugin::Host& host, const CacheCheck& check
   if (!checked.ok()) return checked.error();
   auto fd = reopen_for_reading(check.own_fds, *checked, path, root_name);
   if (!fd.ok()) return fd.error();
-  std::string bytes;
-  char buffer[65536];
-  for (;;) {
-    ssize_t n = ::read(fd->get(), buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return make_error("reading {} in {}: {}", path, root_name, std::strerror(errno));
-    if (n == 0) return bytes;
-    bytes.append(buffer, static_cast<size_t>(n));
-    if (bytes.size() > kMaxCacheBytes)
-      return make_error("{} in {}: larger than {} bytes", path, root_name, kMaxCacheBytes);
-  }
+  return read_bounded(fd->get(), kMaxLdCacheBytes, path + " in " + root_name);
 }
 
 }  // namespace

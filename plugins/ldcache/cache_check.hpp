@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "graft/plugin.h"
 #include "plugin_glue.hpp"
 

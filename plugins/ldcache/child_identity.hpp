@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 
 namespace graft::ldcache {
 

@@ -30,7 +30,7 @@
 #include <string_view>
 
 #include "child_seccomp.hpp"
-#include "fd.hpp"
+#include "graft/base/unique_fd.hpp"
 
 #ifndef SECBIT_NOROOT
 #include <linux/securebits.h>
@@ -38,8 +38,6 @@
 
 namespace graft::ldcache {
 namespace {
-
-using plugin::Fd;
 
 constexpr int kSetupFailedExit = 125;  // the child failed before exec
 constexpr size_t kMaxStderr = 4096;    // kept of the child's stderr; the rest is drained
@@ -331,9 +329,9 @@ Status run_confined(const ConfinedCommand& command) {
 
   int pipe_fds[2], go_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return make_error("pipe2: {}", std::strerror(errno));
-  Fd err_read(pipe_fds[0]), err_write(pipe_fds[1]);
+  UniqueFd err_read(pipe_fds[0]), err_write(pipe_fds[1]);
   if (::pipe2(go_fds, O_CLOEXEC) != 0) return make_error("pipe2: {}", std::strerror(errno));
-  Fd go_read(go_fds[0]), go_write(go_fds[1]);
+  UniqueFd go_read(go_fds[0]), go_write(go_fds[1]);
   // Only the parent's end is non-blocking; the flag is per end.
   ::fcntl(err_read.get(), F_SETFL, O_NONBLOCK);
 
@@ -348,7 +346,7 @@ Status run_confined(const ConfinedCommand& command) {
                           : std::string("into its namespaces"),
                       std::strerror(errno));
   if (pid == 0) child_main(plan);
-  Fd pidfd(raw_pidfd);
+  UniqueFd pidfd(raw_pidfd);
   err_write.reset();  // EOF on the pipe once the child and its exec are done
   go_read.reset();
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 
 namespace graft::ldcache {
 

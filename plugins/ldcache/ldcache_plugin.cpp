@@ -45,7 +45,7 @@
 #include "container_cgroup.hpp"
 #include "container_process.hpp"
 #include "child_identity.hpp"
-#include "fd.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "plugin_glue.hpp"
 #include "root_mount.hpp"
 #include "sealed_binary.hpp"
@@ -53,7 +53,6 @@
 namespace graft::ldcache {
 namespace {
 
-using plugin::Fd;
 using plugin::Host;
 
 constexpr long long kMaxTimeoutMs = 10 * 60 * 1000;
@@ -96,7 +95,6 @@ Status check_container_path(const std::string& path, const char* what) {
   return ok_status();
 }
 
-
 // Read, then confirmed through the pidfd: a reused pid's maps are not the container's.
 Result<std::vector<IdRange>> read_id_map(int pid, int pidfd, const char* which) {
   auto text = plugin::read_container_proc(pidfd, pid, which, which);
@@ -112,10 +110,10 @@ std::string root_name(const graft_apply_context& context) {
 }
 
 // One step of ensure_directory: `name` inside the already resolved `parent`.
-Result<Fd> open_or_make(const Host& host, int root_fd, const std::string& so_far, int parent,
-                        const std::string& name, const graft_apply_context& context) {
+Result<UniqueFd> open_or_make(const Host& host, int root_fd, const std::string& so_far, int parent,
+                              const std::string& name, const graft_apply_context& context) {
   int fd = host.resolve_in_root(root_fd, so_far, O_PATH | O_DIRECTORY);
-  if (fd >= 0) return Fd(fd);
+  if (fd >= 0) return UniqueFd(fd);
   if (fd != -ENOENT)
     return make_error("{} in {}: {}", so_far, root_name(context), std::strerror(-fd));
   // mkdirat with a single name below a resolved fd: nothing is followed. A
@@ -131,7 +129,7 @@ Result<Fd> open_or_make(const Host& host, int root_fd, const std::string& so_far
     return make_error("chown {} in {}: {}", so_far, root_name(context), std::strerror(errno));
   fd = host.resolve_in_root(root_fd, so_far, O_PATH | O_DIRECTORY);
   if (fd < 0) return make_error("{} in {}: {}", so_far, root_name(context), std::strerror(-fd));
-  return Fd(fd);
+  return UniqueFd(fd);
 }
 
 // ldconfig writes <target>~ then renames it, so the directory must exist.
@@ -141,7 +139,7 @@ Status ensure_directory(const Host& host, int root_fd, const std::string& dir,
                         const graft_apply_context& context) {
   int root = host.resolve_in_root(root_fd, "/", O_PATH | O_DIRECTORY);
   if (root < 0) return make_error("{}: {}", root_name(context), std::strerror(-root));
-  Fd current(root);
+  UniqueFd current(root);
   std::string so_far;
   for (size_t start = 1; start < dir.size();) {
     size_t end = std::min(dir.find('/', start), dir.size());
@@ -169,7 +167,7 @@ Status check_written_dirs(const Host& host, int root_fd, const graft_action& act
     int fd = host.resolve_in_root(root_fd, dirs[i], O_PATH | O_DIRECTORY);
     if (fd == -ENOENT && i > 0) continue;
     if (fd < 0) return make_error("{}: {}", dirs[i], std::strerror(-fd));
-    Fd dir(fd);
+    UniqueFd dir(fd);
     std::string target = i == 0 ? std::string(action.target) : dirs[i];
     if (auto status = plugin::check_target_mount(root_fd, dir.get(), target, dirs[i]); !status)
       return status;
@@ -195,7 +193,7 @@ class LdcachePlugin {
   Status prepare(const graft_action& action, const graft_apply_context& context) {
     auto sealed = seal_host_binary(config_.ldconfig);
     if (!sealed.ok()) return sealed.error().context("ldconfig");
-    Fd own_fds(::open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC));
+    UniqueFd own_fds(::open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (!own_fds.valid()) return make_error("/proc/self/fd: {}", std::strerror(errno));
     Prepared prepared{std::move(*sealed), std::move(own_fds), {}};
     if (auto found = find_container(plugin::pid_of(context), plugin::pidfd_of(context)); found.ok())
@@ -211,7 +209,7 @@ class LdcachePlugin {
     if (found == prepared_.end()) return make_error("not prepared (prepare opens the host ldconfig)");
     Prepared prepared = std::move(found->second);  // used once, closed when apply returns
     prepared_.erase(found);
-    Fd& exe = prepared.exe;
+    UniqueFd& exe = prepared.exe;
     if (context.rootfs_fd < 0) return make_error("no container root to update");
     auto command = command_for(action, context, exe.get());
     if (!command.ok()) return command.error();
@@ -239,7 +237,7 @@ class LdcachePlugin {
   // its id maps. Absent without a pid.
   struct Container {
     cgroup::ContainerCgroup cgroup;
-    Fd procs;  // v1: cgroup.procs of the devices cgroup, for writing
+    UniqueFd procs;  // v1: cgroup.procs of the devices cgroup, for writing
     std::vector<IdRange> uid_map, gid_map;
   };
 
@@ -254,8 +252,8 @@ class LdcachePlugin {
       return cgroup.error().context("ldconfig must run in the container's device cgroup");
     Container container{std::move(*cgroup), {}, {}, {}};
     if (container.cgroup.mode == cgroup::CgroupMode::v1) {
-      container.procs = Fd(::openat(container.cgroup.dir.get(), "cgroup.procs",
-                                    O_WRONLY | O_CLOEXEC | O_NOFOLLOW));
+      container.procs = UniqueFd(::openat(container.cgroup.dir.get(), "cgroup.procs",
+                                          O_WRONLY | O_CLOEXEC | O_NOFOLLOW));
       if (!container.procs.valid())
         return make_error("ldconfig must run in the container's device cgroup: {}/cgroup.procs: {}",
                           container.cgroup.path, std::strerror(errno));
@@ -314,8 +312,8 @@ class LdcachePlugin {
   Host host_;
   Config config_;
   struct Prepared {
-    Fd exe;      // the sealed host ldconfig
-    Fd own_fds;  // /proc/self/fd as the host namespace shows it
+    UniqueFd exe;      // the sealed host ldconfig
+    UniqueFd own_fds;  // /proc/self/fd as the host namespace shows it
     std::optional<Container> container;  // none without a container pid
   };
   std::map<std::uint32_t, Prepared> prepared_;  // by action index, from prepare to apply

@@ -64,12 +64,12 @@ Status check_owner_and_mode(int fd, const std::string& path) {
 
 // Kernels since 6.3 want MFD_EXEC said out loud (vm.memfd_noexec); older
 // ones refuse the flag, so retry without it.
-Result<plugin::Fd> create_memfd(const std::string& path) {
+Result<UniqueFd> create_memfd(const std::string& path) {
   const unsigned flags = MFD_CLOEXEC | MFD_ALLOW_SEALING;
   int fd = ::memfd_create("ldconfig", flags | MFD_EXEC);
   if (fd < 0 && errno == EINVAL) fd = ::memfd_create("ldconfig", flags);
   if (fd < 0) return make_error("{}: memfd_create: {}", path, errno_text(errno));
-  return plugin::Fd(fd);
+  return UniqueFd(fd);
 }
 
 Status copy_all(int from, int to, const std::string& path) {
@@ -129,9 +129,9 @@ Status check_static_elf(int fd, const std::string& path) {
   return ok_status();
 }
 
-Result<plugin::Fd> seal_host_binary(const std::string& path) {
+Result<UniqueFd> seal_host_binary(const std::string& path) {
   if (path.empty() || path.front() != '/') return make_error("'{}': not an absolute path", path);
-  plugin::Fd file(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY));
+  UniqueFd file(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY));
   if (!file.valid()) return make_error("{}: {}", path, errno_text(errno));
   if (auto vetted = check_owner_and_mode(file.get(), path); !vetted.ok()) return vetted.error();
   auto memfd = create_memfd(path);

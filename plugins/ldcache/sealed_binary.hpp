@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "base/error.hpp"
-#include "fd.hpp"
+#include "graft/base/error.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft::ldcache {
 
@@ -16,7 +16,7 @@ namespace graft::ldcache {
 // owned by root and not writable by group or others, copies it into a sealed
 // memfd and checks the copy is a static ELF executable for this machine.
 // Returns the memfd (close-on-exec), ready for execveat(fd, "", AT_EMPTY_PATH).
-Result<plugin::Fd> seal_host_binary(const std::string& path);
+Result<UniqueFd> seal_host_binary(const std::string& path);
 
 // Checks that `fd` holds an ELF executable of this machine's class and
 // architecture with no PT_INTERP. `path` is for messages.

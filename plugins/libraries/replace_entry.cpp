@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "fd.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "sys_error.hpp"
 
 namespace graft::plugin {
@@ -51,8 +51,8 @@ Status write_all(int fd, std::string_view content, const std::string& shown) {
 
 Status fill_temporary(int parent_fd, const std::string& temp, std::string_view content,
                       Owner owner, const std::string& shown) {
-  Fd file(::openat(parent_fd, temp.c_str(),
-                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  UniqueFd file(::openat(parent_fd, temp.c_str(),
+                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (!file.valid()) return sys_error("create", shown, errno);
   if (::fchown(file.get(), owner.uid, owner.gid) != 0) return sys_error("fchown", shown, errno);
   if (::fchmod(file.get(), 0644) != 0) return sys_error("fchmod", shown, errno);

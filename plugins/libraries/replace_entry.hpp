@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "root_path.hpp"
 
 namespace graft::plugin {

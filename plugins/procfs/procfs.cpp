@@ -28,14 +28,14 @@ namespace {
 
 struct Mask {
   std::string target;
-  Fd tmpfs;  // detached until apply attaches it; the same mount afterwards
+  UniqueFd tmpfs;  // detached until apply attaches it; the same mount afterwards
   bool attached = false;
 };
 
 struct ProcBind {
   PreparedBind bind;
   const Mask* mask = nullptr;  // the mask it lies under, if any
-  Fd mountpoint;               // inside the mask's tmpfs
+  UniqueFd mountpoint;               // inside the mask's tmpfs
 };
 
 class Procfs {
@@ -126,7 +126,7 @@ class Procfs {
     return best;
   }
 
-  static Result<Fd> mountpoint_in_mask(const Mask& mask, const PreparedBind& bind) {
+  static Result<UniqueFd> mountpoint_in_mask(const Mask& mask, const PreparedBind& bind) {
     auto names = split_container_path(bind.target.substr(mask.target.size()));
     if (!names) return names.error();
     if (names->empty()) return make_error("{}: nothing below the mask", bind.target);

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "detached_mount.hpp"
+#include "graft/base/bounded_read.hpp"
 #include "sys_error.hpp"
 
 namespace graft::plugin {
@@ -25,26 +26,12 @@ Status check_file_name(const std::string& name, const graft_action& action) {
   return ok_status();
 }
 
-// Reads all of `fd` up to kMaskFileLimit; procfs sizes are 0, so no fstat size.
-Result<std::string> read_capped(int fd, const std::string& shown) {
-  std::string content;
-  char buffer[8192];
-  for (;;) {
-    ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return sys_error("read", shown, errno);
-    if (got == 0) return content;
-    content.append(buffer, static_cast<size_t>(got));
-    if (content.size() > kMaskFileLimit)
-      return make_error("{} is larger than {} bytes", shown, kMaskFileLimit);
-  }
-}
-
 Result<std::string> read_regular(int fd, const std::string& shown) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) return sys_error("fstat", shown, errno);
   if (!S_ISREG(st.st_mode)) return make_error("{} is not a regular file", shown);
-  return read_capped(fd, shown);
+  // procfs sizes are 0, so the cap, not fstat's size, bounds the read.
+  return read_bounded(fd, kMaskFileLimit, shown);
 }
 
 struct TmpfsSettings {
@@ -75,8 +62,8 @@ Result<TmpfsSettings> tmpfs_settings(const graft_action& action, size_t bytes) {
 }
 
 Status write_copy(int tmpfs_fd, const MaskFile& file, const std::string& shown) {
-  Fd out(::openat(tmpfs_fd, file.name.c_str(),
-                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444));
+  UniqueFd out(::openat(tmpfs_fd, file.name.c_str(),
+                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444));
   if (!out.valid()) return sys_error("create", shown, errno);
   std::string_view rest = file.content;
   while (!rest.empty()) {
@@ -93,7 +80,7 @@ Status write_copy(int tmpfs_fd, const MaskFile& file, const std::string& shown) 
 
 Result<std::vector<MaskFile>> read_mask_files(const graft_action& action,
                                               std::vector<std::string>& missing) {
-  Fd dir(::open(action.source, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  UniqueFd dir(::open(action.source, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!dir.valid()) return sys_error("open", action.source, errno);
   std::vector<MaskFile> files;
   for (const char* const* path = action.paths; path && *path; ++path) {
@@ -101,7 +88,8 @@ Result<std::vector<MaskFile>> read_mask_files(const graft_action& action,
     if (auto status = check_file_name(name, action); !status) return status.error();
     std::string shown = std::string(action.source) + "/" + name;
     // O_NONBLOCK: a FIFO planted in place of a file must not hang the hook.
-    Fd file(::openat(dir.get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    UniqueFd file(
+        ::openat(dir.get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
     if (!file.valid() && errno == ENOENT) {
       missing.push_back(name);
       continue;
@@ -153,7 +141,7 @@ Status apply_rewrites(const graft_action& action, std::vector<MaskFile>& files) 
   return ok_status();
 }
 
-Result<Fd> build_mask(const graft_action& action, const std::vector<MaskFile>& files) {
+Result<UniqueFd> build_mask(const graft_action& action, const std::vector<MaskFile>& files) {
   size_t bytes = 0;
   for (const auto& file : files) bytes += file.content.size();
   auto settings = tmpfs_settings(action, bytes);

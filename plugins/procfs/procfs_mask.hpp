@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/error.hpp"
-#include "fd.hpp"
+#include "graft/base/error.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "graft/plugin.h"
 
 namespace graft::plugin {
@@ -46,6 +46,6 @@ Status apply_rewrites(const graft_action& action, std::vector<MaskFile>& files);
 
 // A detached tmpfs (mode and flags from the options "mode=0555", "nosuid",
 // "nodev", "noexec") holding `files`, each mode 0444, owned by root.
-Result<Fd> build_mask(const graft_action& action, const std::vector<MaskFile>& files);
+Result<UniqueFd> build_mask(const graft_action& action, const std::vector<MaskFile>& files);
 
 }  // namespace graft::plugin

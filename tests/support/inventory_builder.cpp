@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "base/paths.hpp"
+#include "files/paths.hpp"
 
 namespace graft::test {
 

@@ -20,7 +20,7 @@
 #include <vector>
 #include "fake_host.hpp"
 #include "fixture_files.hpp"
-#include "inventory/ldcache.hpp"
+#include "graft/base/ldcache.hpp"
 #include "plugin_host/plugin_loader.hpp"
 #include "run_command.hpp"
 #include "temp_dir.hpp"

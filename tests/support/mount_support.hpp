@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "plan/plan.hpp"
 #include "plugin_host/loaded_plugin.hpp"
 #include "temp_dir.hpp"

@@ -15,7 +15,7 @@
 #include <sstream>
 
 #include "fixture_files.hpp"
-#include "inventory/ldcache.hpp"
+#include "graft/base/ldcache.hpp"
 #include "skip.hpp"
 
 using namespace graft;

@@ -1,6 +1,6 @@
 // ld.so.cache parsing: real caches written by the system ldconfig, caches
 // built byte by byte here (old, new, combined layouts), and damaged ones.
-#include "inventory/ldcache.hpp"
+#include "graft/base/ldcache.hpp"
 
 #include <unistd.h>
 

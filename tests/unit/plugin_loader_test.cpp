@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "graft/base/open_in_root.hpp"
 #include "plugin_host/host_services.hpp"
 #include "plugin_host/plugin_loader.hpp"
 #include "policy/policy.hpp"

@@ -1,13 +1,11 @@
 // Request: what graft reads from an OCI bundle, and what it refuses to read.
 #include <catch2/catch.hpp>
 
-#include <atomic>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
-#include "base/paths.hpp"
+#include "files/paths.hpp"
+#include "renames_elsewhere.hpp"
 #include "request/request.hpp"
 #include "temp_dir.hpp"
 
@@ -97,24 +95,16 @@ TEST_CASE("renames elsewhere on the host never make the layout check miss /etc/d
   // races one of its ".." steps. Here /etc is reached through "usr/../real-etc"
   // while a thread renames a file in another directory without pause.
   fixture::TempDir root("graft-layout-root-");
-  fixture::TempDir elsewhere("graft-layout-renames-");
   std::filesystem::create_directories(root.path() + "/usr");
   std::filesystem::create_directories(root.path() + "/real-etc");
   std::ofstream(root.path() + "/real-etc/debian_version") << "12\n";
   std::filesystem::create_directory_symlink("usr/../real-etc", root.path() + "/etc");
-  std::ofstream(elsewhere.path() + "/a") << "a";
-  std::atomic<bool> stop{false};
-  std::thread renamer([&] {
-    const std::string a = elsewhere.path() + "/a", b = elsewhere.path() + "/b";
-    while (!stop) {
-      std::rename(a.c_str(), b.c_str());
-      std::rename(b.c_str(), a.c_str());
-    }
-  });
   int missed = 0;
-  for (int i = 0; i < 20000; ++i) missed += exists_in_root(root.path(), "/etc/debian_version") ? 0 : 1;
-  stop = true;
-  renamer.join();
+  {
+    test::RenamesElsewhere renames;
+    for (int i = 0; i < 20000; ++i)
+      missed += exists_in_root(root.path(), "/etc/debian_version") ? 0 : 1;
+  }
   CHECK(missed == 0);
 }
 

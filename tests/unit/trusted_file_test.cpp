@@ -1,4 +1,4 @@
-// Trusted files (core/src/base/trusted_file.hpp) as docs/security.md states
+// Trusted files (core/src/files/trusted_file.hpp) as docs/security.md states
 // them: the policy, its includes and drop-ins, rule files and plugins are
 // regular files owned by root (or by the user graft runs as), not group- or
 // world-writable, below directories nobody else can write; a FIFO given as

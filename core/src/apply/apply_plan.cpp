@@ -9,10 +9,10 @@
 #include <cstring>
 
 #include "apply/mount_namespace.hpp"
-#include "base/paths.hpp"
-#include "base/unique_fd.hpp"
 #include "fault/plugin_crash_handlers.hpp"
 #include "fault/running_note.hpp"
+#include "files/paths.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft {
 namespace {
@@ -54,12 +54,14 @@ Result<UniqueFd> open_source_root(const ApplySite& site, ApplyTarget& target) {
 
 // Opens root.path after entering the container's namespace; the rootfs owner
 // becomes the owner of directories plugins create in it.
-Status open_root(const ApplySite& site, ApplyTarget& target, int& root_fd) {
-  root_fd = ::open(site.rootfs.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (root_fd < 0) return make_error("container root {}: {}", site.rootfs, std::strerror(errno));
+Status open_root(const ApplySite& site, ApplyTarget& target, UniqueFd& root_fd) {
+  root_fd = UniqueFd(::open(site.rootfs.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!root_fd.valid())
+    return make_error("container root {}: {}", site.rootfs, std::strerror(errno));
   struct stat st {};
-  if (::fstat(root_fd, &st) != 0) return make_error("container root {}: {}", site.rootfs, std::strerror(errno));
-  target.rootfs_fd = root_fd;
+  if (::fstat(root_fd.get(), &st) != 0)
+    return make_error("container root {}: {}", site.rootfs, std::strerror(errno));
+  target.rootfs_fd = root_fd.get();
   target.uid = static_cast<int>(st.st_uid);
   target.gid = static_cast<int>(st.st_gid);
   return ok_status();
@@ -68,7 +70,7 @@ Status open_root(const ApplySite& site, ApplyTarget& target, int& root_fd) {
 // A namespace whose process hangs, or a root on a stuck filesystem, is named
 // should the deadline pass here.
 Status enter_container(const ApplySite& site, MountNamespaceVisit& visit, ApplyTarget& target,
-                       int& root_fd) {
+                       UniqueFd& root_fd) {
   RunningNote note("entering the container's mount namespace");
   if (site.process != nullptr)
     if (auto entered = visit.enter(*site.process, site.caller); !entered) return entered;
@@ -130,12 +132,8 @@ Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const Apply
 
   start = Clock::now();
   MountNamespaceVisit visit;  // returns home on every path out of here
-  int root_fd = -1;
+  UniqueFd root_fd;
   auto opened = enter_container(site, visit, target, root_fd);
-  struct CloseRoot {
-    int& fd;
-    ~CloseRoot() { if (fd >= 0) ::close(fd); }
-  } close_root{root_fd};
   if (!opened) return opened.error();
   report.times.enter_ms = ms_since(start);
 

@@ -12,7 +12,7 @@
 
 #include "apply/apply_progress.hpp"
 #include "apply/container_process.hpp"
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "plan/plan.hpp"
 #include "plugin_host/plugin_set.hpp"
 

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <string>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "plan/plan.hpp"
 
 namespace graft {

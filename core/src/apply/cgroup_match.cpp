@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "base/one_line.hpp"
+#include "graft/base/one_line.hpp"
 
 namespace graft {
 namespace {

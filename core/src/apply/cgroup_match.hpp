@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "apply/container_process.hpp"
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 
 namespace graft {
 

@@ -2,16 +2,12 @@
 // is read about it through /proc (see container_process.hpp).
 #include "apply/container_process.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
-#include "base/paths.hpp"
+#include "graft/base/bounded_read.hpp"
 
 namespace graft {
 namespace {
@@ -25,29 +21,9 @@ Result<NamespaceId> namespace_of(const std::string& path) {
 }  // namespace
 
 Result<ContainerProcess> ContainerProcess::open(int pid) {
-  if (pid <= 0) return make_error("container process {}: not a process id", pid);
-  int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd < 0)
-    return make_error("container process {}: {}", pid,
-                      errno == ESRCH ? "no such process (exited?)" : std::strerror(errno));
-  return ContainerProcess(pid, pidfd);
-}
-
-ContainerProcess::~ContainerProcess() {
-  if (pidfd_ >= 0) ::close(pidfd_);
-}
-
-// A pidfd polls readable once its process has exited, zombie or reaped;
-// pidfd_send_signal(0) would still succeed on a zombie.
-bool ContainerProcess::running() const {
-  struct pollfd poll_fd {.fd = pidfd_, .events = POLLIN, .revents = 0};
-  int ready = ::poll(&poll_fd, 1, 0);
-  return ready == 0;
-}
-
-Status ContainerProcess::confirm_running(int pid, bool running, std::string_view what) {
-  if (running) return ok_status();
-  return make_error("container process {} exited while graft read {}", pid, what);
+  auto pidfd = open_pidfd(pid);
+  if (!pidfd) return pidfd.error();
+  return ContainerProcess(pid, std::move(*pidfd));
 }
 
 Result<std::string> ContainerProcess::read_proc(const std::string& name,

@@ -13,7 +13,9 @@
 #include <string_view>
 #include <utility>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
+#include "graft/base/pidfd.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft {
 
@@ -30,18 +32,15 @@ struct NamespaceId {
 
 class ContainerProcess {
  public:
-  // pidfd_open(pid): refused when the process has already exited.
+  // open_pidfd(pid): refused when the process has already exited.
   static Result<ContainerProcess> open(int pid);
-  ContainerProcess(ContainerProcess&& other) noexcept
-      : pid_(other.pid_), pidfd_(std::exchange(other.pidfd_, -1)) {}
+  ContainerProcess(ContainerProcess&&) noexcept = default;
   ContainerProcess& operator=(ContainerProcess&&) = delete;
-  ContainerProcess(const ContainerProcess&) = delete;
-  ~ContainerProcess();
 
   int pid() const { return pid_; }
-  int pidfd() const { return pidfd_; }
+  int pidfd() const { return pidfd_.get(); }
   // False once the process has exited (even before it is reaped).
-  bool running() const;
+  bool running() const { return process_running(pidfd_.get()); }
 
   // Runs `read`, then confirms the process still runs: what `read` got from
   // /proc/<pid>/... was then this process's. `what` names it in the error
@@ -50,7 +49,7 @@ class ContainerProcess {
   auto confirmed(std::string_view what, Read read) const -> decltype(read()) {
     auto value = read();
     if (!value) return value;
-    if (auto alive = confirm_running(pid_, running(), what); !alive) return alive.error();
+    if (auto alive = confirm_running(pidfd_.get(), pid_, what); !alive) return alive.error();
     return value;
   }
 
@@ -60,11 +59,10 @@ class ContainerProcess {
   Result<NamespaceId> mount_namespace() const;
 
  private:
-  ContainerProcess(int pid, int pidfd) : pid_(pid), pidfd_(pidfd) {}
-  static Status confirm_running(int pid, bool running, std::string_view what);
+  ContainerProcess(int pid, UniqueFd pidfd) : pid_(pid), pidfd_(std::move(pidfd)) {}
 
   int pid_;
-  int pidfd_;
+  UniqueFd pidfd_;
 };
 
 // graft's own mount namespace.

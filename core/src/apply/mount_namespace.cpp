@@ -15,11 +15,10 @@ namespace graft {
 MountNamespaceVisit::~MountNamespaceVisit() { (void)leave(); }
 
 Status MountNamespaceVisit::leave() {
-  if (home_fd_ < 0) return ok_status();
-  int left = ::setns(home_fd_, CLONE_NEWNS);
+  if (!home_fd_.valid()) return ok_status();
+  int left = ::setns(home_fd_.get(), CLONE_NEWNS);
   int saved = errno;
-  ::close(home_fd_);
-  home_fd_ = -1;
+  home_fd_.reset();
   if (left != 0) return make_error("cannot return to graft's mount namespace: {}", std::strerror(saved));
   if (::chdir("/") != 0) return make_error("chdir / after setns: {}", std::strerror(errno));
   return ok_status();
@@ -35,13 +34,12 @@ Status MountNamespaceVisit::enter(const ContainerProcess& process, ApplyCaller c
   if (!theirs) return theirs.error();
   if (auto allowed = check_mount_namespace(process.pid(), *ours, *theirs, caller); !allowed)
     return allowed;
-  home_fd_ = ::open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-  if (home_fd_ < 0)
+  home_fd_ = UniqueFd(::open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC));
+  if (!home_fd_.valid())
     return make_error("cannot open graft's own mount namespace: {}", std::strerror(errno));
   if (::setns(process.pidfd(), CLONE_NEWNS) != 0) {
     int saved = errno;
-    ::close(home_fd_);
-    home_fd_ = -1;
+    home_fd_.reset();
     return make_error("cannot enter the mount namespace of process {}: {}", process.pid(),
                       std::strerror(saved));
   }

@@ -4,7 +4,8 @@
 #pragma once
 
 #include "apply/container_process.hpp"
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft {
 
@@ -28,7 +29,7 @@ class MountNamespaceVisit {
   Status leave();
 
  private:
-  int home_fd_ = -1;
+  UniqueFd home_fd_;
 };
 
 }  // namespace graft

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "graft/base/unique_fd.hpp"
 #include "render/render.hpp"
 
 namespace graft {
@@ -82,9 +83,8 @@ Status append_audit_record(int fd, const std::string& path, const AuditRecord& r
 Status append_audit_record(const std::string& path, const AuditRecord& record) {
   auto fd = open_audit_log(path);
   if (!fd) return fd.error();
-  Status status = append_audit_record(*fd, path, record);
-  if (*fd >= 0) ::close(*fd);
-  return status;
+  UniqueFd owned(*fd);
+  return append_audit_record(owned.get(), path, record);
 }
 
 json audit_record_json(const AuditRecord& record) { return record_json(record); }

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "apply/apply_plan.hpp"
 #include "engine/container_outcome.hpp"
 #include "engine/container_plan.hpp"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "base/error.hpp"
-#include "base/one_line.hpp"
+#include "graft/base/error.hpp"
+#include "graft/base/one_line.hpp"
 #include "engine/run_container.hpp"
 #include "fault/deadline.hpp"
 #include "plan/plan.hpp"

@@ -5,7 +5,7 @@
 
 #include <cstdio>
 
-#include "base/install_dirs.hpp"
+#include "files/install_dirs.hpp"
 #include "cli/command_line.hpp"
 #include "fault/running_note.hpp"
 #include "graft/build_config.hpp"

@@ -3,7 +3,7 @@
 // `graft hook` applies it; both get it from here so they cannot drift apart.
 #pragma once
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "inventory/inventory.hpp"
 #include "plan/plan.hpp"
 #include "policy/policy.hpp"

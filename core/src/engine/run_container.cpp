@@ -7,6 +7,7 @@
 #include "audit/audit_log.hpp"
 #include "audit/late_error_record.hpp"
 #include "fault/running_note.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "plugin_host/plugin_loader.hpp"
 
 namespace graft {
@@ -16,10 +17,7 @@ namespace {
 // container's, where the host's log path may be missing or another file.
 struct AuditLog {
   const Policy& policy;
-  int fd = -1;
-  ~AuditLog() {
-    if (fd >= 0) ::close(fd);
-  }
+  UniqueFd fd;  // invalid when the policy names no log
 };
 
 // A run and how it ended: an error makes its outcome `error`.
@@ -39,14 +37,14 @@ Status audit(const AuditLog& log, const Request& request, const Attempt& attempt
   const ContainerRun& run = attempt.run;
   AuditRecord record{request, run.evaluation ? &*run.evaluation : nullptr, run.outcome,
                      error, log.policy.audit_env, run.applied ? &*run.applied : nullptr};
-  return append_audit_record(log.fd, log.policy.audit_log, record);
+  return append_audit_record(log.fd.get(), log.policy.audit_log, record);
 }
 
 // From here on, a deadline that passes writes the record an error here would.
 void record_if_late(Deadline& deadline, const AuditLog& log, const Request& request,
                     const ContainerPlan* evaluation) {
-  if (log.fd < 0) return;
-  deadline.also_record(log.fd, late_error_record({request, evaluation, ContainerOutcome::error, "",
+  if (!log.fd.valid()) return;
+  deadline.also_record(log.fd.get(), late_error_record({request, evaluation, ContainerOutcome::error, "",
                                                   log.policy.audit_env}));
 }
 
@@ -100,7 +98,7 @@ Result<ContainerRun> run_container(const Policy& policy, Deadline& deadline, con
                                    const RunningContainer& container) {
   auto log_fd = open_audit_log(policy.audit_log);
   if (!log_fd) return log_fd.error();
-  AuditLog log{policy, *log_fd};
+  AuditLog log{policy, UniqueFd(*log_fd)};
   Attempt attempt = evaluate_and_apply(log, deadline, request, container);
   deadline.disarm();  // the record below is then the only one, and whole
   if (attempt.run.outcome == ContainerOutcome::untouched) return std::move(attempt.run);

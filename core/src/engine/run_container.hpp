@@ -9,7 +9,7 @@
 
 #include "apply/apply_plan.hpp"
 #include "apply/container_process.hpp"
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "engine/container_outcome.hpp"
 #include "engine/container_plan.hpp"
 #include "fault/deadline.hpp"

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "base/one_line.hpp"
+#include "graft/base/one_line.hpp"
 #include "plan/plan.hpp"
 
 namespace graft {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "base/origin.hpp"
+#include "policy/origin.hpp"
 
 namespace graft {
 

@@ -8,10 +8,14 @@
 #include <regex>
 #include <sstream>
 
-#include "base/paths.hpp"
+#include "files/paths.hpp"
+#include "graft/base/bounded_read.hpp"
 
 namespace graft {
 namespace {
+
+// Far more than any driver's procfs file or /proc/devices holds.
+constexpr std::size_t kProcfsFileLimit = 16u << 20;
 
 std::string trim(std::string_view text) {
   auto first = text.find_first_not_of(" \t\r\n");
@@ -64,7 +68,7 @@ std::vector<unsigned> numbered_entries(const std::string& dir, std::string_view 
 }
 
 Result<Gpu> read_gpu_record(const std::string& path, const Discovery& discovery) {
-  auto text = read_file(path);
+  auto text = read_file(path, kProcfsFileLimit);
   if (!text) return text.error();
   auto record = parse_record(*text);
   auto field = [&](const char* name) -> std::string {
@@ -100,7 +104,7 @@ Status read_driver_version(const Policy& policy, Inventory& inventory) {
   const auto& discovery = policy.discovery;
   if (discovery.version_file.empty()) return ok_status();
   std::string path = join_root(policy.host.proc_root, discovery.version_file);
-  auto text = read_file(path);
+  auto text = read_file(path, kProcfsFileLimit);
   if (!text) {
     inventory.warnings.push_back("no driver loaded: " + text.error().message);
     return ok_status();
@@ -140,7 +144,7 @@ Status read_gpus(const Policy& policy, Inventory& inventory) {
 Status read_partition_caps(const Policy& policy, Inventory& inventory) {
   if (policy.discovery.partition_minors.empty()) return ok_status();
   std::string path = join_root(policy.host.proc_root, policy.discovery.partition_minors);
-  auto text = read_file(path);
+  auto text = read_file(path, kProcfsFileLimit);
   if (!text) return ok_status();  // no partition support on this host
   std::string_view rest = *text;
   for (int number = 1; !rest.empty(); ++number) {
@@ -189,7 +193,7 @@ Status read_partitions(const Policy& policy, Inventory& inventory) {
 }
 
 Status read_char_majors(const Policy& policy, Inventory& inventory) {
-  auto text = read_file(join_root(policy.host.proc_root, "/proc/devices"));
+  auto text = read_file(join_root(policy.host.proc_root, "/proc/devices"), kProcfsFileLimit);
   if (!text) return ok_status();
   std::istringstream lines(*text);
   bool in_char_section = false;

@@ -7,7 +7,7 @@
 #include <optional>
 #include <set>
 
-#include "base/paths.hpp"
+#include "files/paths.hpp"
 #include "inventory/driver_procfs.hpp"
 
 namespace graft {
@@ -97,7 +97,7 @@ void find_binaries(const Policy& policy, Inventory& inventory) {
   for (const auto& name : names_in_sets(policy, &CapabilitySet::binaries)) {
     bool found = false;
     for (const auto& dir : policy.discovery.binary_dirs) {
-      // Resolved inside the driver root (base/paths.hpp), never against "/".
+      // Resolved inside the driver root (files/paths.hpp), never against "/".
       struct stat info {};
       auto real = stat_in_root(policy.host.driver_root, dir + "/" + name, info);
       if (!real || !S_ISREG(info.st_mode)) continue;

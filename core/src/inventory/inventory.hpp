@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "policy/policy.hpp"
 
 namespace graft {

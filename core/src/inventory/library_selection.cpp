@@ -7,9 +7,10 @@
 #include <cstring>
 #include <set>
 
-#include "base/paths.hpp"
+#include "files/paths.hpp"
+#include "graft/base/ldcache.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "inventory/host_files.hpp"
-#include "inventory/ldcache.hpp"
 
 namespace graft {
 namespace {
@@ -31,10 +32,11 @@ void consider(const LdCacheEntry& entry, const Policy& policy, const std::string
 // a driver container's /etc/ld.so.cache -> /etc/... is its own, not the host's.
 Result<std::vector<LdCacheEntry>> read_driver_ldcache(const Policy& policy) {
   std::string shown = join_root(policy.host.driver_root, policy.discovery.ldcache);
-  int fd = open_in_host_root(policy.host.driver_root, policy.discovery.ldcache,
-                             O_RDONLY | O_NOCTTY | O_NONBLOCK);
-  if (fd < 0) return make_error("ld.so.cache {}: cannot open: {}", shown, std::strerror(-fd));
-  return read_ldcache_fd(fd, shown);
+  UniqueFd fd(open_in_host_root(policy.host.driver_root, policy.discovery.ldcache,
+                                O_RDONLY | O_NOCTTY | O_NONBLOCK));
+  if (!fd.valid())
+    return make_error("ld.so.cache {}: cannot open: {}", shown, std::strerror(-fd.get()));
+  return read_ldcache_fd(fd.get(), shown);
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // Every node also gets the cgroup rule that lets the container open it.
 #include <fmt/format.h>
 
-#include "base/paths.hpp"
+#include "files/paths.hpp"
 #include "inventory/driver_procfs.hpp"
 #include "plan/plan_context.hpp"
 

@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "base/paths.hpp"
+#include "files/paths.hpp"
 #include "inventory/driver_procfs.hpp"
 #include "plan/plan_context.hpp"
 

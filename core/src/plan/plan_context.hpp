@@ -2,7 +2,7 @@
 // Steps are split by kind of action; each file under plan/ owns one.
 #pragma once
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "inventory/inventory.hpp"
 #include "plan/capability_items.hpp"
 #include "plan/plan.hpp"

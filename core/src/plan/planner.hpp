@@ -3,7 +3,7 @@
 // the host; everything it needs is in its arguments.
 #pragma once
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "intent/intent.hpp"
 #include "inventory/inventory.hpp"
 #include "plan/plan.hpp"

@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "base/paths.hpp"
+#include "files/paths.hpp"
 #include "inventory/driver_procfs.hpp"
 #include "plan/plan_context.hpp"
 

@@ -3,13 +3,9 @@
 // undefined behaviour.
 #include "plugin_host/host_services.hpp"
 
-#include <cerrno>
-#include <fcntl.h>
-#include <linux/openat2.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <spdlog/spdlog.h>
+
+#include "graft/base/open_in_root.hpp"
 
 namespace graft {
 
@@ -31,23 +27,13 @@ void log_from_plugin(void* host, int level, const char* message) noexcept {
   }
 }
 
+// graft_base's open_in_root, EAGAIN retry included: every plugin gets the
+// same rule, C plugins without plugins/common's glue as well.
 int resolve_for_plugin(void* /*host*/, int root_fd, const char* path, int flags) noexcept {
   return open_in_root(root_fd, path, flags);
 }
 
 }  // namespace
-
-int open_in_root(int root_fd, const char* path, int flags) {
-  if (path == nullptr) return -EINVAL;
-  // Without a mode argument O_CREAT would create files with mode 0; refuse
-  // rather than guess. (O_TMPFILE includes the O_DIRECTORY bit, so test it whole.)
-  if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) return -EINVAL;
-  open_how how{};
-  how.flags = static_cast<std::uint64_t>(flags) | O_CLOEXEC;
-  how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
-  long fd = syscall(SYS_openat2, root_fd, path, &how, sizeof how);
-  return fd < 0 ? -errno : static_cast<int>(fd);
-}
 
 HostServices::HostServices(std::string plugin_name) : plugin_name_(std::move(plugin_name)) {
   table_.struct_size = sizeof(graft_host_services);

@@ -1,5 +1,6 @@
 // The services graft offers plugins (graft_host_services): logging attributed
-// to the plugin, and path resolution confined to a container root.
+// to the plugin, and path resolution confined to a container root
+// (graft_base's open_in_root).
 #pragma once
 
 #include <string>
@@ -7,10 +8,6 @@
 #include "graft/plugin.h"
 
 namespace graft {
-
-// openat2(root_fd, path, flags | O_CLOEXEC, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS):
-// a new fd, or -errno. O_CREAT/O_TMPFILE are refused (-EINVAL): no mode is passed.
-int open_in_root(int root_fd, const char* path, int flags);
 
 // One plugin's services table; `host` points at this object so log lines name
 // the plugin. Kept at a stable address for the plugin's lifetime.

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "graft/plugin.h"
 #include "plan/plan.hpp"
 #include "plugin_host/host_services.hpp"

@@ -3,7 +3,7 @@
 // directory can run code as the hook (root).
 #include "plugin_host/plugin_file.hpp"
 
-#include "base/trusted_file.hpp"
+#include "files/trusted_file.hpp"
 
 #include <cerrno>
 #include <cstring>

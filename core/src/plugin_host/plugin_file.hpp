@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/error.hpp"
-#include "base/unique_fd.hpp"
+#include "graft/base/error.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft {
 
@@ -20,7 +20,7 @@ std::string plugin_file_name(std::string_view name);
 bool is_plain_plugin_name(std::string_view name);
 
 // Opens dir/lib<name>.so O_PATH|O_NOFOLLOW after checking the name, the
-// file and every directory from `dir` up to "/" (base/trusted_file.hpp): a
+// file and every directory from `dir` up to "/" (files/trusted_file.hpp): a
 // regular file (not a symlink), owned by root or by us, not group- or
 // world-writable, in a chain of directories nobody else can write.
 Result<UniqueFd> open_plugin_file(const std::string& dir, const std::string& name);

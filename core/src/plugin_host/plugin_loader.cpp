@@ -10,7 +10,7 @@
 
 #include "fault/plugin_crash_handlers.hpp"
 #include "fault/running_note.hpp"
-#include "base/install_dirs.hpp"
+#include "files/install_dirs.hpp"
 #include "plugin_host/action_view.hpp"
 #include "plugin_host/plugin_file.hpp"
 #include "policy/policy.hpp"

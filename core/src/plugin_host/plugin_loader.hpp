@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "plugin_host/loaded_plugin.hpp"
 #include "plugin_host/plugin_set.hpp"
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "plan/plan.hpp"
 #include "plugin_host/loaded_plugin.hpp"
 

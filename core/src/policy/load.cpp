@@ -15,7 +15,7 @@
 
 #include "policy/policy.hpp"
 #include "policy/read_sections.hpp"
-#include "base/trusted_file.hpp"
+#include "files/trusted_file.hpp"
 #include "policy/validate.hpp"
 
 namespace graft {
@@ -40,7 +40,7 @@ std::string identity(const std::string& path) {
 
 Result<toml::table> parse_file(const std::string& path) {
   // Root-owned, not writable by others, in a chain of such directories
-  // (base/trusted_file.hpp), read through the fd that was checked.
+  // (files/trusted_file.hpp), read through the fd that was checked.
   auto text = read_trusted_file(path);
   if (!text) return text.error();
   try {

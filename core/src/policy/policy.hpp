@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/error.hpp"
-#include "base/origin.hpp"
+#include "graft/base/error.hpp"
+#include "policy/origin.hpp"
 
 namespace graft {
 

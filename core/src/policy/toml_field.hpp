@@ -11,8 +11,8 @@
 
 #include <toml++/toml.h>
 
-#include "base/error.hpp"
-#include "base/origin.hpp"
+#include "graft/base/error.hpp"
+#include "policy/origin.hpp"
 #include "policy/policy.hpp"
 
 namespace graft::policy_parse {

@@ -1,26 +1,13 @@
 #include "request/oci_state.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include <nlohmann/json.hpp>
+
+#include "graft/base/bounded_read.hpp"
 
 namespace graft {
 
 Result<std::string> read_oci_state_text(int fd) {
-  std::string text;
-  char buffer[16384];
-  for (;;) {
-    ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return make_error("OCI state on stdin: {}", std::strerror(errno));
-    if (got == 0) return text;
-    if (text.size() + static_cast<std::size_t>(got) > kMaxOciStateBytes)
-      return make_error("OCI state on stdin is larger than {} bytes", kMaxOciStateBytes);
-    text.append(buffer, static_cast<std::size_t>(got));
-  }
+  return read_bounded(fd, kMaxOciStateBytes, "OCI state on stdin");
 }
 
 Result<OciState> parse_oci_state(std::string_view text) {

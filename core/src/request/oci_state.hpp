@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 
 namespace graft {
 

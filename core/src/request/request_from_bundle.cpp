@@ -4,7 +4,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "base/paths.hpp"
+#include "files/paths.hpp"
+#include "graft/base/bounded_read.hpp"
 #include "request/request.hpp"
 
 namespace graft {

@@ -1,5 +1,5 @@
 // Builds an audit Request from command-line flags, for `graft plan` without a bundle.
-#include "base/paths.hpp"
+#include "files/paths.hpp"
 #include "request/request.hpp"
 
 namespace graft {

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "base/paths.hpp"
+#include "graft/base/bounded_read.hpp"
 
 namespace graft {
 

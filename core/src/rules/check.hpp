@@ -2,7 +2,7 @@
 // readable text Lua that compiles. Runs nothing.
 #pragma once
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "policy/policy.hpp"
 
 namespace graft {

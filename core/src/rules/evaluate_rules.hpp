@@ -5,7 +5,7 @@
 // The Lua API is documented in docs/rules.md.
 #pragma once
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "intent/intent.hpp"
 #include "inventory/inventory.hpp"
 #include "policy/policy.hpp"

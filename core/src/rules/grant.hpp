@@ -8,7 +8,7 @@
 #include <span>
 #include <string_view>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 #include "intent/intent.hpp"
 #include "inventory/inventory.hpp"
 #include "policy/policy.hpp"

@@ -9,7 +9,7 @@
 
 #include <lua.hpp>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 
 namespace graft::rules {
 

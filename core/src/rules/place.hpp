@@ -5,7 +5,7 @@
 
 #include <lua.hpp>
 
-#include "base/origin.hpp"
+#include "policy/origin.hpp"
 
 namespace graft::rules {
 

@@ -9,8 +9,8 @@
 
 #include <lua.hpp>
 
-#include "base/error.hpp"
-#include "base/origin.hpp"
+#include "graft/base/error.hpp"
+#include "policy/origin.hpp"
 
 namespace graft::rules {
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "base/trusted_file.hpp"
+#include "files/trusted_file.hpp"
 #include "rules/environment.hpp"
 #include "rules/rule_modules.hpp"
 #include "rules/sandbox.hpp"
@@ -15,7 +15,7 @@
 namespace graft::rules {
 
 Result<std::string> read_rule_text(const std::string& path) {
-  // Trusted as the policy is (base/trusted_file.hpp).
+  // Trusted as the policy is (files/trusted_file.hpp).
   auto read = read_trusted_file(path);
   if (!read) return read.error().context("rule file");
   std::string text = std::move(*read);

@@ -14,8 +14,8 @@
 
 #include <lua.hpp>
 
-#include "base/error.hpp"
-#include "base/origin.hpp"
+#include "graft/base/error.hpp"
+#include "policy/origin.hpp"
 #include "policy/policy.hpp"
 #include "rules/place.hpp"
 

@@ -21,8 +21,8 @@
 
 #include <string>
 
-#include "base/error.hpp"
-#include "base/unique_fd.hpp"
+#include "graft/base/error.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft {
 

@@ -1,15 +1,14 @@
-#include "base/paths.hpp"
+#include "files/paths.hpp"
 
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdint>
-#include <cstring>
 #include <vector>
+
+#include "graft/base/open_in_root.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft {
 
@@ -90,31 +89,15 @@ Result<std::string> follow_links_in_root(const std::string& root, const std::str
 }
 
 int open_in_host_root(const std::string& root, const std::string& path, int flags) {
-  int root_fd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (root_fd < 0) return -errno;
-  struct open_how how {};
-  how.flags = static_cast<std::uint64_t>(flags) | O_CLOEXEC;
-  how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+  UniqueFd root_fd(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!root_fd.valid()) return -errno;
   std::string relative = path.starts_with('/') ? path.substr(1) : path;
   if (relative.empty()) relative = ".";
-  // EAGAIN: a rename or mount anywhere on the host raced a ".." step of the
-  // lookup; that says nothing about the path, so ask again (a few times, as
-  // the plugins' resolve_in_root does).
-  long fd = -1;
-  for (int attempt = 0; attempt < 16; ++attempt) {
-    fd = ::syscall(SYS_openat2, root_fd, relative.c_str(), &how, sizeof how);
-    if (fd >= 0 || errno != EAGAIN) break;
-  }
-  int err = errno;
-  ::close(root_fd);
-  return fd < 0 ? -err : static_cast<int>(fd);
+  return open_in_root(root_fd.get(), relative.c_str(), flags);
 }
 
 bool exists_in_root(const std::string& root, const std::string& path) {
-  int fd = open_in_host_root(root, path, O_PATH);
-  if (fd < 0) return false;
-  ::close(fd);
-  return true;
+  return UniqueFd(open_in_host_root(root, path, O_PATH)).valid();
 }
 
 std::optional<std::string> stat_in_root(const std::string& root, const std::string& path,
@@ -123,36 +106,9 @@ std::optional<std::string> stat_in_root(const std::string& root, const std::stri
   if (!real) return std::nullopt;
   // The real path has no symlink left: opening it without following checks
   // that, and the kernel keeps it inside the root whatever happened since.
-  int fd = open_in_host_root(root, *real, O_PATH | O_NOFOLLOW);
-  if (fd < 0) return std::nullopt;
-  int got = ::fstat(fd, &st);
-  ::close(fd);
-  if (got != 0) return std::nullopt;
+  UniqueFd fd(open_in_host_root(root, *real, O_PATH | O_NOFOLLOW));
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) return std::nullopt;
   return *real;
-}
-
-Result<std::string> read_file(const std::string& path, std::size_t limit) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return make_error("{}: {}", path, std::strerror(errno));
-  std::string data;
-  char buffer[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int saved = errno;
-      ::close(fd);
-      return make_error("{}: {}", path, std::strerror(saved));
-    }
-    if (n == 0) break;
-    data.append(buffer, static_cast<size_t>(n));
-    if (data.size() > limit) {
-      ::close(fd);
-      return make_error("{}: larger than {} bytes", path, limit);
-    }
-  }
-  ::close(fd);
-  return data;
 }
 
 }  // namespace graft

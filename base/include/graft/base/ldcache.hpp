@@ -5,12 +5,13 @@
 // offset and string is checked before it is used.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 
 namespace graft {
 
@@ -26,11 +27,14 @@ struct LdCacheEntry {
 Result<std::vector<LdCacheEntry>> parse_ldcache(std::string_view bytes,
                                                 const std::string& name_for_errors);
 
-// Reads `path` whole and parses it.
+// A cache larger than this is not one anyone wrote; reading one fails.
+inline constexpr std::size_t kMaxLdCacheBytes = 16u << 20;
+
+// Reads `path` whole (a regular file, at most kMaxLdCacheBytes) and parses it.
 Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path);
-// The same from an fd the caller opened (O_RDONLY|O_NONBLOCK), which it
-// hands over; `path` names it in messages. Discovery opens a driver root's
-// cache inside that root (library_selection.cpp).
+// The same from an fd the caller opened (O_RDONLY|O_NONBLOCK) and keeps;
+// `path` names it in messages. Discovery opens a driver root's cache inside
+// that root (core's library_selection.cpp).
 Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& path);
 
 // Which ABI an entry belongs to, relative to the ABI this program was built for.

@@ -1,6 +1,6 @@
 // ld.so.cache reader. Layouts follow glibc's sysdeps/generic/dl-cache.h; the
 // cache is written in host byte order, so fields are copied out with memcpy.
-#include "inventory/ldcache.hpp"
+#include "graft/base/ldcache.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,6 +9,9 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+
+#include "graft/base/bounded_read.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft {
 namespace {
@@ -39,9 +42,6 @@ constexpr std::size_t kExtensionSectionSize = 16;  // u32 tag, flags, offset, si
 constexpr std::uint8_t kEndianMask = 3;
 constexpr std::uint8_t kEndianInvalid = 1;
 constexpr std::uint8_t kEndianHost = std::endian::native == std::endian::little ? 2 : 3;
-
-// A cache file rejected for a larger size is not a cache anyone wrote.
-constexpr off_t kMaxCacheSize = 16 << 20;
 
 constexpr std::int32_t kTypeMask = 0x00ff;
 constexpr std::int32_t kTypeElfLibc6 = 0x0003;
@@ -259,10 +259,10 @@ Result<std::vector<LdCacheEntry>> parse_ldcache(std::string_view bytes,
 
 Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path) {
   // O_NONBLOCK: a FIFO planted in a driver root must not hang discovery.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  if (fd < 0)
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+  if (!fd.valid())
     return Error{fmt::format("ld.so.cache {}: cannot open: {}", path, std::strerror(errno))};
-  return read_ldcache_fd(fd, path);
+  return read_ldcache_fd(fd.get(), path);
 }
 
 Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& path) {
@@ -270,33 +270,11 @@ Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& pat
     return Error{fmt::format("ld.so.cache {}: {}", path, detail)};
   };
   struct stat st {};
-  std::string problem;
-  if (::fstat(fd, &st) != 0) {
-    problem = fmt::format("cannot stat: {}", std::strerror(errno));
-  } else if (!S_ISREG(st.st_mode)) {
-    problem = "not a regular file";
-  } else if (st.st_size > kMaxCacheSize) {
-    problem = fmt::format("too large ({} bytes)", st.st_size);
-  }
-  if (!problem.empty()) {
-    ::close(fd);
-    return fail(problem);
-  }
-  std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  int saved = errno;
-  ::close(fd);
-  if (done != bytes.size()) {
-    return fail(
-        fmt::format("short read ({} of {} bytes): {}", done, bytes.size(), std::strerror(saved)));
-  }
-  return parse_ldcache(bytes, path);
+  if (::fstat(fd, &st) != 0) return fail(fmt::format("cannot stat: {}", std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) return fail("not a regular file");
+  auto bytes = read_bounded(fd, kMaxLdCacheBytes, "ld.so.cache " + path);
+  if (!bytes) return bytes.error();
+  return parse_ldcache(*bytes, path);
 }
 
 LdCacheAbi ldcache_abi(std::int32_t flags) {

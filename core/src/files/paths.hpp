@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/error.hpp"
+#include "graft/base/error.hpp"
 
 namespace graft {
 
@@ -32,10 +32,10 @@ Result<std::string> follow_links_in_root(const std::string& root, const std::str
 // with RESOLVE_IN_ROOT so image symlinks cannot point the check elsewhere.
 bool exists_in_root(const std::string& root, const std::string& path);
 
-// Opens `path` inside the host root `root` (a driver root) with openat2
-// RESOLVE_IN_ROOT from an fd of `root`: absolute symlinks in the driver
-// root resolve inside it, not against the host's "/". Returns a new fd or
-// -errno.
+// Opens `path` inside the host root `root` (a driver root) with
+// graft_base's open_in_root from an fd of `root`: absolute symlinks in the
+// driver root resolve inside it, not against the host's "/". Returns a new
+// fd or -errno.
 int open_in_host_root(const std::string& root, const std::string& path, int flags);
 
 // The real root-relative path of `path` inside `root` (follow_links_in_root)
@@ -43,8 +43,5 @@ int open_in_host_root(const std::string& root, const std::string& path, int flag
 // Empty when it does not exist there.
 std::optional<std::string> stat_in_root(const std::string& root, const std::string& path,
                                         struct stat& st);
-
-// Reads a whole small file (procfs, config.json). Fails past `limit` bytes.
-Result<std::string> read_file(const std::string& path, std::size_t limit = 16u << 20);
 
 }  // namespace graft

@@ -1,4 +1,4 @@
-#include "base/install_dirs.hpp"
+#include "files/install_dirs.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // Trusted files and directory chains for trusted_file.hpp.
-#include "base/trusted_file.hpp"
+#include "files/trusted_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+
+#include "graft/base/bounded_read.hpp"
 
 namespace graft {
 namespace {
@@ -100,17 +102,7 @@ Result<UniqueFd> open_trusted_file(const std::string& path) {
 Result<std::string> read_trusted_file(const std::string& path, std::size_t limit) {
   auto file = open_trusted_file(path);
   if (!file) return file.error();
-  std::string text;
-  char buffer[8192];
-  for (;;) {
-    ssize_t got = ::read(file->get(), buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return make_error("{}: cannot read: {}", path, std::strerror(errno));
-    if (got == 0) return text;
-    if (text.size() + static_cast<std::size_t>(got) > limit)
-      return make_error("{}: larger than {} bytes", path, limit);
-    text.append(buffer, static_cast<std::size_t>(got));
-  }
+  return read_bounded(file->get(), limit, path);
 }
 
 }  // namespace graft

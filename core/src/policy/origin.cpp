@@ -1,4 +1,4 @@
-#include "base/origin.hpp"
+#include "policy/origin.hpp"
 
 #include <fmt/format.h>
 
