@@ -15,12 +15,10 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kENXIO = "No such device or address";
 constexpr const char* kEPERM = "Operation not permitted";
 constexpr const char* kENOENT = "No such file or directory";
 constexpr const char* kEROFS = "Read-only file system";
 
-std::string parent_of(const std::string& path) { return path.substr(0, path.rfind('/')); }
 
 std::set<std::string> targets_under(const json& plan, const std::vector<std::string>& kinds,
                                     const std::string& dir_prefix) {
@@ -101,7 +99,7 @@ void check_planned_libraries(const ProbedContainer& container) {
     // to the planned file; readlink -f inside must end at the same place.
     std::string end = target;
     for (int hops = 0; links.count(end) && hops < 8; ++hops)
-      end = links.at(end).starts_with('/') ? links.at(end) : parent_of(end) + "/" + links.at(end);
+      end = links.at(end).starts_with('/') ? links.at(end) : parent_dir(end) + "/" + links.at(end);
     CHECK(mounted.count(end) == 1);
     CHECK(link->at(1) == end);
     CHECK(link->at(2) == "1");

@@ -13,6 +13,14 @@
 
 namespace graft::e2e {
 
+// The fake host's GPU count, and what opening one of its GPU nodes says: the
+// nodes are real, but no driver is behind them.
+inline constexpr unsigned kFakeGpus = 8;
+inline constexpr const char* kENXIO = "No such device or address";
+
+// "/a/b/c" -> "/a/b".
+inline std::string parent_dir(const std::string& path) { return path.substr(0, path.rfind('/')); }
+
 struct GpuHost {
   fixture::FakeHost host;
   std::string audit_log;

@@ -5,7 +5,6 @@
 #include <sstream>
 
 namespace graft::e2e {
-namespace {
 
 std::vector<std::string> mountinfo_lines() {
   std::ifstream in("/proc/self/mountinfo");
@@ -13,6 +12,8 @@ std::vector<std::string> mountinfo_lines() {
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
 }
+
+namespace {
 
 // runc 1.1 protects its own binary (CVE-2019-5736) by bind-mounting it
 // read-only over a copy in its state directory, in the host's namespace, for

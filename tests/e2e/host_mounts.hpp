@@ -8,6 +8,9 @@
 
 namespace graft::e2e {
 
+// The lines of /proc/self/mountinfo, now.
+std::vector<std::string> mountinfo_lines();
+
 class HostMounts {
  public:
   // Snapshots /proc/self/mountinfo now.

@@ -14,7 +14,6 @@
 namespace graft::e2e {
 namespace {
 
-constexpr const char* kENXIO = "No such device or address";
 
 Target same(const std::string& path, Shape shape) { return {path, path, shape}; }
 

@@ -12,11 +12,10 @@
 namespace graft::e2e {
 namespace {
 
-constexpr const char* kENXIO = "No such device or address";
 constexpr const char* kWrapper = "/graft-hostile.sh";
 // Granted by every family's request; in an injected container it opens as
 // far as the absent driver allows.
-constexpr const char* kGpuNode = "/dev/nvidia1";
+constexpr const char* kPlannedGpuNode = "/dev/nvidia1";
 
 std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
@@ -50,7 +49,7 @@ msg=$( (: >> '{0}') 2>&1); echo "filewrite|{0}|$?|${{msg##*: }}"
   return script + fmt::format(R"SH(msg=$(cat {0} 2>&1 >/dev/null </dev/null); echo "open|{0}|$?|${{msg##*: }}"
 if grep -q libcuda.so.1 /etc/ld.so.cache; then echo "cache|/etc/ld.so.cache|1"; else echo "cache|/etc/ld.so.cache|0"; fi
 echo "end|ok"
-)SH", kGpuNode);
+)SH", kPlannedGpuNode);
 }
 
 void check_nothing_reached_the_host(const ProbedContainer& container) {
@@ -69,7 +68,7 @@ void check_nothing_reached_the_host(const ProbedContainer& container) {
 void check_injected(const ProbedContainer& container) {
   CHECK(container.report.find("ran", "1"));
   CHECK(container.report.finished());
-  CHECK(container.report.open_result(kGpuNode) == kENXIO);
+  CHECK(container.report.open_result(kPlannedGpuNode) == kENXIO);
   auto reads = container.report.subjects("read");
   CHECK(reads.size() == 1);
   for (const auto& path : reads) {

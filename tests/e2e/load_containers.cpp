@@ -8,12 +8,12 @@
 #include <thread>
 
 #include "fake_host.hpp"
+#include "gpu_host.hpp"
 #include "load_audit.hpp"
 
 namespace graft::e2e {
 namespace {
 
-constexpr unsigned kGpus = 8;  // gpu_host() has 8
 // Three sets (coprime with 8): over 24 containers every GPU meets every set.
 constexpr const char* kCapabilitySets[] = {"compute,utility", "utility", "all"};
 
@@ -68,8 +68,8 @@ void start_one(LoadedContainer& slot, LoadProbe probe, std::latch& start) {
 }  // namespace
 
 LoadRequest load_request(std::size_t i) {
-  return LoadRequest{.gpu = static_cast<unsigned>(i % kGpus),
-                     .by_uuid = (i / kGpus) % 2 == 1,
+  return LoadRequest{.gpu = static_cast<unsigned>(i % kFakeGpus),
+                     .by_uuid = (i / kFakeGpus) % 2 == 1,
                      .capabilities = kCapabilitySets[i % std::size(kCapabilitySets)]};
 }
 

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <fstream>
 
+#include "host_mounts.hpp"
 #include "site_policy.hpp"
 
 namespace graft::e2e {
@@ -94,13 +95,6 @@ std::size_t open_fd_count() {
        it.increment(ignored))
     ++count;
   return count;
-}
-
-std::vector<std::string> mountinfo_lines() {
-  std::ifstream in("/proc/self/mountinfo");
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
 }
 
 template <typename Range>

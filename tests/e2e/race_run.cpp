@@ -22,7 +22,6 @@ namespace {
 
 constexpr const char* kScript = "/graft-race.sh";
 
-std::string parent_of(const std::string& path) { return path.substr(0, path.rfind('/')); }
 std::string leaf_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
 std::string link_value(LinkForm form, const RaceTarget& target) {
@@ -182,14 +181,14 @@ RaceRun start_raced_container(const RaceTarget& target, LinkForm form,
     const std::string real = rootfs + target.path;
     const std::string link_name = ".graft-race-" + leaf_of(target.path);
     if (!std::filesystem::is_directory(real)) fixture::make_dirs(real);
-    bundle.plant({parent_of(target.path) + "/" + link_name, PlantedKind::symlink,
+    bundle.plant({parent_dir(target.path) + "/" + link_name, PlantedKind::symlink,
                   link_value(form, target)});
     const std::string mountinfo_copy = bundle.path() + "/container-mountinfo";
     RaceSignals signals = RaceSignals::make_in(bundle.path());
     install_race_hook(bundle.path(), spec.hook_policy, signals, mountinfo_copy, after_graft);
 
     Container container(Runtime::runc, CgroupMode::v1, result.id);
-    DirectorySwapper swapper(parent_of(real), leaf_of(real), link_name, signals);
+    DirectorySwapper swapper(parent_dir(real), leaf_of(real), link_name, signals);
     result.runtime = container.run(bundle.path());
     result.tally = swapper.finish();
     auto container_mounts = read_lines(mountinfo_copy);

@@ -46,6 +46,12 @@ testing::CommandResult hook(const std::string& policy, const std::string& state,
   return testing::run_command({GRAFT_BINARY, "--policy", policy, "hook", stage}, state);
 }
 
+bool hook_can_run() { return host().device_nodes_created() && ::geteuid() == 0; }
+
+std::string gpu1_bundle(const std::string& dir) {
+  return write_bundle(dir, {R"("NVIDIA_VISIBLE_DEVICES=1")"});
+}
+
 std::size_t line_count(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }

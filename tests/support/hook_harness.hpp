@@ -34,6 +34,12 @@ testing::CommandResult hook(const std::string& policy, const std::string& state,
 
 std::size_t line_count(const std::string& text);
 
+// Whether hooks can run here: root, and the fake host's device nodes.
+bool hook_can_run();
+
+// A bundle at `dir` whose container asks for GPU 1.
+std::string gpu1_bundle(const std::string& dir);
+
 // True when every line of the host's mount table is free of `path`.
 bool host_has_no_mount_under(const std::string& path);
 

@@ -8,7 +8,18 @@
 #include <string>
 #include <system_error>
 
+#include <catch2/catch.hpp>
+
+#include "policy/policy.hpp"
+
 namespace graft::policy_test {
+
+// The error loading the policy at `path` gives; fails the case if it loads.
+inline std::string load_error(const std::string& path, const PolicySearch& search = {}) {
+  auto loaded = load_policy(path, search);
+  if (loaded) FAIL("expected an error loading " << path);
+  return loaded.error().message;
+}
 
 // A temp dir to write policy files into; removed with its contents.
 class PolicyFiles {

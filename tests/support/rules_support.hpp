@@ -88,6 +88,11 @@ inline Request test_request(bool privileged = false) {
 }
 
 // Evaluates the given rule files (name -> text, loaded in order).
+// The text of a rule file holding one rule named `name` with `body`.
+inline std::string one_rule(const std::string& name, const std::string& body) {
+  return "rule('" + name + "', function(req, host, grant)\n" + body + "\nend)\n";
+}
+
 inline Result<Intent> evaluate_files(const RuleDir& dir,
                                      const std::vector<std::pair<std::string, std::string>>& files,
                                      const Request& request = test_request()) {

@@ -31,13 +31,8 @@ using namespace graft::harness;
 
 namespace {
 
-bool can_run() {
-  if (!host().device_nodes_created()) return false;
-  return ::geteuid() == 0;
-}
-
-std::string gpu_bundle(const std::string& name) {
-  return write_bundle(host().path("/broken-plugin/" + name), {R"("NVIDIA_VISIBLE_DEVICES=1")"});
+std::string gpu_bundle_named(const std::string& name) {
+  return gpu1_bundle(host().path("/broken-plugin/" + name));
 }
 
 // A policy with `dir` as plugin directory; the stand-in's config in `mode`/`phase`.
@@ -51,7 +46,7 @@ std::string standin_policy(const std::string& name, const std::string& dir, cons
 testing::CommandResult hook_crashing_in(const std::string& phase, const PluginDir& plugins,
                                         const Container& container) {
   return hook(standin_policy("plugin-segv-" + phase, plugins.path(), "segv", phase),
-              state_json("c9", container.pid(), gpu_bundle("segv-" + phase)));
+              state_json("c9", container.pid(), gpu_bundle_named("segv-" + phase)));
 }
 
 
@@ -72,13 +67,13 @@ void leave_fatal_signals_to_graft() {
 
 TEST_CASE("Hook: a stand-in plugin that does nothing lets a whole plan apply (the harness works)",
           "[hook][hostile]") {
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;
   std::size_t before = container.mount_count();
-  std::string bundle = gpu_bundle("works");
+  std::string bundle = gpu_bundle_named("works");
   auto result = hook(standin_policy("plugin-works", plugins.path(), "none"),
                      state_json("c9", container.pid(), bundle));
   INFO(result.err);
@@ -90,14 +85,14 @@ TEST_CASE("Hook: a stand-in plugin that does nothing lets a whole plan apply (th
 
 TEST_CASE("Hook: a plugin that is enabled but missing is one line naming its file, before anything is prepared",
           "[hook][hostile]") {
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins;
   std::string policy = write_policy("plugin-missing", "",
                                     "[plugins]\ndir = \"" + plugins.path() +
                                         "\"\nenable = [\"devices\", \"absent\"]\n");
-  auto result = hook(policy, state_json("c9", ::getpid(), gpu_bundle("missing")));
+  auto result = hook(policy, state_json("c9", ::getpid(), gpu_bundle_named("missing")));
   INFO(result.err);
   CHECK(result.exit_code == 1);
   CHECK(line_count(result.err) == 1);
@@ -106,13 +101,13 @@ TEST_CASE("Hook: a plugin that is enabled but missing is one line naming its fil
 
 TEST_CASE("Hook: a plan action whose plugin is not in the directory is one line before anything is prepared",
           "[hook][hostile]") {
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins;
   fs::remove(fs::path(plugins.path()) / "libcgroup.so");
   auto result = hook(write_policy("plugin-absent", plugins.path()),
-                     state_json("c9", ::getpid(), gpu_bundle("absent")));
+                     state_json("c9", ::getpid(), gpu_bundle_named("absent")));
   INFO(result.err);
   CHECK(result.exit_code == 1);
   CHECK(line_count(result.err) == 1);
@@ -120,14 +115,14 @@ TEST_CASE("Hook: a plan action whose plugin is not in the directory is one line 
 }
 
 TEST_CASE("Hook: a plugin built for another ABI major is one line naming both versions", "[hook][hostile]") {
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins;
   fs::copy_file(fs::path(GRAFT_TEST_PLUGIN_DIR) / "libabi2.so", fs::path(plugins.path()) / "libabi2.so");
   fs::permissions(fs::path(plugins.path()) / "libabi2.so", fs::perms(0755));
   auto result = hook(write_policy("plugin-abi2", plugins.path()),
-                     state_json("c9", ::getpid(), gpu_bundle("abi2")));
+                     state_json("c9", ::getpid(), gpu_bundle_named("abi2")));
   INFO(result.err);
   CHECK(result.exit_code == 1);
   CHECK(line_count(result.err) == 1);
@@ -137,7 +132,7 @@ TEST_CASE("Hook: a plugin built for another ABI major is one line naming both ve
 TEST_CASE("Hook: a plugin failing in the middle of a plan stops it with one line, exit 1, and an audit record, "
           "and nothing lands on the host",
           "[hook][hostile]") {
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
@@ -145,7 +140,7 @@ TEST_CASE("Hook: a plugin failing in the middle of a plan stops it with one line
   std::size_t before = container.mount_count();
   std::string audit = host().path("/broken-plugin/fail-audit.jsonl");
   fs::remove(audit);
-  std::string bundle = gpu_bundle("fail");
+  std::string bundle = gpu_bundle_named("fail");
   auto result = hook(standin_policy("plugin-fail", plugins.path(), "fail", "apply", audit),
                      state_json("c9", container.pid(), bundle));
   INFO(result.err);
@@ -167,13 +162,13 @@ TEST_CASE("Hook: a plugin failing in the middle of a plan stops it with one line
 TEST_CASE("Apply: a plugin failing in the middle of a plan on a running container says in one line "
           "which actions stayed",
           "[apply][hostile]") {
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;
   std::size_t before = container.mount_count();
-  std::string bundle = gpu_bundle("apply-fail");
+  std::string bundle = gpu_bundle_named("apply-fail");
   auto result = testing::run_graft({"--policy", standin_policy("plugin-apply-fail", plugins.path(), "fail"),
                                     "apply", "--pid", std::to_string(container.pid()), "--rootfs",
                                     bundle + "/rootfs", "--bundle", bundle, "--id", "lxc1", "--trust-pid"});
@@ -193,12 +188,12 @@ TEST_CASE("Apply: a plugin failing in the middle of a plan on a running containe
 TEST_CASE("Hook: a plugin that crashes in apply kills the hook by SIGSEGV after one line naming it",
           "[hook][hostile]") {
   leave_fatal_signals_to_graft();
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;
-  std::string bundle = gpu_bundle("segv");
+  std::string bundle = gpu_bundle_named("segv");
   auto result = hook(standin_policy("plugin-segv", plugins.path(), "segv"),
                      state_json("c9", container.pid(), bundle));
   INFO(result.err);
@@ -214,7 +209,7 @@ TEST_CASE("Hook: a plugin that crashes in init, prepare, finish or destroy kills
           "line naming that phase",
           "[hook][hostile]") {
   leave_fatal_signals_to_graft();
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
   const std::string phase = GENERATE(as<std::string>{}, "init", "prepare", "finish", "destroy");
@@ -237,12 +232,12 @@ TEST_CASE("Hook: a plugin that crashes in init, prepare, finish or destroy kills
 
 TEST_CASE("Apply: a plugin that crashes kills graft apply by SIGSEGV after one line naming it", "[hook][hostile]") {
   leave_fatal_signals_to_graft();
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;
-  std::string bundle = gpu_bundle("apply-segv");
+  std::string bundle = gpu_bundle_named("apply-segv");
   auto result = testing::run_graft({"--policy", standin_policy("plugin-apply-segv", plugins.path(), "segv"),
                                     "apply", "--pid", std::to_string(container.pid()), "--rootfs",
                                     bundle + "/rootfs", "--bundle", bundle, "--id", "lxc1", "--trust-pid"});

@@ -13,11 +13,13 @@
 #include <fstream>
 
 #include "hook_harness.hpp"
+#include "rules_support.hpp"
 #include "site_policy.hpp"
 
 namespace fs = std::filesystem;
 using namespace graft;
 using namespace graft::harness;
+using graft::rules_test::one_rule;
 
 namespace {
 
@@ -51,9 +53,6 @@ void check_one_line(const testing::CommandResult& result, const std::string& nee
   CHECK_THAT(result.err, Catch::StartsWith("graft: ") && Catch::Contains(needle));
 }
 
-std::string one_rule(const std::string& body) {
-  return "rule('broken', function(req, host, grant)\n" + body + "\nend)\n";
-}
 
 }  // namespace
 
@@ -81,24 +80,24 @@ TEST_CASE("Hook: a missing policy file is one line naming it", "[hook][hostile]"
 }
 
 TEST_CASE("Hook: a rule that raises is one line naming the rule and line", "[hook][hostile]") {
-  check_one_line(hook_with_rule("raise", one_rule("error('site rule broke')")),
+  check_one_line(hook_with_rule("raise", one_rule("broken", "error('site rule broke')")),
                  "rule 'broken' (" + dir_of("raise") + "/raise.lua:2): site rule broke");
 }
 
 TEST_CASE("Hook: a rule that loops forever stops at the instruction budget", "[hook][hostile]") {
   auto start = std::chrono::steady_clock::now();
-  auto result = hook_with_rule("spin", one_rule("while true do end"));
+  auto result = hook_with_rule("spin", one_rule("broken", "while true do end"));
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
   check_one_line(result, "instruction");
 }
 
 TEST_CASE("Hook: a rule that allocates without bound stops at the memory cap", "[hook][hostile]") {
-  check_one_line(hook_with_rule("alloc", one_rule("local t = {} while true do t[#t + 1] = ('x'):rep(4096) .. #t end")),
+  check_one_line(hook_with_rule("alloc", one_rule("broken", "local t = {} while true do t[#t + 1] = ('x'):rep(4096) .. #t end")),
                  "rule 'broken'");
 }
 
 TEST_CASE("Hook: a rule that recurses without bound ends in one line", "[hook][hostile]") {
-  check_one_line(hook_with_rule("recurse", "local function f(n) return 1 + f(n + 1) end\n" + one_rule("f(1)")),
+  check_one_line(hook_with_rule("recurse", "local function f(n) return 1 + f(n + 1) end\n" + one_rule("broken", "f(1)")),
                  "rule 'broken'");
 }
 
@@ -106,17 +105,17 @@ TEST_CASE("Hook: a rule reaching for io, os, require, debug, load or string.dump
   for (const char* call : {"io.open('/etc/shadow')", "os.execute('id')", "require('os')", "debug.getinfo(1)",
                            "load('return 1')", "string.dump(print)"}) {
     CAPTURE(call);
-    check_one_line(hook_with_rule("escape", one_rule(call)), "escape.lua:2");
+    check_one_line(hook_with_rule("escape", one_rule("broken", call)), "escape.lua:2");
   }
 }
 
 TEST_CASE("Hook: a rule returning garbage is ignored, and one passing garbage to grant is one line",
           "[hook][hostile]") {
-  auto returns = hook_with_rule("returns", one_rule("return {}, 42, function() end, nil"));
+  auto returns = hook_with_rule("returns", one_rule("broken", "return {}, 42, function() end, nil"));
   INFO(returns.err);
   CHECK(returns.exit_code == 0);
   CHECK(returns.err.empty());
-  check_one_line(hook_with_rule("garbage-grant", one_rule("grant:add_device({}, 'because')")), "garbage-grant.lua:2");
+  check_one_line(hook_with_rule("garbage-grant", one_rule("broken", "grant:add_device({}, 'because')")), "garbage-grant.lua:2");
   check_one_line(hook_with_rule("garbage-rule", "rule('x', 42)\n"), "garbage-rule.lua");
   check_one_line(hook_with_rule("garbage-file", "\x1bLua garbage"), "garbage-file.lua");
 }

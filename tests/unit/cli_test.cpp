@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hook_harness.hpp"
 #include "fake_host.hpp"
 #include "run_command.hpp"
 #include "site_policy.hpp"
@@ -15,6 +16,7 @@
 
 using namespace graft;
 using namespace graft::testing;
+using graft::harness::line_count;
 
 namespace {
 
@@ -30,7 +32,6 @@ CliHost& cli_host() {
   return host;
 }
 
-size_t line_count(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
 
 std::string write_bundle(const std::string& dir, bool debian_like, const std::string& env) {
   std::filesystem::create_directories(dir + "/rootfs/etc");

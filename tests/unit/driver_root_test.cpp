@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "library_host.hpp"
 #include "fake_host.hpp"
 #include "fixture_files.hpp"
 #include "inventory/inventory.hpp"
@@ -23,11 +24,11 @@
 
 using namespace graft;
 using namespace graft::fixture;
+using graft::testing::kCuda;
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kCuda = "libcuda.so." + std::string(fake_driver_version());
 
 // Moves `dir` of the driver root to `elsewhere` inside it and leaves an
 // absolute symlink `dir` -> `elsewhere`, as driver containers ship

@@ -14,6 +14,7 @@
 #include "apply/apply_plan.hpp"
 #include "request/oci_state.hpp"
 #include "fake_host.hpp"
+#include "hook_harness.hpp"
 #include "run_command.hpp"
 #include "site_policy.hpp"
 #include "temp_dir.hpp"
@@ -21,6 +22,8 @@
 
 using namespace graft;
 using namespace graft::testing;
+using graft::harness::hook;
+using graft::harness::write_bundle;
 
 namespace {
 
@@ -41,19 +44,8 @@ HookHost& hook_host() {
   return host;
 }
 
-std::string write_bundle(const std::string& dir, const std::string& env) {
-  std::filesystem::create_directories(dir + "/rootfs/etc");
-  std::ofstream(dir + "/config.json")
-      << R"({"ociVersion":"1.0.2","root":{"path":"rootfs"},"process":{"env":[)" << env << "]}}";
-  return dir;
-}
-
 std::string state_for(const std::string& bundle) {
   return nlohmann::json({{"id", "c9"}, {"pid", ::getpid()}, {"bundle", bundle}}).dump();
-}
-
-CommandResult hook(const std::string& policy, const std::string& state) {
-  return run_command({GRAFT_BINARY, "--policy", policy, "hook", "prestart"}, state);
 }
 
 }  // namespace
@@ -108,7 +100,7 @@ TEST_CASE("more than 1 MiB of state on stdin is refused without parsing it", "[h
 
 TEST_CASE("a hook for a container that asks for no GPU exits 0 and loads no plugin", "[hook]") {
   auto& host = hook_host();
-  std::string bundle = write_bundle(host.host.path("/bundle-plain"), R"("PATH=/bin")");
+  std::string bundle = write_bundle(host.host.path("/bundle-plain"), {R"("PATH=/bin")"});
   auto result = hook(host.policy, state_for(bundle));
   CHECK(result.exit_code == 0);
   CHECK(result.out.empty());
@@ -129,7 +121,7 @@ TEST_CASE("a hook that cannot load its plugins fails closed and logs the error",
     GRAFT_SKIP("device nodes need root");
   }
   std::filesystem::remove(host.audit);
-  std::string bundle = write_bundle(host.host.path("/bundle-gpu"), R"("NVIDIA_VISIBLE_DEVICES=0")");
+  std::string bundle = write_bundle(host.host.path("/bundle-gpu"), {R"("NVIDIA_VISIBLE_DEVICES=0")"});
   auto result = hook(host.policy, state_for(bundle));
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::StartsWith("graft: container c9: plugin directory "));

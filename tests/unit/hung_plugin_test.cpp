@@ -29,19 +29,17 @@ namespace {
 // Several times what a whole hook takes here (0.1 s; 0.6 s in the sanitizer
 // build), so even on a busy machine the deadline passes inside the hang and
 // nowhere earlier.
-constexpr int kDeadlineMs = 2500;
-const std::string kDidNotFinish = " did not finish within " + std::to_string(kDeadlineMs) + " ms\n";
+constexpr int kPluginDeadlineMs = 2500;
+const std::string kDidNotFinish = " did not finish within " + std::to_string(kPluginDeadlineMs) + " ms\n";
 
-bool can_run() { return host().device_nodes_created() && ::geteuid() == 0; }
-
-std::string gpu_bundle(const std::string& name) {
-  return write_bundle(host().path("/hung-plugin/" + name), {R"("NVIDIA_VISIBLE_DEVICES=1")"});
+std::string hung_bundle(const std::string& name) {
+  return gpu1_bundle(host().path("/hung-plugin/" + name));
 }
 
 // A policy whose cgroup plugin (the stand-in in `dir`) hangs in `phase`.
 std::string hang_policy(const std::string& dir, const std::string& phase, const std::string& audit = "") {
   return write_policy("hang-" + phase, dir,
-                      "[limits]\ndeadline_ms = " + std::to_string(kDeadlineMs) +
+                      "[limits]\ndeadline_ms = " + std::to_string(kPluginDeadlineMs) +
                           "\n[plugins.config.cgroup]\nmode = \"hang\"\nphase = \"" + phase + "\"\n",
                       audit);
 }
@@ -56,7 +54,7 @@ HungHook hook_hanging_in(const std::string& phase, const std::string& audit = ""
   Container container;
   auto result = testing::run_command(
       testing::bounded_graft({"--policy", hang_policy(plugins.path(), phase, audit), "hook", "prestart"}),
-      state_json("c9", container.pid(), gpu_bundle(phase)));
+      state_json("c9", container.pid(), hung_bundle(phase)));
   return {result, plugins.path() + "/libcgroup.so"};
 }
 
@@ -71,10 +69,10 @@ std::vector<nlohmann::json> records_in(const std::string& path) {
 
 TEST_CASE("Hook: a plugin hanging in apply ends at the deadline with one line naming plugin, action and phase",
           "[hook][hostile][deadline]") {
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
-  std::string bundle = gpu_bundle("apply");
+  std::string bundle = hung_bundle("apply");
   auto hung = hook_hanging_in("apply");
   INFO(hung.result.err);
   CHECK(hung.result.exit_code == 1);
@@ -85,7 +83,7 @@ TEST_CASE("Hook: a plugin hanging in apply ends at the deadline with one line na
 }
 
 TEST_CASE("Hook: a plugin hanging in prepare is named with its action and phase", "[hook][hostile][deadline]") {
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
   auto hung = hook_hanging_in("prepare");
@@ -97,7 +95,7 @@ TEST_CASE("Hook: a plugin hanging in prepare is named with its action and phase"
 }
 
 TEST_CASE("Hook: a plugin hanging in finish, init or destroy is named with that phase", "[hook][hostile][deadline]") {
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
   auto phase = GENERATE(as<std::string>{}, "finish", "init", "destroy");
@@ -109,7 +107,7 @@ TEST_CASE("Hook: a plugin hanging in finish, init or destroy is named with that 
 
 TEST_CASE("Hook: a plugin hanging in apply still leaves one error audit record with the line's text",
           "[hook][hostile][deadline]") {
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
   std::string audit = host().path("/hung-plugin/audit.jsonl");
@@ -129,12 +127,12 @@ TEST_CASE("Hook: a plugin hanging in apply still leaves one error audit record w
 
 TEST_CASE("Apply: a plugin hanging in apply ends graft apply at the deadline with one line",
           "[hook][hostile][deadline]") {
-  if (!can_run()) {
+  if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
   PluginDir plugins("cgroup");
   Container container;
-  std::string bundle = gpu_bundle("apply-command");
+  std::string bundle = hung_bundle("apply-command");
   auto result = testing::run_command(testing::bounded_graft(
       {"--policy", hang_policy(plugins.path(), "apply"), "apply", "--pid", std::to_string(container.pid()),
        "--rootfs", bundle + "/rootfs", "--bundle", bundle, "--id", "lxc1", "--trust-pid"}));

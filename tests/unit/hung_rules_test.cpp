@@ -24,9 +24,9 @@ namespace {
 
 // Several times what discovery, which runs before the rules, takes here
 // (sanitizer build included), so the deadline passes inside the pattern.
-constexpr int kDeadlineMs = 1500;
+constexpr int kRulesDeadlineMs = 1500;
 const std::string kRulesLate =
-    "graft: container c9: rules did not finish within " + std::to_string(kDeadlineMs) + " ms\n";
+    "graft: container c9: rules did not finish within " + std::to_string(kRulesDeadlineMs) + " ms\n";
 
 // A site policy whose one rule backtracks in a pattern for minutes.
 std::string backtracking_policy(const std::string& audit = "") {
@@ -38,7 +38,7 @@ std::string backtracking_policy(const std::string& audit = "") {
                          "end)\n";
   std::string log = audit.empty() ? "" : "[audit]\nlog = \"" + audit + "\"\n";
   return write_policy("hung-rules", "",
-                      "rules = [\"" + rule + "\"]\n[limits]\ndeadline_ms = " + std::to_string(kDeadlineMs) +
+                      "rules = [\"" + rule + "\"]\n[limits]\ndeadline_ms = " + std::to_string(kRulesDeadlineMs) +
                           "\n" + log);
 }
 
@@ -70,6 +70,6 @@ TEST_CASE("Hook: a rule backtracking in a string pattern ends at the deadline wi
   CHECK_FALSE(std::getline(in, extra));
   auto record = nlohmann::json::parse(line);
   CHECK(record["outcome"] == "error");
-  CHECK(record["error"] == "container c9: rules did not finish within " + std::to_string(kDeadlineMs) + " ms");
+  CHECK(record["error"] == "container c9: rules did not finish within " + std::to_string(kRulesDeadlineMs) + " ms");
   CHECK(record["request"]["bundle"] == bundle);
 }

@@ -156,7 +156,7 @@ std::string system_ldconfig_cache(const TempDir& root, const std::string& format
   return read_bytes(join(root.path(), "etc/ld.so.cache"));
 }
 
-std::string error_of(const std::string& bytes) {
+std::string parse_error_of(const std::string& bytes) {
   auto parsed = parse_ldcache(bytes, "/x/etc/ld.so.cache");
   REQUIRE_FALSE(parsed.ok());
   return parsed.error().message;
@@ -283,66 +283,66 @@ TEST_CASE("Every truncation of old and combined caches is an error", "[ldcache]"
 TEST_CASE("A huge nlibs is rejected without overflow", "[ldcache]") {
   std::string bytes = new_section(kTwoLibraries);
   put_u32(bytes, 20, 0xffffffff);
-  std::string message = error_of(bytes);
+  std::string message = parse_error_of(bytes);
   CHECK_THAT(message, Catch::Contains("/x/etc/ld.so.cache"));
   CHECK_THAT(message, Catch::Contains("claims 4294967295 entries"));
 
   std::string old = old_cache(kTwoLibraries);
   put_u32(old, 12, 0xffffffff);
-  CHECK_THAT(error_of(old), Catch::Contains("old-format header claims 4294967295 entries"));
+  CHECK_THAT(parse_error_of(old), Catch::Contains("old-format header claims 4294967295 entries"));
 }
 
 TEST_CASE("A key offset beyond the end of the file is named in the error", "[ldcache]") {
   std::string bytes = new_section(kTwoLibraries);
   put_u32(bytes, 48 + 24 + 4, 99999);  // entry 1, key
-  CHECK(error_of(bytes) ==
+  CHECK(parse_error_of(bytes) ==
         "ld.so.cache /x/etc/ld.so.cache: entry 1 key offset 99999 beyond end of file");
 }
 
 TEST_CASE("A value offset beyond the end of the file is named in the error", "[ldcache]") {
   std::string bytes = old_cache(kTwoLibraries);
   put_u32(bytes, 16 + 8, 0xfffffff0);  // entry 0, value
-  CHECK_THAT(error_of(bytes),
+  CHECK_THAT(parse_error_of(bytes),
              Catch::Contains("entry 0 value offset 4294967280 beyond end of file"));
 }
 
 TEST_CASE("A string without a NUL terminator before the end of the file is an error", "[ldcache]") {
   std::string bytes = old_cache(kTwoLibraries);
   bytes.pop_back();  // the last string's terminator
-  CHECK_THAT(error_of(bytes), Catch::Contains("entry 1 value at offset") &&
+  CHECK_THAT(parse_error_of(bytes), Catch::Contains("entry 1 value at offset") &&
                                   Catch::Contains("has no NUL terminator before end of file"));
 }
 
 TEST_CASE("A string table larger than the file is an error", "[ldcache]") {
   std::string bytes = new_section(kTwoLibraries);
   put_u32(bytes, 24, 100000);
-  CHECK_THAT(error_of(bytes),
+  CHECK_THAT(parse_error_of(bytes),
              Catch::Contains("string table of 100000 bytes extends beyond end of file"));
 }
 
 TEST_CASE("A file with neither magic is rejected as bad magic", "[ldcache]") {
-  CHECK_THAT(error_of("\x7f"
+  CHECK_THAT(parse_error_of("\x7f"
                       "ELF not a cache at all, just bytes"),
              Catch::Contains("bad magic \"\\x7fELF"));
-  CHECK_THAT(error_of(""), Catch::Contains("empty file"));
+  CHECK_THAT(parse_error_of(""), Catch::Contains("empty file"));
 }
 
 TEST_CASE("A new-format header with another version is rejected", "[ldcache]") {
   std::string bytes = new_section(kTwoLibraries);
   bytes.replace(17, 3, "2.0");
-  CHECK_THAT(error_of(bytes), Catch::Contains("unsupported version \"2.0\" (expected \"1.1\")"));
+  CHECK_THAT(parse_error_of(bytes), Catch::Contains("unsupported version \"2.0\" (expected \"1.1\")"));
 }
 
 TEST_CASE("A cache marked for the other byte order is rejected", "[ldcache]") {
   std::string bytes = new_section(kTwoLibraries);
   bytes[28] = 3;  // big-endian
-  CHECK_THAT(error_of(bytes), Catch::Contains("other byte order"));
+  CHECK_THAT(parse_error_of(bytes), Catch::Contains("other byte order"));
 }
 
 TEST_CASE("An extension directory beyond the end of the file is an error", "[ldcache]") {
   std::string bytes = new_section(kTwoLibraries);
   put_u32(bytes, 32, static_cast<std::uint32_t>(bytes.size()));
-  CHECK_THAT(error_of(bytes), Catch::Contains("extension directory at offset"));
+  CHECK_THAT(parse_error_of(bytes), Catch::Contains("extension directory at offset"));
 }
 
 TEST_CASE("Reading a missing cache names the path", "[ldcache]") {

@@ -13,25 +13,20 @@
 #include <filesystem>
 #include <fstream>
 
+#include "library_host.hpp"
 #include "fake_host.hpp"
 #include "mount_support.hpp"
 
 using namespace graft;
+using namespace graft::testing;
 using graft::test::entries;
 using graft::test::MountSandbox;
 using graft::test::read_all;
 
 namespace {
 
-const std::string kCuda = "libcuda.so." + std::string(fixture::fake_driver_version());
 
 std::string lib(const std::string& name) { return fixture::FakeHost::lib_dir() + "/" + name; }
-
-fixture::FakeHost library_host() {
-  auto spec = fixture::FakeHostSpec::with_gpus(1);
-  spec.with_device_nodes = spec.with_binaries = spec.with_firmware = false;
-  return fixture::FakeHost::build(spec);
-}
 
 Action bind_action(std::string source, std::string target,
             std::vector<std::string> options = {"ro", "nosuid", "nodev"}) {
@@ -39,10 +34,6 @@ Action bind_action(std::string source, std::string target,
                 .target = std::move(target), .options = std::move(options)};
 }
 
-// The planned bind of the fake host's libcuda.so.<version> to the same path.
-Action cuda_bind(const fixture::FakeHost& host) {
-  return bind_action(host.path(lib(kCuda)), lib(kCuda));
-}
 
 Action symlink_action(std::string value, std::string target) {
   return Action{.kind = ActionKind::symlink, .plugin = "libraries", .source = std::move(value),

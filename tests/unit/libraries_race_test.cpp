@@ -21,18 +21,18 @@
 #include <sstream>
 #include <thread>
 
+#include "library_host.hpp"
 #include "fake_host.hpp"
 #include "fixture_files.hpp"
 #include "mount_support.hpp"
 
 using namespace graft;
+using namespace graft::testing;
 using graft::test::MountSandbox;
 
 namespace {
 
 constexpr int kRounds = 2000;
-const std::string kLibDir = "/usr/lib/x86_64-linux-gnu";
-const std::string kCuda = "libcuda.so." + std::string(fixture::fake_driver_version());
 
 // Flips `parent`/`real` with `parent`/`link` until stop(), which puts the
 // real directory back.
@@ -107,11 +107,6 @@ std::map<std::string, std::string> tree(const std::string& dir) {
   return out;
 }
 
-Action cuda_bind(const fixture::FakeHost& host) {
-  return Action{.kind = ActionKind::bind_mount, .plugin = "libraries",
-                .source = host.path(kLibDir + "/" + kCuda), .target = kLibDir + "/" + kCuda,
-                .options = {"ro", "nosuid", "nodev"}};
-}
 
 Action soname_link() {
   return Action{.kind = ActionKind::symlink, .plugin = "libraries", .source = kCuda,

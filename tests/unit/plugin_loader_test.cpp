@@ -24,7 +24,7 @@ using namespace graft;
 
 namespace {
 
-struct PluginDir {
+struct LoaderDir {
   fixture::TempDir temp{"graft-plugins-"};  // mkdtemp: mode 0700
   fs::path dir = temp.path();
   // Copies lib<name>.so from the build tree with mode 0755.
@@ -45,7 +45,7 @@ Action bind(std::string target) {
 }
 
 std::string refusal(const std::string& name) {
-  PluginDir plugins;
+  LoaderDir plugins;
   plugins.add(name);
   auto loaded = load_plugin(plugins.dir.string(), name);
   REQUIRE_FALSE(loaded.ok());
@@ -57,7 +57,7 @@ std::string refusal(const std::string& name) {
 }  // namespace
 
 TEST_CASE("A good plugin loads and its apply receives every field of the action", "[plugins]") {
-  PluginDir plugins;
+  LoaderDir plugins;
   plugins.add("good");
   auto loaded = load_plugin(plugins.dir.string(), "good");
   REQUIRE(loaded.ok());
@@ -92,14 +92,14 @@ TEST_CASE("A plugin whose init fails is refused with the plugin's message", "[pl
 }
 
 TEST_CASE("A missing plugin file is refused naming the file", "[plugins]") {
-  PluginDir plugins;
+  LoaderDir plugins;
   auto loaded = load_plugin(plugins.dir.string(), "absent");
   REQUIRE_FALSE(loaded.ok());
   CHECK_THAT(loaded.error().message, Catch::Contains(plugins.dir.string() + "/libabsent.so"));
 }
 
 TEST_CASE("A world-writable plugin file is refused before it is loaded", "[plugins]") {
-  PluginDir plugins;
+  LoaderDir plugins;
   fs::permissions(plugins.add("good"), fs::perms(0757));
   auto loaded = load_plugin(plugins.dir.string(), "good");
   REQUIRE_FALSE(loaded.ok());
@@ -107,7 +107,7 @@ TEST_CASE("A world-writable plugin file is refused before it is loaded", "[plugi
 }
 
 TEST_CASE("A plugin in a group-writable directory is refused", "[plugins]") {
-  PluginDir plugins;
+  LoaderDir plugins;
   plugins.add("good");
   fs::permissions(plugins.dir, fs::perms(0770));
   auto loaded = load_plugin(plugins.dir.string(), "good");
@@ -117,7 +117,7 @@ TEST_CASE("A plugin in a group-writable directory is refused", "[plugins]") {
 }
 
 TEST_CASE("A plugin name with a slash or dot-dot is refused", "[plugins]") {
-  PluginDir plugins;
+  LoaderDir plugins;
   for (const char* name : {"../good", "sub/good", "..", ""}) {
     auto loaded = load_plugin(plugins.dir.string(), name);
     REQUIRE_FALSE(loaded.ok());
@@ -126,7 +126,7 @@ TEST_CASE("A plugin name with a slash or dot-dot is refused", "[plugins]") {
 }
 
 TEST_CASE("check_plan_executable reports an action whose plugin is missing", "[plugins]") {
-  PluginDir plugins;
+  LoaderDir plugins;
   plugins.add("good");
   Policy policy;
   policy.plugin_dir = plugins.dir.string();
@@ -147,7 +147,7 @@ TEST_CASE("check_plan_executable reports an action whose plugin is missing", "[p
 }
 
 TEST_CASE("An action a loaded plugin does not claim is reported with the plugin's file", "[plugins]") {
-  PluginDir plugins;
+  LoaderDir plugins;
   plugins.add("good");
   Policy policy;
   policy.plugin_dir = plugins.dir.string();
@@ -162,7 +162,7 @@ TEST_CASE("An action a loaded plugin does not claim is reported with the plugin'
 }
 
 TEST_CASE("resolve_in_root keeps an escaping symlink inside the root", "[plugins]") {
-  PluginDir root;
+  LoaderDir root;
   fs::create_directories(root.dir / "etc");
   { std::ofstream(root.dir / "etc" / "marker") << "inside"; }
   fs::create_directory_symlink("/etc", root.dir / "escape");
@@ -193,7 +193,7 @@ TEST_CASE("A built plugin exports exactly one dynamic symbol, the entry point", 
 
 TEST_CASE("A plugin built for ABI 1.0 loads and applies without prepare or finish being read",
           "[plugins]") {
-  PluginDir plugins;
+  LoaderDir plugins;
   plugins.add("abi10");
   auto loaded = load_plugin(plugins.dir.string(), "abi10");
   REQUIRE(loaded.ok());

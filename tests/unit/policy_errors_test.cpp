@@ -13,11 +13,6 @@ using namespace graft::policy_test;
 
 namespace {
 
-std::string load_error(const std::string& path, const PolicySearch& search = {}) {
-  auto loaded = load_policy(path, search);
-  if (loaded) FAIL("expected an error loading " << path);
-  return loaded.error().message;
-}
 
 // The error of a one-file policy, with the file's path replaced by "F".
 std::string error_in_file(const std::string& text) {

@@ -23,14 +23,15 @@
 #include "graft/base/open_in_root.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "graft/plugin.h"
+#include "library_host.hpp"
 #include "plugin_host/host_services.hpp"
 #include "renames_elsewhere.hpp"
 #include "temp_dir.hpp"
 
+using graft::testing::kLibDir;
 namespace {
 
-const std::string kLibDir = "/usr/lib/x86_64-linux-gnu";
-const std::string kLink = kLibDir + "/libcuda.so.1";
+const std::string kLink = "/usr/lib/x86_64-linux-gnu/libcuda.so.1";
 const std::string kValue = "libcuda.so.560.35.03";
 
 // A lookup that answers -EAGAIN `eagain_first` times, then `answer`.

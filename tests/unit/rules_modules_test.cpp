@@ -34,9 +34,6 @@ struct ModulePolicy {
 };
 
 // A one-rule file whose body is `body`, on line 2.
-std::string one_rule(const std::string& name, const std::string& body) {
-  return "rule('" + name + "', function(req, host, grant)\n" + body + "\nend)\n";
-}
 
 const char* kShout = "local M = {}\nfunction M.shout(s) return s:upper() .. '!' end\nreturn M\n";
 

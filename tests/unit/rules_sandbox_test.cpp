@@ -11,9 +11,6 @@ using namespace graft::rules_test;
 namespace {
 
 // A one-rule file whose body is `body`, on line 2.
-std::string one_rule(const std::string& name, const std::string& body) {
-  return "rule('" + name + "', function(req, host, grant)\n" + body + "\nend)\n";
-}
 
 }  // namespace
 

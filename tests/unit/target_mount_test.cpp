@@ -11,24 +11,18 @@
 
 #include <string>
 
+#include "library_host.hpp"
 #include "fake_host.hpp"
 #include "ldcache_support.hpp"
 #include "mount_support.hpp"
 
 using namespace graft;
+using namespace graft::testing;
 using graft::test::entries;
 using graft::test::MountSandbox;
 
 namespace {
 
-const std::string kCuda = "libcuda.so." + std::string(fixture::fake_driver_version());
-const std::string kLibDir = fixture::FakeHost::lib_dir();  // /usr/lib/x86_64-linux-gnu
-
-fixture::FakeHost library_host() {
-  auto spec = fixture::FakeHostSpec::with_gpus(1);
-  spec.with_device_nodes = spec.with_binaries = spec.with_firmware = false;
-  return fixture::FakeHost::build(spec);
-}
 
 // A tmpfs mounted at `path`: a "volume", or the runtime's /dev and /dev/shm.
 void mount_tmpfs(const std::string& path) {
@@ -44,11 +38,6 @@ void steer_libdir_to_volume(const MountSandbox& sandbox) {
   REQUIRE(::symlink("/data", sandbox.path(kLibDir).c_str()) == 0);
 }
 
-Action cuda_bind(const fixture::FakeHost& host) {
-  return Action{.kind = ActionKind::bind_mount, .plugin = "libraries",
-                .source = host.path(kLibDir + "/" + kCuda), .target = kLibDir + "/" + kCuda,
-                .options = {"ro", "nosuid", "nodev"}};
-}
 
 Action mknod_action(const std::string& target, unsigned minor) {
   return Action{.kind = ActionKind::device_node, .plugin = "devices", .target = target,

@@ -26,17 +26,13 @@
 
 using namespace graft;
 using graft::policy_test::PolicyFiles;
+using graft::policy_test::load_error;
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string kPolicy = "[host]\ndriver_root = \"/\"\n";
 
-std::string load_error(const std::string& path) {
-  auto policy = load_policy(path, PolicySearch{});
-  REQUIRE_FALSE(policy.ok());
-  return policy.error().message;
-}
 
 // Another user than us and root, for files we chown away.
 constexpr uid_t kStranger = 4242;
