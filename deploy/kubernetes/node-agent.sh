@@ -42,7 +42,7 @@ replace_file() {
 }
 
 install_tree() {
-  version=$("$graft" --version | tr -c 'A-Za-z0-9.+-\n' '_')
+  version=$("$graft" --version | awk '{print $NF; exit}' | tr -c 'A-Za-z0-9.+\n-' '_')
   release=$host_graft/releases/$version
   if [ ! -x "$release/bin/graft" ]; then
     rm -rf "$release.tmp"
