@@ -10,8 +10,8 @@
 //     types, required fields, enums and formats. Its schemas allow unknown
 //     properties, as the API server does by default;
 //   - @kubernetes/client-node: every model's field list with its type, which
-//     the walk below uses to reject fields the schema does not define (a
-//     misspelling is otherwise silently dropped by the API server).
+//     the walk below uses to reject fields the schema does not define (the
+//     API server would drop a misspelled field with only a warning).
 // @kubernetes/client-node types a resource quantity as a string, so quantities
 // are written as strings here ("1", "500m"); the API also takes a bare number.
 //
