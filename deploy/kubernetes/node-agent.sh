@@ -58,11 +58,15 @@ install_tree() {
 policy_digest() { cat "$POLICY_SOURCE"/* 2>/dev/null | sha256sum | cut -d' ' -f1; }
 
 # The ConfigMap's files, checked as they will stand in /etc/graft, then written.
+# They are checked in a directory beside /etc/graft's files, not in /tmp: graft
+# trusts a policy only below directories nobody else can write, and the pod's
+# /tmp would be an emptyDir (mode 0777, no sticky bit).
 install_policy() {
-  check=$(mktemp -d)
+  mkdir -p "$host_policy"
+  rm -rf "$host_policy"/.incoming.*   # left by an agent that was killed mid-check
+  check=$(mktemp -d "$host_policy/.incoming.XXXXXX")
   cp "$POLICY_SOURCE"/* "$check"/
   if "$graft" policy check --policy "$check/graft.toml" >&2; then
-    mkdir -p "$host_policy"
     for file in "$check"/*; do replace_file "$file" "$host_policy/${file##*/}"; done
     log "site policy written to /etc/graft"
   else
