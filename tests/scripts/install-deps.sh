@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Installs what graft builds and tests with, from Debian packages only.
+# Installs what graft builds and tests with, from Debian packages only (and,
+# with --tests, the npm-packaged Kubernetes manifest checker Debian lacks).
 # Idempotent and quick when everything is already there.
+# Usage: install-deps.sh [--tests]   (the demo needs no --tests)
 set -euo pipefail
+for_tests=false
+[ "${1:-}" = "--tests" ] && for_tests=true
 
 packages=(
   cmake g++ make pkg-config
@@ -13,18 +17,47 @@ packages=(
   util-linux           # unshare, for runc in cgroup v2 mode
   inotify-tools        # inotifywait: proves from the host that a planted node is never opened
 )
+# node and npm run the Kubernetes manifest checker (below). Where they are
+# already installed otherwise (e.g. NodeSource's nodejs, which bundles npm and
+# conflicts with Debian's npm), they are left alone.
+if $for_tests; then
+  command -v node >/dev/null || packages+=(nodejs)
+  command -v npm >/dev/null || packages+=(npm)
+fi
 
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
     missing+=("$package")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-if [ "$(id -u)" -ne 0 ]; then
-  echo "graft: missing packages (${missing[*]}); run as root or install them first" >&2
-  exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "graft: missing packages (${missing[*]}); run as root or install them first" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+# The Kubernetes manifest checker: npm packages that carry the Kubernetes
+# OpenAPI schema (Debian has none), pinned by tests/kubernetes/package-lock.json
+# and installed into a cache directory of their own, not globally: nothing else
+# on the machine sees them, and tests/scripts/kubernetes-manifests-test.sh finds
+# them there ($GRAFT_KUBERNETES_CHECKER). Reinstalled only when the lock changes.
+$for_tests || exit 0
+checker_dir=${GRAFT_KUBERNETES_CHECKER:-/var/cache/graft/kubernetes-checker}
+checker_source=$(cd "$(dirname "$0")/../kubernetes" && pwd)
+if ! cmp -s "$checker_source/package-lock.json" "$checker_dir/package-lock.json" ||
+   [ ! -d "$checker_dir/node_modules" ]; then
+  rm -rf "$checker_dir"
+  mkdir -p "$checker_dir"
+  cp "$checker_source/package.json" "$checker_source/package-lock.json" "$checker_dir/"
+  # --ignore-scripts: the packages are data and plain modules; nothing needs
+  # to run at install time.
+  (cd "$checker_dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null) || {
+    # Not fatal: the manifest test then reports itself skipped, with this reason.
+    rm -rf "$checker_dir"
+    echo "graft: npm could not install the Kubernetes manifest checker; its test will be skipped" >&2
+  }
+fi

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-bash tests/scripts/install-deps.sh
+bash tests/scripts/install-deps.sh --tests
 jobs=$(nproc)
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGRAFT_WERROR=ON \
