@@ -21,7 +21,7 @@ packages=(
 # already installed otherwise (e.g. NodeSource's nodejs, which bundles npm and
 # conflicts with Debian's npm), they are left alone.
 if $for_tests; then
-  # The real clients each runtime path is tested with (tests/clients): CDI and
+  # The real clients each runtime path is tested with (tests/e2e): CDI and
   # hooks.d with podman, the runtime shim with Docker and containerd.
   packages+=(podman docker.io containerd)
   command -v node >/dev/null || packages+=(nodejs)
