@@ -59,7 +59,9 @@ Policy planning_policy() {
                    .rewrites = {{"params", "ModifyDeviceFiles: 1", "ModifyDeviceFiles: 0"}},
                    .gpu_dir = "gpus/{bus_id}",
                    .origin = at(40)};
+  policy.discovery.partition_minors = "/proc/driver/gpu-caps/minors";
   policy.discovery.partition_gi_key = "gpu{minor}/gi{gi}/access";
+  policy.discovery.partition_ci_key = "gpu{minor}/gi{gi}/ci{ci}/access";
   policy.extras["partition-config"] = {.name = "partition-config",
                                        .origin = at(50),
                                        .caps = {"config"},

@@ -168,7 +168,7 @@ TEST_CASE("a partition's access files are bound at their path inside, not under 
   policy.host.proc_root = "/host-proc";
   auto host = planning_host();
   host.gpu(2, "0000:03:00.0", "/host-proc/proc/driver/gpu/gpus").node("/dev/gpu2", 195, 2);
-  host.partition(2, 0, 0);
+  host.partition(2, 0, 0, 31, 32).node("/dev/gpu-caps/cap31", 511, 31).node("/dev/gpu-caps/cap32", 511, 32);
   Plan plan = planned(host.build(), granting_partition(2, 0), policy);
   const Action* bind = find_action(plan, ActionKind::bind_mount, "/proc/driver/gpu/gpus/0000:03:00.0/gi0/access");
   REQUIRE(bind);
@@ -182,6 +182,26 @@ TEST_CASE("a partition whose capability node is missing is a planning error nami
   auto plan = try_plan(host.build(), granting_partition(0, 0));
   REQUIRE_FALSE(plan);
   CHECK_THAT(plan.error().message, Catch::Contains("GPU 0 partition 0") && Catch::Contains("/dev/gpu-caps/cap21"));
+}
+
+TEST_CASE("a granted partition missing from the capability minors file is a planning error naming the file and key",
+          "[planner]") {
+  auto host = planning_host();
+  host.partition(0, 2, 0);  // the minors file had no line for it, or was missing
+  auto plan = try_plan(host.build(), granting_partition(0, 0));
+  REQUIRE_FALSE(plan);
+  CHECK_THAT(plan.error().message, Catch::Contains("GPU 0 partition 0 (gi 2 ci 0)") &&
+                                       Catch::Contains("'gpu0/gi2/access'") &&
+                                       Catch::Contains("/proc/driver/gpu-caps/minors"));
+}
+
+TEST_CASE("a granted partition whose compute instance has no capability minor is a planning error naming its key",
+          "[planner]") {
+  auto host = planning_host();
+  host.partition(0, 2, 0, 21).node("/dev/gpu-caps/cap21", 511, 21);
+  auto plan = try_plan(host.build(), granting_partition(0, 0));
+  REQUIRE_FALSE(plan);
+  CHECK_THAT(plan.error().message, Catch::Contains("'gpu0/gi2/ci0/access'"));
 }
 
 TEST_CASE("a grant of a partition the GPU does not have is a planning error", "[planner]") {

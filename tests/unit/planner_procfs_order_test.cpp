@@ -65,7 +65,8 @@ TEST_CASE("the procfs mask reads the driver's directory under the host's proc ro
 
 TEST_CASE("only the granted GPUs' procfs directories are shown, read-only, once each", "[planner]") {
   auto host = planning_host();
-  host.partition(1, 1, 0).partition(1, 2, 0);
+  host.partition(1, 1, 0, 11, 12).partition(1, 2, 0, 21, 22);
+  for (unsigned minor : {11u, 12u, 21u, 22u}) host.node("/dev/gpu-caps/cap" + std::to_string(minor), 511, minor);
   Intent intent = granting({}, {});
   for (unsigned partition : {0u, 1u})
     intent.devices.push_back({.gpu = 1, .partition = partition, .reason = {"partition", {}}});

@@ -60,14 +60,31 @@ void bind_proc_file(const std::string& host_path, const std::string& root,
                                 .provenance = provenance});
 }
 
+// A partition is usable only through its capability nodes; without the
+// minors file (or its line for this partition) the container would start
+// with a partition it cannot open, so that is an error naming what is missing.
+Status missing_partition_minor(const Gpu& gpu, const Partition& partition, const std::string& key_template,
+                               const Discovery& discovery) {
+  std::string key = expand_template(key_template, {{"minor", std::to_string(gpu.minor)},
+                                                   {"gi", std::to_string(partition.gi)},
+                                                   {"ci", std::to_string(partition.ci)}});
+  return make_error("GPU {} partition {} (gi {} ci {}): no capability minor for '{}' in {} (file or line missing)",
+                    gpu.index, partition.index, partition.gi, partition.ci, key,
+                    discovery.partition_minors);
+}
+
 Status add_partition_nodes(const Gpu& gpu, const Partition& partition, const Provenance& provenance,
                            PlanContext& context) {
   const DeviceClass* caps = device_class_for(context.policy, DeviceClass::Per::partition);
+  const Discovery& discovery = context.policy.discovery;
   const std::string& proc_root = context.policy.host.proc_root;
   bind_proc_file(partition.gi_access, proc_root, provenance, context.plan);
   bind_proc_file(partition.ci_access, proc_root, provenance, context.plan);
-  for (auto minor : {partition.gi_minor, partition.ci_minor}) {
-    if (!caps || !minor) continue;
+  if (!caps) return ok_status();
+  const std::pair<std::optional<unsigned>, const std::string*> minors[] = {
+      {partition.gi_minor, &discovery.partition_gi_key}, {partition.ci_minor, &discovery.partition_ci_key}};
+  for (const auto& [minor, key] : minors) {
+    if (!minor) return missing_partition_minor(gpu, partition, *key, discovery);
     std::string path = expand_template(caps->path, {{"minor", std::to_string(*minor)}});
     if (auto status = add_named_node(path, provenance, true, context); !status)
       return status.error().context(fmt::format("GPU {} partition {}", gpu.index, partition.index));
