@@ -69,6 +69,25 @@ TEST_CASE("a refused intent yields no actions, whatever it grants", "[planner]")
   CHECK(plan.actions.empty());
 }
 
+TEST_CASE("a refused plan still names the GPUs granted before the refusal, for the auditor", "[planner]") {
+  Intent intent = granting({1}, {"compute"});
+  intent.refusal = Reason{"lease expired", {}};
+  Plan plan = planned(planning_host().build(), intent);
+  REQUIRE(plan.devices.size() == 1);
+  CHECK(plan.devices[0].index == 1);
+  CHECK(plan.devices[0].uuid == "GPU-1");
+  CHECK(plan.actions.empty());
+}
+
+TEST_CASE("a refused plan that was granted a GPU the host lacks is still a refusal, not an error", "[planner]") {
+  Intent intent = granting({0, 9}, {});
+  intent.refusal = Reason{"GPU 9 does not exist", {}};
+  auto plan = try_plan(planning_host().build(), intent);
+  REQUIRE(plan);
+  CHECK(plan->devices.size() == 1);
+  CHECK(plan->intent.refusal);
+}
+
 TEST_CASE("GPUs asked for on a host with no driver loaded are a planning error", "[planner]") {
   auto plan = try_plan(planning_host().driver("").build(), granting({0}, {}));
   REQUIRE_FALSE(plan);

@@ -20,6 +20,25 @@ const char* to_string(ActionKind kind) {
   return "unknown";
 }
 
+namespace {
+
+// The identity an auditor recognises for each granted GPU. A refused plan
+// keeps them too (the record "keeps what was granted so far"), skipping a
+// GPU the inventory lacks, since the refusal, not that, is its outcome.
+Status add_granted_devices(const Intent& intent, const Inventory& inventory, Plan& plan) {
+  for (const auto& grant : intent.devices) {
+    if (grant.gpu >= inventory.gpus.size()) {
+      if (intent.refusal) continue;
+      return make_error("granted GPU {} does not exist", grant.gpu);
+    }
+    const Gpu& gpu = inventory.gpus[grant.gpu];
+    plan.devices.push_back({gpu.index, grant.partition, gpu.minor, gpu.uuid, gpu.bus_id, grant.reason});
+  }
+  return ok_status();
+}
+
+}  // namespace
+
 Result<Plan> make_plan(const Request& request, const Inventory& inventory, const Policy& policy,
                        const Intent& intent) {
   Plan plan;
@@ -28,15 +47,14 @@ Result<Plan> make_plan(const Request& request, const Inventory& inventory, const
   plan.driver_version = inventory.driver_version;
   plan.intent = intent;
   plan.inject = intent.inject && !intent.refusal;
+  if (intent.refusal) {
+    (void)add_granted_devices(intent, inventory, plan);  // cannot fail for a refused plan
+    return plan;
+  }
   if (!plan.inject) return plan;
   if (inventory.driver_version.empty())
     return make_error("GPUs requested but no driver is loaded on this host");
-
-  for (const auto& grant : intent.devices) {
-    if (grant.gpu >= inventory.gpus.size()) return make_error("granted GPU {} does not exist", grant.gpu);
-    const Gpu& gpu = inventory.gpus[grant.gpu];
-    plan.devices.push_back({gpu.index, grant.partition, gpu.minor, gpu.uuid, gpu.bus_id, grant.reason});
-  }
+  if (auto status = add_granted_devices(intent, inventory, plan); !status) return status.error();
   CapabilityItems items = expand_capabilities(intent, policy);
   PlanContext context{request, inventory, policy, intent, items, plan};
   add_procfs_actions(context);
