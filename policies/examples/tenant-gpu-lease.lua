@@ -3,15 +3,18 @@
 --
 -- The tenant comes from the annotation `example.com/tenant`; its lease is
 -- policy.data.leases[<tenant>], a list of GPU UUIDs and/or GPU indices.
--- Lists may name GPUs of other nodes: entries this host does not have are
--- ignored. GPUs (and their partitions) outside the lease are removed from the
--- grant and show in the plan as denials ("GPU 3 ... lease for team-a").
+-- Lists may name GPUs of other nodes: UUIDs and indices this host does not
+-- have are ignored. An entry that is neither an index nor UUID-shaped (a
+-- truncated UUID, a name) is an error. GPUs (and their partitions) outside
+-- the lease are removed from the grant and show in the plan as denials
+-- ("GPU 3 ... lease for team-a").
 --
 --   * no tenant annotation: the rule does not apply;
 --   * not a GPU container (nothing injected): the rule does not apply;
---   * a tenant without a lease: the container is REFUSED, rather than started
---     with no GPUs, so a missing lease is a loud error, not a silent
---     CPU-only job.
+--   * a tenant without a lease, or whose lease leaves none of the GPUs the
+--     container was granted (another node's lease, a mistyped UUID): the
+--     container is REFUSED, rather than started with no GPUs, so it is a
+--     loud error, not a silent CPU-only job.
 --
 -- Pod authors can set arbitrary annotations, so the annotation must come from
 -- something the site trusts (e.g. an admission webhook that overwrites it).

@@ -52,7 +52,8 @@ inline Policy test_policy(const std::vector<std::string>& rule_files) {
   policy.limits.rule_instructions = 1'000'000;
   policy.limits.rule_memory_bytes = 16u << 20;
   policy.data = nlohmann::json::parse(R"({
-    "leases": {"team-a": ["GPU-aaaaaaaa-0000-0000-0000-000000000001"], "team-b": [0]},
+    "leases": {"team-a": ["GPU-aaaaaaaa-0000-0000-0000-000000000001"], "team-b": [0],
+               "team-c": ["GPU-aaaaaaaa-0000-0000-0000-00000000000f"], "team-d": ["GPU-aaaaaaaa-0000"]},
     "mig_admin_namespaces": ["gpu-admin"],
     "site": {"name": "lab", "racks": [3, 5, 8], "weight": 1.5, "enabled": true}
   })");

@@ -93,7 +93,7 @@ TEST_CASE("grant:restrict_devices keeps the listed GPUs and records denials for 
   Intent intent = run_ok(dir, R"(rule('r', function(req, host, grant)
   grant:add_device(0, 'a')
   grant:add_partition(1, 0, 'b')
-  grant:restrict_devices({"GPU-aaaaaaaa-0000-0000-0000-000000000001", "GPU-elsewhere", 9}, 'lease')
+  grant:restrict_devices({"GPU-aaaaaaaa-0000-0000-0000-000000000001", "GPU-0badc0de-1111-2222-3333-444455556666", 9}, 'lease')
 end))");
   REQUIRE(intent.devices.size() == 1);
   CHECK(intent.devices[0].gpu == 1);
@@ -117,6 +117,58 @@ end))");
   auto bad = evaluate_files(dir, {{"api.lua", "rule('r', function(req, host, grant)\n  grant:restrict_devices({true}, 'x')\nend)"}});
   CHECK(error_of(bad) == "rule 'r' (" + dir.path() +
                              "/api.lua:2): restrict_devices: entry 1 is a boolean, expected a GPU index or UUID");
+}
+
+TEST_CASE("grant:restrict_devices refuses an entry that is neither a GPU index nor a UUID", "[rules]") {
+  RuleDir dir;
+  auto typo = evaluate_files(dir, {{"api.lua", "rule('r', function(req, host, grant)\n  grant:add_device(0, 'a')\n"
+                                               "  grant:restrict_devices({'GPU-4f0e6c3a-5e2b'}, 'lease')\nend)"}});
+  CHECK(error_of(typo) == "rule 'r' (" + dir.path() +
+                              "/api.lua:3): restrict_devices: entry 1 ('GPU-4f0e6c3a-5e2b') is neither a GPU "
+                              "index nor a UUID");
+  auto negative = evaluate_files(dir, {{"api.lua", "rule('r', function(req, host, grant)\n"
+                                                   "  grant:restrict_devices({0, -1}, 'lease')\nend)"}});
+  CHECK_THAT(error_of(negative), Catch::Contains("entry 2 (-1) is not a GPU index"));
+}
+
+TEST_CASE("grant:restrict_devices that leaves an injecting container no GPU refuses it, naming the reason",
+          "[rules]") {
+  RuleDir dir;
+  Intent intent = run_ok(dir, R"(rule('r', function(req, host, grant)
+  grant:inject('asked')
+  grant:add_device(0, 'a')
+  grant:restrict_devices({"GPU-0badc0de-1111-2222-3333-444455556666"}, 'lease for team-a')
+  grant:add_capability('compute', 'never reached')
+end))");
+  REQUIRE(intent.refusal);
+  CHECK_THAT(intent.refusal->text, Catch::StartsWith("lease for team-a: none of the granted GPUs is in the list"));
+  CHECK(intent.refusal->origin == at(dir, 4));
+  CHECK(intent.capabilities.empty());
+  REQUIRE(intent.denials.size() == 1);
+  CHECK(intent.denials[0].what == "GPU 0");
+}
+
+TEST_CASE("grant:restrict_devices with allow_none may leave a container without GPUs", "[rules]") {
+  RuleDir dir;
+  Intent intent = run_ok(dir, R"(rule('r', function(req, host, grant)
+  grant:inject('asked')
+  grant:add_device(0, 'a')
+  grant:restrict_devices({}, 'no lease', {allow_none = true})
+end))");
+  CHECK_FALSE(intent.refusal);
+  CHECK(intent.devices.empty());
+  auto bad = evaluate_files(dir, {{"api.lua", "rule('r', function(req, host, grant)\n"
+                                              "  grant:restrict_devices({}, 'x', {allownone = true})\nend)"}});
+  CHECK_THAT(error_of(bad), Catch::Contains("unknown option 'allownone' (the only option is allow_none)"));
+}
+
+TEST_CASE("grant:restrict_devices on a container granted no GPU refuses nothing", "[rules]") {
+  RuleDir dir;
+  Intent intent = run_ok(dir, R"(rule('r', function(req, host, grant)
+  grant:inject('asked')
+  grant:restrict_devices({}, 'lease')
+end))");
+  CHECK_FALSE(intent.refusal);
 }
 
 TEST_CASE("grant:add_capability records a capability once, with the first reason", "[rules]") {

@@ -94,6 +94,20 @@ TEST_CASE("tenant-gpu-lease refuses a tenant without a lease", "[rules]") {
   CHECK(result->refusal->origin.file == example("tenant-gpu-lease.lua"));
 }
 
+TEST_CASE("tenant-gpu-lease refuses a tenant whose lease names none of this host's GPUs", "[rules]") {
+  auto result = evaluate_example("tenant-gpu-lease.lua", with(test_request(), {}, {{"example.com/tenant", "team-c"}}));
+  REQUIRE(result.ok());
+  REQUIRE(result->refusal.has_value());
+  CHECK_THAT(result->refusal->text, Catch::StartsWith("lease for team-c: none of the granted GPUs is in the list"));
+  CHECK(result->devices.empty());
+}
+
+TEST_CASE("tenant-gpu-lease fails on a lease entry that is neither a GPU index nor a UUID", "[rules]") {
+  auto result = evaluate_example("tenant-gpu-lease.lua", with(test_request(), {}, {{"example.com/tenant", "team-d"}}));
+  REQUIRE_FALSE(result.ok());
+  CHECK_THAT(error_of(result), Catch::Contains("entry 1 ('GPU-aaaaaaaa-0000') is neither a GPU index nor a UUID"));
+}
+
 TEST_CASE("tenant-gpu-lease ignores containers without a tenant or without GPUs", "[rules]") {
   auto untagged = evaluate_example("tenant-gpu-lease.lua", with(test_request(), {}, {}));
   REQUIRE(untagged.ok());

@@ -2,6 +2,9 @@
 // inside guarded() (see guard.hpp for why).
 #include "rules/grant_api.hpp"
 
+#include <fmt/format.h>
+
+#include <cctype>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -76,15 +79,30 @@ int remove_device(lua_State* L) {
   return finish(L, guarded([&] { return call.grant->remove_device(gpu, reason_of(call)); }));
 }
 
-// Marks the GPU named by the list entry on top of the stack. Entries naming
-// no GPU of this host are ignored: a lease may list GPUs of other nodes.
+// Whether `id` has the shape of a device UUID: 8-4-4-4-12 hex digits, alone
+// or after a prefix ending in '-' ("GPU-...", "MIG-..."). A lease may name
+// GPUs of other nodes by UUID; anything else that names no GPU here is a typo.
+bool looks_like_uuid(std::string_view id) {
+  constexpr std::string_view shape = "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+  if (id.size() < shape.size()) return false;
+  std::string_view tail = id.substr(id.size() - shape.size());
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] == '-' ? tail[i] != '-' : !std::isxdigit(static_cast<unsigned char>(tail[i]))) return false;
+  return id.size() == shape.size() || id[id.size() - shape.size() - 1] == '-';
+}
+
+// Marks the GPU named by the list entry on top of the stack. An index or
+// UUID this host lacks is ignored (a lease may list GPUs of other nodes);
+// an entry that is neither is an error, not a silent miss.
 void mark_entry(lua_State* L, const Grant& grant, unsigned char* keep, lua_Integer entry) {
   std::size_t count = grant.gpu_count();
   if (lua_type(L, -1) == LUA_TNUMBER) {
     int is_integer = 0;
     lua_Integer i = lua_tointegerx(L, -1, &is_integer);
-    if (is_integer == 0) luaL_error(L, "restrict_devices: entry %I is not an integer", entry);
-    if (i >= 0 && static_cast<std::size_t>(i) < count) keep[i] = 1;
+    if (is_integer == 0 || i < 0)
+      luaL_error(L, "restrict_devices: entry %I (%s) is not a GPU index (a whole number from 0)", entry,
+                 lua_tostring(L, -1));
+    if (static_cast<std::size_t>(i) < count) keep[i] = 1;
     return;
   }
   if (lua_type(L, -1) != LUA_TSTRING)
@@ -98,13 +116,35 @@ void mark_entry(lua_State* L, const Grant& grant, unsigned char* keep, lua_Integ
   } else if (!id.empty() && id.find_first_not_of("0123456789") == std::string_view::npos && id.size() < 10) {
     unsigned long i = std::strtoul(text, nullptr, 10);
     if (i < count) keep[i] = 1;
+  } else if (!looks_like_uuid(id)) {
+    luaL_error(L, "restrict_devices: entry %I ('%s') is neither a GPU index nor a UUID", entry, text);
   }
+}
+
+// The optional last argument: {allow_none = true} lets a restriction leave
+// an injecting container without GPUs; by default that is a refusal, so a
+// lease that matches nothing is loud rather than a silent CPU-only job.
+bool allow_none_option(lua_State* L, int arg) {
+  if (lua_isnoneornil(L, arg)) return false;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  lua_pushnil(L);
+  while (lua_next(L, arg) != 0) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING || std::string_view(lua_tostring(L, -1)) != "allow_none")
+      luaL_error(L, "restrict_devices: unknown option '%s' (the only option is allow_none)",
+                 luaL_tolstring(L, -1, nullptr));
+  }
+  lua_getfield(L, arg, "allow_none");
+  bool allow = lua_toboolean(L, -1) != 0;
+  lua_pop(L, 1);
+  return allow;
 }
 
 int restrict_devices(lua_State* L) {
   int list_type = lua_type(L, 2);
   luaL_argexpected(L, list_type == LUA_TTABLE || list_type == LUA_TUSERDATA, 2, "list of GPU indices or UUIDs");
   Call call = begin(L, 3);
+  bool allow_none = allow_none_option(L, 4);
   std::size_t count = call.grant->gpu_count();
   // Scratch space owned by Lua, so an error while reading the list leaks nothing.
   auto* keep = static_cast<unsigned char*>(lua_newuserdatauv(L, count + 1, 0));
@@ -113,10 +153,19 @@ int restrict_devices(lua_State* L) {
     mark_entry(L, *call.grant, keep, entry);
     lua_pop(L, 1);
   }
-  return finish(L, guarded([&] {
+  bool had_devices = !call.grant->intent().devices.empty();
+  Failure failure = guarded([&] {
     call.grant->restrict_devices(std::span<const unsigned char>(keep, count), reason_of(call));
+    if (had_devices && call.grant->intent().devices.empty() && call.grant->intent().inject && !allow_none)
+      call.grant->deny(Reason{fmt::format("{}: none of the granted GPUs is in the list, so the container "
+                                          "would start with no GPU (pass {{allow_none = true}} to allow that)",
+                                          call.reason),
+                              call.place.origin()});
     return ok_status();
-  }));
+  });
+  if (failure.failed) return raise(L, failure);
+  if (call.grant->refused()) return Sandbox::of(L).halt(L);
+  return 0;
 }
 
 int add_capability(lua_State* L) {
