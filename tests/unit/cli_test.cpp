@@ -131,17 +131,63 @@ TEST_CASE("the JSON plan validates against docs/plan-schema.json", "[cli]") {
   }
 }
 
-TEST_CASE("each evaluation appends one intact JSON line to the audit log", "[cli]") {
+std::vector<nlohmann::json> audit_lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  return lines;
+}
+
+TEST_CASE("an unknown command is a usage error naming it and the closest command", "[cli]") {
+  auto typo = run_graft({"--policy", "/etc/graft/graft.toml", "plna"});
+  CHECK(typo.exit_code == 2);
+  CHECK(line_count(typo.err) == 1);
+  CHECK_THAT(typo.err, Catch::StartsWith("graft: unknown command 'plna'; did you mean 'plan'?"));
+  auto unrelated = run_graft({"test"});
+  CHECK(unrelated.exit_code == 2);
+  CHECK_THAT(unrelated.err, Catch::StartsWith("graft: unknown command 'test' (commands: plan,"));
+  auto nested = run_graft({"policy", "chek"});
+  CHECK(nested.exit_code == 2);
+  CHECK_THAT(nested.err, Catch::StartsWith("graft: unknown command 'policy chek'; did you mean 'check'?"));
+}
+
+TEST_CASE("a dry-run graft plan leaves the audit log alone", "[cli]") {
+  auto& host = cli_host();
+  std::filesystem::remove(host.audit);
+  run_graft({"--policy", host.policy, "plan", "--id", "c0", "--env", "NVIDIA_VISIBLE_DEVICES=2"});
+  run_graft({"--policy", host.policy, "plan", "--id", "c0", "--env", "NVIDIA_VISIBLE_DEVICES=99"});
+  CHECK_FALSE(std::filesystem::exists(host.audit));
+}
+
+TEST_CASE("graft plan --record logs an evaluation that fails as an error record", "[cli]") {
+  auto& host = cli_host();
+  std::string rule = host.host.path("/failing-rule.lua");
+  std::ofstream(rule) << "rule('broken', function(req, host, grant) local x = policy.data.gpu_limit.max end)\n";
+  std::string audit = host.host.path("/failing-audit.jsonl");
+  std::filesystem::remove(audit);
+  std::string policy = host.host.path("/failing-rule.toml");
+  std::ofstream(policy) << "include = [\"" << fixture::source_policy_dir() << "/nvidia/nvidia.toml\"]\n"
+                        << "rules = [\"" << rule << "\"]\n[audit]\nlog = \"" << audit << "\"\n[host]\n";
+  for (const char* root : {"driver_root", "dev_root", "proc_root", "sys_root", "run_root"})
+    std::ofstream(policy, std::ios::app) << root << " = \"" << host.host.root() << "\"\n";
+  auto result = run_graft({"--policy", policy, "plan", "--record", "--id", "c3", "--env", "NVIDIA_VISIBLE_DEVICES=0"});
+  CHECK(result.exit_code == 1);
+  auto lines = audit_lines(audit);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0]["id"] == "c3");
+  CHECK(lines[0]["outcome"] == "error");
+  CHECK_THAT(lines[0]["error"].get<std::string>(), Catch::Contains("failing-rule.lua:1"));
+}
+
+TEST_CASE("graft plan --record appends one intact JSON line per evaluation to the audit log", "[cli]") {
   auto& host = cli_host();
   if (!host.host.device_nodes_created()) {
     GRAFT_SKIP("device nodes need root");
   }
   std::filesystem::remove(host.audit);
-  run_graft({"--policy", host.policy, "plan", "--id", "c1", "--env", "NVIDIA_VISIBLE_DEVICES=2"});
-  run_graft({"--policy", host.policy, "plan", "--id", "c2", "--env", "NVIDIA_VISIBLE_DEVICES=x"});
-  std::ifstream in(host.audit);
-  std::vector<nlohmann::json> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  run_graft({"--policy", host.policy, "plan", "--record", "--id", "c1", "--env", "NVIDIA_VISIBLE_DEVICES=2"});
+  run_graft({"--policy", host.policy, "plan", "--record", "--id", "c2", "--env", "NVIDIA_VISIBLE_DEVICES=x"});
+  auto lines = audit_lines(host.audit);
   REQUIRE(lines.size() == 2);
   CHECK(lines[0]["id"] == "c1");
   CHECK(lines[0]["outcome"] == "planned");

@@ -4,6 +4,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cstdio>
+
+#include "graft/base/did_you_mean.hpp"
+#include "graft/base/one_line.hpp"
 #include "graft/build_config.hpp"
 
 namespace graft::cli {
@@ -41,6 +46,8 @@ void add_plan_command(CLI::App& app, PlanOptions& options) {
   command->add_flag("--privileged", options.privileged, "Treat the container as privileged");
   command->add_option("--format", options.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
+  command->add_flag("--record", options.record,
+                    "Append this evaluation (planned, refused or error) to the policy's audit log");
   bundle->excludes(env);
 }
 
@@ -95,6 +102,37 @@ void add_version_command(CLI::App& app) {
       ->footer("Example:\n  graft version        (its first line is what graft --version prints)");
 }
 
+// The first word that is not an option (or a global option's value), when
+// it names no command (or, after `policy`, no policy command): CLI11 would
+// only say "A subcommand is required".
+std::optional<std::string> unknown_command(int argc, char** argv, const CLI::App& app) {
+  static constexpr std::string_view takes_value[] = {"--policy", "--policy-dir", "--log-level"};
+  const CLI::App* parent = &app;
+  std::string parents;  // "" or "policy ": the commands already matched
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg.starts_with("-")) {
+      if (std::find(std::begin(takes_value), std::end(takes_value), arg) != std::end(takes_value)) ++i;
+      continue;
+    }
+    auto commands = parent->get_subcommands([](const CLI::App*) { return true; });
+    std::vector<std::string_view> names;
+    for (const auto* command : commands) names.push_back(command->get_name());
+    auto found = std::find(names.begin(), names.end(), arg);
+    if (found == names.end()) {
+      std::string list;
+      for (auto name : names) list += (list.empty() ? "" : ", ") + std::string(name);
+      return "unknown command '" + parents + std::string(arg) + "'" + did_you_mean(arg, names) +
+             " (commands: " + list + "; graft " + parents + "--help shows them)";
+    }
+    const CLI::App* next = commands[static_cast<std::size_t>(found - names.begin())];
+    if (next->get_subcommands([](const CLI::App*) { return true; }).empty()) return std::nullopt;
+    parent = next;
+    parents += std::string(arg) + " ";
+  }
+  return std::nullopt;
+}
+
 // The parsed subcommand, with its options bound.
 std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
                                                         const ParsedOptions& parsed) {
@@ -133,6 +171,11 @@ CommandLine parse_command_line(int argc, char** argv) {
   add_hook_command(app, parsed.hook_stage);
   add_apply_command(app, parsed.apply);
   add_version_command(app);
+  if (auto unknown = unknown_command(argc, argv, app)) {
+    std::fprintf(stderr, "graft: %s\n", one_line(*unknown).c_str());
+    line.exit_code = exit_usage;
+    return line;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -42,6 +42,7 @@ struct PlanOptions {
   std::string rootfs;
   bool privileged = false;
   std::string format = "text";
+  bool record = false;  // a dry run leaves the audit log alone unless asked
 };
 
 struct ApplyOptions {

@@ -1,11 +1,15 @@
 // `graft plan`: evaluates one container (from a bundle, or from flags for an
-// audit) and prints the plan without touching anything.
+// audit) and prints the plan without touching anything. A dry run leaves the
+// audit log alone; with --record it logs the evaluation as the hook would
+// (planned, refused, or error, a deadline passing included).
 #include <cstdio>
 
 #include "audit/audit_log.hpp"
+#include "audit/late_error_record.hpp"
 #include "cli/commands.hpp"
 #include "engine/container_plan.hpp"
 #include "fault/running_note.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "render/render.hpp"
 
 namespace graft::cli {
@@ -20,6 +24,20 @@ Result<Request> build_request(const PlanOptions& options) {
   return request;
 }
 
+// The audit log when --record asks for it (invalid otherwise, or when the
+// policy names none), armed so that a deadline passing is recorded too.
+Result<UniqueFd> open_record_log(const PlanOptions& options, const Policy& policy, const Request& request,
+                                 Deadline& deadline) {
+  if (!options.record) return UniqueFd();
+  auto fd = open_audit_log(policy.audit_log);
+  if (!fd) return fd.error();
+  UniqueFd log(*fd);
+  if (log.valid())
+    deadline.also_record(log.get(), late_error_record({request, nullptr, ContainerOutcome::error, "",
+                                                       policy.audit_env}));
+  return log;
+}
+
 }  // namespace
 
 Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
@@ -29,12 +47,18 @@ Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
   deadline.limit_to(policy->limits.deadline_ms);  // rules run here as under the hook
   auto request = build_request(options);
   if (!request) return request.error();
+  auto log = open_record_log(options, *policy, *request, deadline);
+  if (!log) return log.error();
   auto evaluation = [&] {
     RunningNote note("container " + request->container_id);
     return plan_container(*request, *policy);
   }();
-  if (!evaluation) return evaluation.error();
   deadline.disarm();  // printing and the record are not cut short
+  if (!evaluation) {
+    AuditRecord record{*request, nullptr, ContainerOutcome::error, evaluation.error().message, policy->audit_env};
+    (void)append_audit_record(log->get(), policy->audit_log, record);  // the evaluation's error comes first
+    return evaluation.error();
+  }
   const Plan& plan = evaluation->plan;
   if (options.format == "json")
     std::printf("%s\n", render_plan_json(plan).dump(2).c_str());
@@ -43,7 +67,7 @@ Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
   bool refused = plan.intent.refusal.has_value();
   AuditRecord record{*request, &*evaluation, refused ? ContainerOutcome::refused : ContainerOutcome::planned, "",
                      policy->audit_env};
-  if (auto status = append_audit_record(policy->audit_log, record); !status) return status.error();
+  if (auto status = append_audit_record(log->get(), policy->audit_log, record); !status) return status.error();
   if (!refused) return exit_ok;
   return report_refusal(plan);
 }

@@ -8,12 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include "graft/base/did_you_mean.hpp"
 #include "policy/toml_field.hpp"
 
 namespace graft::policy_parse {
 
-// "; did you mean 'libraries'?" when a candidate is close to `word`, else "".
-std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
+using graft::did_you_mean;  // graft/base/did_you_mean.hpp
 
 // "file:line:col: table.key: unknown key; did you mean '...'?" at the key itself.
 Error unknown_key(const TomlField& table, const toml::key& key,
