@@ -183,6 +183,28 @@ end))");
   CHECK(intent.capabilities[0].reason.origin == at(dir, 2));
 }
 
+TEST_CASE("a misspelt capability name is an error suggesting the defined one", "[rules]") {
+  RuleDir dir;
+  auto result = evaluate_files(dir, {{"api.lua", "rule('r', function(req, host, grant)\n  grant:add_capability('compue', 'x')\nend)"}});
+  CHECK(error_of(result) == "rule 'r' (" + dir.path() +
+                                "/api.lua:2): unknown capability 'compue' (not defined by the policy); did you mean 'compute'?");
+}
+
+TEST_CASE("a grant method called with a dot instead of a colon says so", "[rules]") {
+  RuleDir dir;
+  auto result = evaluate_files(dir, {{"api.lua", "rule('r', function(req, host, grant)\n  grant.deny('no')\nend)"}});
+  CHECK(error_of(result) == "rule 'r' (" + dir.path() +
+                                "/api.lua:2): deny: call it with a colon, grant:deny(...), not grant.deny(...) (the "
+                                "first argument was a string, not the grant)");
+}
+
+TEST_CASE("a misspelt grant method is an error naming the closest method", "[rules]") {
+  RuleDir dir;
+  auto result = evaluate_files(dir, {{"api.lua", "rule('r', function(req, host, grant)\n  grant:add_capabilty('compute', 'x')\nend)"}});
+  CHECK(error_of(result) == "rule 'r' (" + dir.path() +
+                                "/api.lua:2): grant has no method 'add_capabilty'; did you mean 'add_capability'?");
+}
+
 TEST_CASE("an unknown capability name is an error", "[rules]") {
   RuleDir dir;
   for (const char* method : {"add_capability", "drop_capability"}) {

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
+
+#include "graft/base/did_you_mean.hpp"
 
 namespace graft::rules {
 
@@ -24,6 +27,14 @@ void drop_named(std::vector<NamedGrant>& list, std::vector<Denial>& denials, std
   if (it == list.end()) return;
   list.erase(it);
   denials.push_back(Denial{fmt::format("{} {}", kind, name), reason});
+}
+
+// "unknown capability 'compue' (not defined by the policy); did you mean 'compute'?"
+template <typename Map>
+Error unknown_name(std::string_view kind, std::string_view name, const Map& defined) {
+  std::vector<std::string_view> names;
+  for (const auto& [key, _] : defined) names.push_back(key);
+  return make_error("unknown {} '{}' (not defined by the policy){}", kind, name, did_you_mean(name, names));
 }
 
 }  // namespace
@@ -99,28 +110,28 @@ std::optional<unsigned> Grant::gpu_by_uuid(std::string_view uuid) const noexcept
 
 Status Grant::add_capability(std::string_view name, const Reason& reason) {
   if (!policy_.capabilities.contains(std::string(name)))
-    return make_error("unknown capability '{}' (not defined by the policy)", name);
+    return unknown_name("capability", name, policy_.capabilities);
   add_named(intent_.capabilities, name, reason);
   return ok_status();
 }
 
 Status Grant::drop_capability(std::string_view name, const Reason& reason) {
   if (!policy_.capabilities.contains(std::string(name)))
-    return make_error("unknown capability '{}' (not defined by the policy)", name);
+    return unknown_name("capability", name, policy_.capabilities);
   drop_named(intent_.capabilities, intent_.denials, "capability", name, reason);
   return ok_status();
 }
 
 Status Grant::add_extra(std::string_view name, const Reason& reason) {
   if (!policy_.extras.contains(std::string(name)))
-    return make_error("unknown extra '{}' (not defined by the policy)", name);
+    return unknown_name("extra", name, policy_.extras);
   add_named(intent_.extras, name, reason);
   return ok_status();
 }
 
 Status Grant::drop_extra(std::string_view name, const Reason& reason) {
   if (!policy_.extras.contains(std::string(name)))
-    return make_error("unknown extra '{}' (not defined by the policy)", name);
+    return unknown_name("extra", name, policy_.extras);
   drop_named(intent_.extras, intent_.denials, "extra", name, reason);
   return ok_status();
 }

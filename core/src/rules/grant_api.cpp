@@ -5,9 +5,13 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "graft/base/did_you_mean.hpp"
 
 #include "rules/guard.hpp"
 #include "rules/place.hpp"
@@ -19,7 +23,16 @@ namespace {
 
 constexpr const char* kGrantMeta = "graft.grant";
 
-Grant& self(lua_State* L) { return **static_cast<Grant**>(luaL_checkudata(L, 1, kGrantMeta)); }
+// `grant.deny("x")` passes the string as the grant; Lua's own message
+// ("graft.grant expected, got string") does not say that the dot is the bug.
+Grant& self(lua_State* L) {
+  if (auto** slot = static_cast<Grant**>(luaL_testudata(L, 1, kGrantMeta))) return **slot;
+  lua_Debug call{};
+  const char* name = lua_getstack(L, 0, &call) && lua_getinfo(L, "n", &call) && call.name ? call.name : "method";
+  luaL_error(L, "%s: call it with a colon, grant:%s(...), not grant.%s(...) (the first argument was a %s, "
+             "not the grant)", name, name, name, luaL_typename(L, 1));
+  std::abort();  // luaL_error does not return
+}
 
 // One method call: the grant, the reason argument and the calling rule line.
 struct Call {
@@ -256,12 +269,26 @@ int injecting(lua_State* L) {
 
 int grant_newindex(lua_State* L) { return luaL_error(L, "grant is read-only (use its methods)"); }
 
+extern const luaL_Reg kMethods[];
+
+// grant.__index: the method, or an error naming the closest one, since a
+// misspelt method would otherwise be "attempt to call a nil value".
+int grant_index(lua_State* L) {
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+  std::vector<std::string_view> names;
+  for (const luaL_Reg* method = kMethods; method->name; ++method) names.push_back(method->name);
+  std::string_view key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
+  std::string hint = did_you_mean(key, names);
+  return luaL_error(L, "grant has no method '%s'%s", luaL_tolstring(L, 2, nullptr), hint.c_str());
+}
+
 int grant_tostring(lua_State* L) {
   lua_pushliteral(L, "grant");
   return 1;
 }
 
-constexpr luaL_Reg kMethods[] = {
+const luaL_Reg kMethods[] = {
     {"inject", inject},
     {"skip", skip},
     {"add_device", add_device},
@@ -289,6 +316,7 @@ void register_grant_api(lua_State* L) {
   // Methods live in their own table: with __index pointing at the metatable,
   // grant.__index would hand it out.
   luaL_newlib(L, kMethods);
+  lua_pushcclosure(L, grant_index, 1);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, grant_newindex);
   lua_setfield(L, -2, "__newindex");
