@@ -48,7 +48,7 @@ local function requested_names(value, supported)
   return names
 end
 
-rule("nvidia-driver-capabilities", function(req, host, grant)
+rule("nvidia-driver-capabilities", "request", function(req, host, grant)
   if not grant:injecting() then return end
   local value = req.env[ENV_NAME]
   local supported = supported_names()

@@ -15,7 +15,7 @@ local function has(list, wanted)
   return false
 end
 
-rule("nvidia-graphics-profile", function(req, host, grant)
+rule("nvidia-graphics-profile", "derive", function(req, host, grant)
   if not grant:injecting() then return end
   local caps = grant:capabilities()
   if not (has(caps, "graphics") or has(caps, "display")) then return end

@@ -26,7 +26,7 @@ local function granted_partitions(grant)
   return table.concat(names, ", ")
 end
 
-rule("nvidia-mig-management", function(req, host, grant)
+rule("nvidia-mig-management", "request", function(req, host, grant)
   if not grant:injecting() then return end
   for _, r in ipairs(REQUESTS) do
     local value = trim(req.env[r.env] or "")

@@ -183,7 +183,7 @@ local function describe_operands(operands)
          ", arch and brand unknown"
 end
 
-rule("nvidia-requirements", function(req, host, grant)
+rule("nvidia-requirements", "check", function(req, host, grant)
   if not grant:injecting() then return end
   -- The site-wide switch, like the toolkit's `disable-require = true`.
   if policy.data.disable_require == true then

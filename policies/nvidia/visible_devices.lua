@@ -263,7 +263,7 @@ local function untrusted_note(req, what)
   return "ignored devices requested by " .. what .. " in an unprivileged container"
 end
 
-rule("nvidia-visible-devices", function(req, host, grant)
+rule("nvidia-visible-devices", "request", function(req, host, grant)
   local env, env_request = env_tokens(req)
   local channels = {
     {trust = "annotations", tokens = annotation_tokens(req),

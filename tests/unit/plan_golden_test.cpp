@@ -2,6 +2,7 @@
 // request, and the plan that comes out. Each case names one behaviour of the
 // plan an auditor (or the hook) would rely on.
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 
 #include "plan_support.hpp"
@@ -191,6 +192,48 @@ TEST_CASE("the ld cache refresh expects each injected library under its soname",
     CHECK((has_target(plan, ActionKind::symlink, line) ||
            has_target(plan, ActionKind::bind_mount, line)));
   }
+}
+
+TEST_CASE("a site rule file included before the vendor policy still restricts the vendor's grants",
+          "[plan][phases]") {
+  const auto& host = eight_gpu_host();
+  if (!nodes_available(host)) return;
+  std::string root = host.host.root();
+  std::ofstream(root + "/lease.lua") << "rule('lease', function(req, host, grant)\n"
+                                        "  grant:restrict_devices({4, 5, 6, 7}, 'lease for team-a')\nend)\n";
+  std::ofstream(root + "/site-rules.toml") << "rules = [\"" << root << "/lease.lua\"]\n";
+  std::string policy_path = root + "/site-first.toml";
+  std::ofstream(policy_path) << "include = [\"" << root << "/site-rules.toml\", \"" << fixture::source_policy_dir()
+                             << "/nvidia/nvidia.toml\"]\n[host]\ndriver_root = \"" << root << "\"\ndev_root = \""
+                             << root << "\"\nproc_root = \"" << root << "\"\nsys_root = \"" << root
+                             << "\"\nrun_root = \"" << root << "\"\n";
+  auto policy = load_policy(policy_path, PolicySearch{});
+  REQUIRE(policy);
+  auto request = request_from_flags({"NVIDIA_VISIBLE_DEVICES=all"}, {}, false, "");
+  REQUIRE(request);
+  auto evaluation = plan_container(*request, *policy);
+  REQUIRE(evaluation);
+  std::vector<unsigned> granted;
+  for (const auto& device : evaluation->plan.devices) granted.push_back(device.index);
+  CHECK(granted == std::vector<unsigned>{4, 5, 6, 7});
+}
+
+TEST_CASE("a site rule that drops graphics also drops the EGL profile derived from it", "[plan][phases]") {
+  const auto& host = eight_gpu_host();
+  if (!nodes_available(host)) return;
+  std::string rule = host.host.root() + "/no-graphics.lua";
+  std::ofstream(rule) << "rule('no-graphics', function(req, host, grant)\n"
+                         "  grant:drop_capability('graphics', 'no graphics here')\nend)\n";
+  Policy policy = host.policy;
+  policy.rules.push_back(SourcedString{rule, {}});
+  auto request = request_from_flags({"NVIDIA_VISIBLE_DEVICES=1", "NVIDIA_DRIVER_CAPABILITIES=graphics,compute"},
+                                    {}, false, "");
+  REQUIRE(request);
+  auto evaluation = plan_container(*request, policy);
+  REQUIRE(evaluation);
+  CHECK(targets(evaluation->plan, ActionKind::config_file).empty());
+  Plan unrestricted = host.plan({{"NVIDIA_VISIBLE_DEVICES", "1"}, {"NVIDIA_DRIVER_CAPABILITIES", "graphics,compute"}});
+  CHECK_FALSE(targets(unrestricted, ActionKind::config_file).empty());
 }
 
 TEST_CASE("a refused request produces no actions", "[plan]") {

@@ -1,6 +1,8 @@
 // evaluate_rules: a fresh Sandbox per evaluation; every file of
-// Policy::rules loaded in order (each may require Policy::rule_modules), then every registered rule run in order over
-// the read-only views, building the Intent through the grant object.
+// Policy::rules loaded in order (each may require Policy::rule_modules), then
+// the registered rules run phase by phase (rule_phase.hpp), in registration
+// order within a phase, over the read-only views, building the Intent
+// through the grant object.
 #include "rules/evaluate_rules.hpp"
 
 #include <cctype>
@@ -73,10 +75,14 @@ Result<Intent> RuleRun::run() {
   for (const SourcedString& file : policy_.rules)
     if (Status loaded = load(file); !loaded) return loaded.error();
   book_.close();
-  for (std::size_t i = 0; i < book_.rules().size(); ++i) {
-    Result<bool> refused = run_rule(i);
-    if (!refused) return refused.error();
-    if (*refused) break;  // grant:deny ends the evaluation
+  for (RulePhase phase : kRulePhases) {
+    grant_.enter_phase(phase);
+    for (std::size_t i = 0; i < book_.rules().size(); ++i) {
+      if (book_.rules()[i].phase != phase) continue;
+      Result<bool> refused = run_rule(i);
+      if (!refused) return refused.error();
+      if (*refused) return grant_.take();  // grant:deny ends the evaluation
+    }
   }
   return grant_.take();
 }

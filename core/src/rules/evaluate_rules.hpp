@@ -1,5 +1,5 @@
-// Runs the policy's Lua rules (vendor rules first, then site rules) over a
-// Request and an Inventory, producing the Intent. Each evaluation gets a fresh
+// Runs the policy's Lua rules (phase by phase: request, restrict, derive,
+// check) over a Request and an Inventory, producing the Intent. Each evaluation gets a fresh
 // sandboxed Lua state: no io/os/require/load/debug, text chunks only, one
 // _ENV per rule file, read-only views, an instruction budget and a memory cap.
 // The Lua API is documented in docs/rules.md.

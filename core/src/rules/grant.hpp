@@ -12,6 +12,7 @@
 #include "intent/intent.hpp"
 #include "inventory/inventory.hpp"
 #include "policy/policy.hpp"
+#include "rules/rule_phase.hpp"
 
 namespace graft::rules {
 
@@ -38,6 +39,11 @@ class Grant {
   void note(std::string_view text);
   void deny(const Reason& reason);
 
+  // The phase of the rules running now; derive and check rules may not
+  // change what is granted (grant_api checks before each such method).
+  void enter_phase(RulePhase phase) { phase_ = phase; }
+  RulePhase phase() const { return phase_; }
+
   std::size_t gpu_count() const { return inventory_.gpus.size(); }
   std::optional<unsigned> gpu_by_uuid(std::string_view uuid) const noexcept;
   bool refused() const { return intent_.refusal.has_value(); }
@@ -52,6 +58,7 @@ class Grant {
   const Inventory& inventory_;
   const Policy& policy_;
   Intent intent_;
+  RulePhase phase_ = RulePhase::request;
 };
 
 }  // namespace graft::rules

@@ -50,6 +50,15 @@ Call begin(lua_State* L, int reason_arg) {
   return call;
 }
 
+// First in every method that changes what is granted: derive and check
+// rules run once the grant is final.
+void check_may_change(lua_State* L, const char* method) {
+  RulePhase phase = self(L).phase();
+  if (phase_changes_grant(phase)) return;
+  luaL_error(L, "%s: a '%s' rule cannot change what is granted (it runs once the grant is final); "
+             "use a request or restrict rule", method, phase_name(phase).data());
+}
+
 Reason reason_of(const Call& call) { return Reason{std::string(call.reason), call.place.origin()}; }
 
 std::string_view check_name(lua_State* L, int arg) {
@@ -64,22 +73,26 @@ int finish(lua_State* L, const Failure& failure) {
 }
 
 int inject(lua_State* L) {
+  check_may_change(L, "inject");
   Call call = begin(L, 2);
   return finish(L, guarded([&] { call.grant->inject(reason_of(call)); return ok_status(); }));
 }
 
 int skip(lua_State* L) {
+  check_may_change(L, "skip");
   Call call = begin(L, 2);
   return finish(L, guarded([&] { call.grant->skip(reason_of(call)); return ok_status(); }));
 }
 
 int add_device(lua_State* L) {
+  check_may_change(L, "add_device");
   lua_Integer gpu = luaL_checkinteger(L, 2);
   Call call = begin(L, 3);
   return finish(L, guarded([&] { return call.grant->add_device(gpu, reason_of(call)); }));
 }
 
 int add_partition(lua_State* L) {
+  check_may_change(L, "add_partition");
   lua_Integer gpu = luaL_checkinteger(L, 2);
   lua_Integer partition = luaL_checkinteger(L, 3);
   Call call = begin(L, 4);
@@ -87,6 +100,7 @@ int add_partition(lua_State* L) {
 }
 
 int remove_device(lua_State* L) {
+  check_may_change(L, "remove_device");
   lua_Integer gpu = luaL_checkinteger(L, 2);
   Call call = begin(L, 3);
   return finish(L, guarded([&] { return call.grant->remove_device(gpu, reason_of(call)); }));
@@ -154,6 +168,7 @@ bool allow_none_option(lua_State* L, int arg) {
 }
 
 int restrict_devices(lua_State* L) {
+  check_may_change(L, "restrict_devices");
   int list_type = lua_type(L, 2);
   luaL_argexpected(L, list_type == LUA_TTABLE || list_type == LUA_TUSERDATA, 2, "list of GPU indices or UUIDs");
   Call call = begin(L, 3);
@@ -182,24 +197,28 @@ int restrict_devices(lua_State* L) {
 }
 
 int add_capability(lua_State* L) {
+  check_may_change(L, "add_capability");
   std::string_view name = check_name(L, 2);
   Call call = begin(L, 3);
   return finish(L, guarded([&] { return call.grant->add_capability(name, reason_of(call)); }));
 }
 
 int drop_capability(lua_State* L) {
+  check_may_change(L, "drop_capability");
   std::string_view name = check_name(L, 2);
   Call call = begin(L, 3);
   return finish(L, guarded([&] { return call.grant->drop_capability(name, reason_of(call)); }));
 }
 
 int add_extra(lua_State* L) {
+  check_may_change(L, "add_extra");
   std::string_view name = check_name(L, 2);
   Call call = begin(L, 3);
   return finish(L, guarded([&] { return call.grant->add_extra(name, reason_of(call)); }));
 }
 
 int drop_extra(lua_State* L) {
+  check_may_change(L, "drop_extra");
   std::string_view name = check_name(L, 2);
   Call call = begin(L, 3);
   return finish(L, guarded([&] { return call.grant->drop_extra(name, reason_of(call)); }));

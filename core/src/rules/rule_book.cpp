@@ -1,6 +1,10 @@
-// rule(name, fn): registering rules while their files load.
+// rule(name, [phase,] fn): registering rules while their files load.
 #include "rules/rule_book.hpp"
 
+#include <string>
+#include <vector>
+
+#include "graft/base/did_you_mean.hpp"
 #include "rules/environment.hpp"
 #include "rules/guard.hpp"
 #include "rules/place.hpp"
@@ -21,27 +25,46 @@ void RuleBook::push_function(lua_State* L, std::size_t i) const {
   lua_remove(L, -2);
 }
 
-Status RuleBook::add(std::string_view name, const Origin& origin) {
+Status RuleBook::add(std::string_view name, RulePhase phase, const Origin& origin) {
   for (const RegisteredRule& rule : rules_)
     if (rule.name == name) return make_error("rule '{}' is already defined at {}", name, rule.origin.full());
-  rules_.push_back(RegisteredRule{std::string(name), origin});
+  rules_.push_back(RegisteredRule{std::string(name), phase, origin});
   return ok_status();
 }
+
+namespace {
+
+// The optional second argument; a misspelt phase is an error, never the default.
+RulePhase check_phase(lua_State* L, int arg) {
+  std::string_view name = luaL_checkstring(L, arg);
+  if (auto phase = phase_named(name)) return *phase;
+  std::vector<std::string_view> names;
+  for (RulePhase phase : kRulePhases) names.push_back(phase_name(phase));
+  std::string hint = did_you_mean(name, names);
+  luaL_error(L, "rule phase '%s' is not one of request, restrict, derive, check%s", std::string(name).c_str(),
+             hint.c_str());
+  return RulePhase::restrict;  // not reached: luaL_error does not return
+}
+
+}  // namespace
 
 int RuleBook::define(lua_State* L) {
   auto* book = static_cast<RuleBook*>(lua_touserdata(L, lua_upvalueindex(1)));
   size_t size = 0;
   const char* name = luaL_checklstring(L, 1, &size);
-  luaL_checktype(L, 2, LUA_TFUNCTION);
+  const bool has_phase = lua_type(L, 2) == LUA_TSTRING;
+  const RulePhase phase = has_phase ? check_phase(L, 2) : RulePhase::restrict;
+  const int function_arg = has_phase ? 3 : 2;
+  luaL_checktype(L, function_arg, LUA_TFUNCTION);
   if (!book->open_) return luaL_error(L, "rule() can only be called while rule files load");
   if (size == 0) return luaL_argerror(L, 1, "rule name is empty");
   // Store the function first: if that runs out of memory, the book is unchanged.
   lua_rawgeti(L, LUA_REGISTRYINDEX, book->table_ref_);
-  lua_pushvalue(L, 2);
+  lua_pushvalue(L, function_arg);
   lua_rawseti(L, -2, static_cast<lua_Integer>(book->rules_.size() + 1));
   Place place;
   find_place(L, 1, place);
-  Failure failure = guarded([&] { return book->add(std::string_view(name, size), place.origin()); });
+  Failure failure = guarded([&] { return book->add(std::string_view(name, size), phase, place.origin()); });
   if (failure.failed) return raise(L, failure);
   return 0;
 }

@@ -1,6 +1,6 @@
-// RuleBook: the rules registered by rule(name, fn) while rule files load, in
-// registration order. The functions stay in a registry table of the Lua
-// state; the book keeps their names and where they were defined.
+// RuleBook: the rules registered by rule(name, [phase,] fn) while rule files
+// load, in registration order. The functions stay in a registry table of the
+// Lua state; the book keeps their names, phases and where they were defined.
 #pragma once
 
 #include <string>
@@ -11,11 +11,13 @@
 
 #include "graft/base/error.hpp"
 #include "policy/origin.hpp"
+#include "rules/rule_phase.hpp"
 
 namespace graft::rules {
 
 struct RegisteredRule {
   std::string name;
+  RulePhase phase = RulePhase::restrict;
   Origin origin;  // the rule(...) call
 };
 
@@ -33,7 +35,7 @@ class RuleBook {
 
  private:
   static int define(lua_State* L);
-  Status add(std::string_view name, const Origin& origin);
+  Status add(std::string_view name, RulePhase phase, const Origin& origin);
 
   std::vector<RegisteredRule> rules_;
   int table_ref_ = LUA_NOREF;
