@@ -14,28 +14,38 @@ namespace graft {
 struct Reason {
   std::string text;  // "VISIBLE_DEVICES=0", "lease for team-a"
   Origin origin;     // rule file:line, or policy file:line
+
+  bool operator==(const Reason&) const = default;
 };
 
 struct DeviceGrant {
   unsigned gpu = 0;                   // Gpu::index
   std::optional<unsigned> partition;  // Partition::index within that GPU
   Reason reason;
+
+  bool operator==(const DeviceGrant&) const = default;
 };
 
 struct NamedGrant {
   std::string name;  // capability or extra name
   Reason reason;
+
+  bool operator==(const NamedGrant&) const = default;
 };
 
 struct Denial {
   std::string what;  // "capability display", "GPU 3", "request"
   Reason reason;
+
+  bool operator==(const Denial&) const = default;
 };
 
 struct EnvGrant {
   std::string name;
   std::string value;
   Reason reason;
+
+  bool operator==(const EnvGrant&) const = default;
 };
 
 // A small file the container gets, written by the plan (e.g. a driver
@@ -44,6 +54,8 @@ struct FileGrant {
   std::string path;  // absolute container path
   std::string content;
   Reason reason;
+
+  bool operator==(const FileGrant&) const = default;
 };
 
 struct Intent {
@@ -59,6 +71,8 @@ struct Intent {
   std::vector<Denial> denials;  // things asked for and refused, kept for the audit
   // A hard refusal: the container must not start. Rendered as one error line.
   std::optional<Reason> refusal;
+
+  bool operator==(const Intent&) const = default;
 };
 
 }  // namespace graft

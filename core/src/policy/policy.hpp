@@ -104,6 +104,16 @@ struct Extra {
   std::vector<std::string> bind_dev;     // device directories bound (under dev_root)
 };
 
+// A request `graft policy check` runs every rule against, on a sample host,
+// so a rule that fails at run time fails the check instead of containers.
+struct SampleRequest {
+  std::string name;
+  Origin origin;
+  std::vector<std::string> env;          // "NAME=VALUE"
+  std::vector<std::string> annotations;  // "KEY=VALUE"
+  bool privileged = false;
+};
+
 struct Limits {
   std::uint64_t rule_instructions = 10'000'000;  // per evaluation, all rules together
   std::uint64_t rule_memory_bytes = 32u << 20;   // Lua heap cap per evaluation
@@ -124,6 +134,7 @@ struct Policy {
   std::map<std::string, CapabilitySet> capabilities;
   std::map<std::string, DeviceClass> devices;
   std::map<std::string, Extra> extras;
+  std::map<std::string, SampleRequest> samples;  // [sample.NAME]
   Discovery discovery;
   ProcfsMask procfs;
   std::vector<SourcedString> rules;  // absolute Lua file paths, vendor rules first

@@ -1,4 +1,4 @@
-// [capability.*], [device.*] and [extra.*]: named tables that merge key by
+// [capability.*], [device.*], [extra.*] and [sample.*]: named tables that merge key by
 // key across files, so a drop-in can change one field of a vendor set and keep
 // the rest. A name's origin is where it was first defined.
 #include <algorithm>
@@ -80,6 +80,12 @@ constexpr KeyReader<Extra> kExtraReaders[] = {
     {"bind_dev", read_strings<&Extra::bind_dev>},
 };
 
+constexpr KeyReader<SampleRequest> kSampleReaders[] = {
+    {"env", read_strings<&SampleRequest::env>},
+    {"annotations", read_strings<&SampleRequest::annotations>},
+    {"privileged", read_bool<&SampleRequest::privileged>},
+};
+
 template <typename T, std::size_t N>
 Status read_named(const TomlField& field, std::map<std::string, T>& into,
                   const KeyReader<T> (&readers)[N], const FileContext& file) {
@@ -115,6 +121,10 @@ Status read_devices(const TomlField& field, Policy& policy, const FileContext& f
 
 Status read_extras(const TomlField& field, Policy& policy, const FileContext& file) {
   return read_named(field, policy.extras, kExtraReaders, file);
+}
+
+Status read_samples(const TomlField& field, Policy& policy, const FileContext& file) {
+  return read_named(field, policy.samples, kSampleReaders, file);
 }
 
 }  // namespace graft::policy_parse

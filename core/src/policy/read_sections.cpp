@@ -255,6 +255,7 @@ constexpr KeyReader<Policy> kTopReaders[] = {
     {"capability", read_capabilities},
     {"device", read_devices},
     {"extra", read_extras},
+    {"sample", read_samples},
     {"discovery", read_discovery},
     {"procfs", read_procfs},
     {"limits", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kLimitsReaders, p.limits, c); }},

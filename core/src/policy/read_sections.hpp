@@ -18,6 +18,7 @@ Status apply_file(const toml::table& root, const FileContext& file, Policy& poli
 Status read_capabilities(const TomlField& field, Policy& policy, const FileContext& file);
 Status read_devices(const TomlField& field, Policy& policy, const FileContext& file);
 Status read_extras(const TomlField& field, Policy& policy, const FileContext& file);
+Status read_samples(const TomlField& field, Policy& policy, const FileContext& file);
 
 // [discovery] and [procfs]: where the host is read, and what procfs shows.
 Status read_discovery(const TomlField& field, Policy& policy, const FileContext& file);

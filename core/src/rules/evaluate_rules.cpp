@@ -34,8 +34,10 @@ struct RuleFile {
 
 class RuleRun {
  public:
-  RuleRun(const Request& request, const Inventory& inventory, const Policy& policy)
-      : policy_(policy),
+  RuleRun(const Request& request, const Inventory& inventory, const Policy& policy,
+          std::vector<RuleActivity>* activity)
+      : activity_(activity),
+        policy_(policy),
         inventory_(inventory),
         request_facts_(request_facts(request, policy)),
         policy_facts_(policy_facts(policy)),
@@ -49,9 +51,11 @@ class RuleRun {
   Status prepare();
   Status load(const SourcedString& file);
   Result<bool> run_rule(std::size_t i);
+  Result<bool> run_observed(std::size_t i);
   Sandbox::Failure locate(Sandbox::Failure failure) const;
   std::vector<RuleFile> loaded_sources() const;
 
+  std::vector<RuleActivity>* activity_;
   const Policy& policy_;
   const Inventory& inventory_;
   RequestFacts request_facts_;
@@ -75,16 +79,29 @@ Result<Intent> RuleRun::run() {
   for (const SourcedString& file : policy_.rules)
     if (Status loaded = load(file); !loaded) return loaded.error();
   book_.close();
+  if (activity_)
+    for (const RegisteredRule& rule : book_.rules()) activity_->push_back({rule.name, rule.origin});
   for (RulePhase phase : kRulePhases) {
     grant_.enter_phase(phase);
     for (std::size_t i = 0; i < book_.rules().size(); ++i) {
       if (book_.rules()[i].phase != phase) continue;
-      Result<bool> refused = run_rule(i);
+      Result<bool> refused = run_observed(i);
       if (!refused) return refused.error();
       if (*refused) return grant_.take();  // grant:deny ends the evaluation
     }
   }
   return grant_.take();
+}
+
+// run_rule, noting in activity_ (when asked for) that the rule ran and
+// whether the Intent changed: a copy per rule, paid only by those who ask.
+Result<bool> RuleRun::run_observed(std::size_t i) {
+  if (!activity_) return run_rule(i);
+  Intent before = grant_.intent();
+  Result<bool> refused = run_rule(i);
+  (*activity_)[i].ran = true;
+  (*activity_)[i].changed = !(grant_.intent() == before);
+  return refused;
 }
 
 int RuleRun::setup(lua_State* L) {
@@ -179,9 +196,10 @@ Sandbox::Failure RuleRun::locate(Sandbox::Failure failure) const {
 
 }  // namespace
 
-Result<Intent> evaluate_rules(const Request& request, const Inventory& inventory, const Policy& policy) {
+Result<Intent> evaluate_rules(const Request& request, const Inventory& inventory, const Policy& policy,
+                              std::vector<RuleActivity>* activity) {
   try {
-    return RuleRun(request, inventory, policy).run();
+    return RuleRun(request, inventory, policy, activity).run();
   } catch (const std::exception& e) {
     return make_error("evaluating rules: {}", e.what());
   }

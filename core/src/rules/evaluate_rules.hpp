@@ -5,6 +5,9 @@
 // The Lua API is documented in docs/rules.md.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "graft/base/error.hpp"
 #include "intent/intent.hpp"
 #include "inventory/inventory.hpp"
@@ -13,7 +16,17 @@
 
 namespace graft {
 
+// What one rule did in one evaluation: for `graft policy check`, which
+// reports rules that act on no sample request, and for rule coverage.
+struct RuleActivity {
+  std::string name;
+  Origin origin;
+  bool ran = false;      // reached: a refusal stops the rules after it
+  bool changed = false;  // the Intent differed after it ran
+};
+
+// With `activity`, it gets one entry per registered rule, in registration order.
 Result<Intent> evaluate_rules(const Request& request, const Inventory& inventory,
-                              const Policy& policy);
+                              const Policy& policy, std::vector<RuleActivity>* activity = nullptr);
 
 }  // namespace graft

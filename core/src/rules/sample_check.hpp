@@ -1,0 +1,30 @@
+// Running every rule against sample requests on a sample host, for `graft
+// policy check`: a rule that fails at run time (a nil index, a misspelt data
+// key) fails the check with its file:line instead of failing every GPU
+// container; a rule that changes nothing for any sample is reported idle.
+// The samples are two built in (no request; a privileged one) plus the
+// policy's [sample.NAME] tables, where a vendor policy states its request
+// contract and a site the requests its own rules are for.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "graft/base/error.hpp"
+#include "policy/policy.hpp"
+#include "rules/evaluate_rules.hpp"
+
+namespace graft {
+
+struct SampleCheck {
+  std::size_t samples = 0;
+  std::size_t injected = 0, refused = 0, skipped = 0;
+  std::vector<RuleActivity> idle_rules;  // changed the Intent for no sample
+};
+
+Result<SampleCheck> check_rules_on_samples(const Policy& policy);
+
+// The host the samples run on: two GPUs, the second with two partitions.
+Inventory sample_inventory();
+
+}  // namespace graft
