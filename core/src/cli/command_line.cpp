@@ -16,6 +16,8 @@ struct ParsedOptions {
   std::string inventory_format = "text";
   std::string hook_stage = "prestart";
   CdiHookOptions cdi_hook;
+  CdiGenerateOptions cdi_generate;
+  std::string cdi_validate_file;
 };
 
 void add_global_options(CLI::App& app, GlobalOptions& global) {
@@ -98,6 +100,29 @@ void add_cdi_hook_command(CLI::App& app, CdiHookOptions& options) {
   add_cdi_hook_actions(*command, options.actions);
 }
 
+void add_cdi_command(CLI::App& app, ParsedOptions& parsed) {
+  auto* command = app.add_subcommand("cdi", "Write or check a CDI spec (docs/cdi.md)");
+  command->require_subcommand(1);
+  command->footer("Examples:\n  graft cdi generate --output /etc/cdi/graft.json\n  graft cdi validate /etc/cdi/graft.json");
+  auto* generate = command->add_subcommand("generate", "Write the CDI spec for this host's GPUs and capabilities");
+  generate->footer(
+      "Examples:\n"
+      "  graft cdi generate --output /etc/cdi/graft.json\n"
+      "  graft cdi generate --format yaml --cdi-version 0.6.0 --kind example.com/gpu");
+  CdiGenerateOptions& options = parsed.cdi_generate;
+  generate->add_option("--output", options.output, "File to write (replaced whole), or - for stdout")
+      ->capture_default_str();
+  generate->add_option("--format", options.format, "json or yaml")
+      ->check(CLI::IsMember({"json", "yaml"}))->capture_default_str();
+  generate->add_option("--cdi-version", options.cdi_version,
+                       "auto (the lowest the spec needs) or a released version such as 0.5.0")
+      ->capture_default_str();
+  generate->add_option("--kind", options.kind, "VENDOR/CLASS (default: the policy's [cdi] kind)");
+  auto* validate = command->add_subcommand("validate", "Check a CDI spec file against the CDI rules");
+  validate->footer("Example:\n  graft cdi validate /etc/cdi/graft.json");
+  validate->add_option("file", parsed.cdi_validate_file, "The spec (JSON or YAML)")->required();
+}
+
 void add_apply_command(CLI::App& app, ApplyOptions& options) {
   auto* command = app.add_subcommand(
       "apply", "Give a running container its GPUs (runtimes without hooks, LXC-style)");
@@ -131,6 +156,11 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
   if (name == "apply") return [o = parsed.apply](const GlobalOptions& g) { return run_apply(g, o); };
   if (name == "hook")
     return [s = parsed.hook_stage](const GlobalOptions& g) { return run_hook(g, s); };
+  if (name == "cdi") {
+    if (parsed.cdi_validate_file.empty())
+      return [o = parsed.cdi_generate](const GlobalOptions& g) { return run_cdi_generate(g, o); };
+    return [f = parsed.cdi_validate_file](const GlobalOptions& g) { return run_cdi_validate(g, f); };
+  }
   if (name == "cdi-hook")
     return [o = parsed.cdi_hook](const GlobalOptions& g) { return run_cdi_hook(g, o); };
   if (name == "inventory")
@@ -164,6 +194,7 @@ CommandLine parse_command_line(int argc, char** argv) {
   add_hook_command(app, parsed.hook_stage);
   add_apply_command(app, parsed.apply);
   add_cdi_hook_command(app, parsed.cdi_hook);
+  add_cdi_command(app, parsed);
   add_version_command(app);
   try {
     app.parse(argc, argv);

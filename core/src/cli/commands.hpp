@@ -60,11 +60,21 @@ struct CdiHookOptions {
   CdiHookActions actions;
 };
 
+// `graft cdi generate`.
+struct CdiGenerateOptions {
+  std::string output = "-";
+  std::string format = "json";
+  std::string cdi_version = "auto";
+  std::string kind;  // empty: the policy's [cdi] kind
+};
+
 Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options);
 Result<int> run_inventory(const GlobalOptions& global, const std::string& format);
 Result<int> run_policy_check(const GlobalOptions& global);
 Result<int> run_hook(const GlobalOptions& global, const std::string& stage);
 Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options);
+Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptions& options);
+Result<int> run_cdi_validate(const GlobalOptions& global, const std::string& file);
 Result<int> run_cdi_hook(const GlobalOptions& global, const CdiHookOptions& options);
 Result<int> run_version(const GlobalOptions& global);
 
