@@ -113,6 +113,7 @@ json config(const BundleSpec& spec) {
         {"readonlyPaths", {"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"}}}},
   };
   if (!spec.cgroups_path.empty()) config["linux"]["cgroupsPath"] = spec.cgroups_path;
+  if (!spec.annotations.empty()) config["annotations"] = spec.annotations;
   if (!spec.hook_policy.empty())
     config["hooks"]["prestart"] = json::array(
         {{{"path", GRAFT_BINARY},

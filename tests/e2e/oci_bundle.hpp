@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,7 @@ struct BundleSpec {
   ImageLayout layout = ImageLayout::debian;
   std::vector<std::string> env;  // besides PATH: "NVIDIA_VISIBLE_DEVICES=1", ...
   std::vector<std::string> args = {"/bin/sh", "/graft-check.sh"};
+  std::map<std::string, std::string> annotations;  // config.json's, as an engine sets them
   // When set, hooks.prestart runs `graft --policy <hook_policy> hook prestart`.
   std::string hook_policy;
   std::string cgroups_path;  // linux.cgroupsPath; unique per container
