@@ -116,7 +116,7 @@ json config(const BundleSpec& spec) {
   if (!spec.annotations.empty()) config["annotations"] = spec.annotations;
   if (!spec.hook_policy.empty())
     config["hooks"]["prestart"] = json::array(
-        {{{"path", GRAFT_BINARY},
+        {{{"path", spec.hook_binary},
           {"args", {"graft", "--policy", spec.hook_policy, "hook", "prestart"}},
           {"timeout", kRuntimeHookTimeoutS}}});
   return config;

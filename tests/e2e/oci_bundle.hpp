@@ -31,8 +31,9 @@ struct BundleSpec {
   std::vector<std::string> env;  // besides PATH: "NVIDIA_VISIBLE_DEVICES=1", ...
   std::vector<std::string> args = {"/bin/sh", "/graft-check.sh"};
   std::map<std::string, std::string> annotations;  // config.json's, as an engine sets them
-  // When set, hooks.prestart runs `graft --policy <hook_policy> hook prestart`.
+  // When set, hooks.prestart runs `<hook_binary> --policy <hook_policy> hook prestart`.
   std::string hook_policy;
+  std::string hook_binary = GRAFT_BINARY;  // the graft built here, or an installed one
   std::string cgroups_path;  // linux.cgroupsPath; unique per container
   // Written into the root filesystem last, replacing what the layout put
   // there (a file where the image would have a directory, say).

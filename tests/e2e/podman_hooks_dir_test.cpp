@@ -118,8 +118,8 @@ TEST_CASE("podman with the shipped hooks.d file leaves a container that asks for
   check_untouched(container);
 }
 
-TEST_CASE("with the annotation-gated hooks.d file, a container without the annotation gets no hook "
-          "even when its env asks for GPU 1",
+TEST_CASE("podman with the annotation-gated hooks.d file runs no hook for a container without the annotation, "
+          "even one whose env asks for GPU 1",
           "[podman]") {
   GRAFT_SKIP_IF(podman_skip_reason());
   fixture::TempDir hooks("graft-e2e-hooks-");
@@ -131,7 +131,8 @@ TEST_CASE("with the annotation-gated hooks.d file, a container without the annot
   check_untouched(container);
 }
 
-TEST_CASE("with the annotation-gated hooks.d file, a container with the CDI annotation gets its GPU", "[podman]") {
+TEST_CASE("podman with the annotation-gated hooks.d file gives a container with the CDI annotation its GPU",
+          "[podman]") {
   GRAFT_SKIP_IF(podman_skip_reason());
   fixture::TempDir hooks("graft-e2e-hooks-");
   write_hooks_dir(hooks.path(), gpu_host().policy, kAnnotationGate);

@@ -16,9 +16,10 @@ BundleSpec gpu1_compute_utility() {
   return spec;
 }
 
-nlohmann::json plan_with_probe(const OciBundle& bundle, const std::string& policy, const std::string& id) {
-  auto planned = testing::run_graft(
-      {"--policy", policy, "plan", "--bundle", bundle.path(), "--id", id, "--format", "json"});
+nlohmann::json plan_with_probe(const OciBundle& bundle, const std::string& policy, const std::string& id,
+                               const std::string& graft) {
+  auto planned = testing::run_command(
+      {graft, "--policy", policy, "plan", "--bundle", bundle.path(), "--id", id, "--format", "json"});
   INFO("graft plan: " << planned.err);
   REQUIRE(planned.exit_code == 0);
   auto plan = nlohmann::json::parse(planned.out);
@@ -45,7 +46,7 @@ ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpe
   spec.cgroups_path = "/" + result.id;
   {
     OciBundle bundle(spec);
-    result.plan = plan_with_probe(bundle, spec.hook_policy, result.id);
+    result.plan = plan_with_probe(bundle, spec.hook_policy, result.id, spec.hook_binary);
     Container container(runtime, mode, result.id);
     result.run = container.run(bundle.path());
     read_probe_output(result, std::string(runtime_name(runtime)) + ", " + std::string(mode_name(mode)));

@@ -28,8 +28,10 @@ struct ProbedContainer {
 };
 
 // Plans `bundle` as the hook will (`graft --policy POLICY plan --bundle B
-// --id ID`) and writes the check script generated from that plan into its root.
-nlohmann::json plan_with_probe(const OciBundle& bundle, const std::string& policy, const std::string& id);
+// --id ID`, with the graft at `graft`) and writes the check script generated
+// from that plan into its root.
+nlohmann::json plan_with_probe(const OciBundle& bundle, const std::string& policy, const std::string& id,
+                               const std::string& graft = GRAFT_BINARY);
 
 // What the check script printed: parsed into `container.report`, and shown
 // with GRAFT_E2E_SHOW=1 whether the case passes or not.
