@@ -56,7 +56,14 @@ std::string podman_skip_reason() {
   return trial;
 }
 
-Podman::Podman() = default;
+Podman::Podman() {
+  // File locks in --tmpdir instead of the host-wide shared memory segment
+  // (/dev/shm/libpod_lock) every podman allocates its containers' locks
+  // from: a test touches no podman state outside its directory, and a
+  // podman killed mid-test cannot leave a slot allocated there. A file of
+  // our own also keeps the host's containers.conf out of the tests.
+  fixture::write_file(storage_.path() + "/containers.conf", "[engine]\nlock_type = \"file\"\n");
+}
 
 Podman::~Podman() {
   // podman unmounts a container's shm and root when it removes it, but a
@@ -70,7 +77,8 @@ testing::CommandResult Podman::invoke(const std::vector<std::string>& args) {
   const std::string& dir = storage_.path();
   // vfs: no overlay mounts on the host; --events-backend none: no journal or
   // event file outside the private directories.
-  std::vector<std::string> argv{podman_path(),   "--root",           dir + "/root",
+  std::vector<std::string> argv{"/usr/bin/env", "CONTAINERS_CONF=" + dir + "/containers.conf",
+                                podman_path(),   "--root",           dir + "/root",
                                 "--runroot",     dir + "/runroot",   "--tmpdir",
                                 dir + "/tmp",    "--storage-driver", "vfs",
                                 "--events-backend", "none",          "--runtime",

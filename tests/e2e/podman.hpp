@@ -1,9 +1,10 @@
 // Running a container with Debian's podman (4.3.1) the way it works on these
 // machines: runc, the cgroupfs manager, no network, bounded ulimits, a root
 // filesystem directory (--rootfs) rather than an image. Each Podman keeps
-// its own storage (--root, --runroot, --tmpdir) in a private temporary
-// directory, so nothing reaches podman's global store, and removes it when
-// it goes away, unmounting whatever podman left mounted there first.
+// its own storage (--root, --runroot, --tmpdir) and its own locks in a
+// private temporary directory, so nothing reaches podman's global store, and
+// removes it when it goes away, unmounting whatever podman left mounted
+// there first.
 #pragma once
 
 #include <string>
@@ -31,7 +32,7 @@ struct PodmanRun {
 
 class Podman {
  public:
-  Podman();
+  Podman();   // writes the private containers.conf
   ~Podman();  // unmounts what podman left under its storage, then removes it
   Podman(const Podman&) = delete;
   Podman& operator=(const Podman&) = delete;
