@@ -14,7 +14,7 @@
 namespace graft::e2e {
 namespace {
 
-// The mount points of /proc/self/mountinfo under `dir`, deepest last.
+// The mount points in /proc/self/mountinfo at or under `dir`.
 std::vector<std::string> mounts_under(const std::string& dir) {
   std::vector<std::string> found;
   for (const auto& line : mountinfo_lines()) {
