@@ -88,7 +88,8 @@ Facts facts_of_plan(const Plan& plan) {
   return facts;
 }
 
-void add_edits(const cdi::SpecEdits& edits, Facts& facts) {
+// The hooks' actions in a container whose config.json has `devices`.
+void add_edits(const cdi::SpecEdits& edits, const std::vector<std::string>& devices, Facts& facts) {
   for (const auto& node : edits.device_nodes) {
     add_node(node, facts);
     facts.insert(fmt::format("rule {} {}:{} rw", node.type, node.major, node.minor));
@@ -97,16 +98,20 @@ void add_edits(const cdi::SpecEdits& edits, Facts& facts) {
     facts.insert(fmt::format("mount {} {} {}", mount.host_path, mount.container_path, fmt::join(mount.options, ",")));
   for (const auto& env : edits.env) facts.insert("env " + env.name + "=" + env.value);
   for (const auto& hook : edits.hooks) {
-    auto actions = actions_from_cdi_hook(hook.actions);
+    auto actions = actions_from_cdi_hook(hook.actions, devices);
     REQUIRE(actions.ok());
     for (const auto& action : *actions) add_residual(action, facts);
   }
 }
 
 Facts facts_of_request(const Spec& spec, const std::vector<std::string>& devices) {
+  std::vector<std::string> nodes;  // what the runtime writes into linux.devices
+  for (const auto& node : spec.edits.device_nodes) nodes.push_back(node.path);
+  for (const auto& name : devices)
+    for (const auto& node : device(spec, name).edits.device_nodes) nodes.push_back(node.path);
   Facts facts;
-  add_edits(spec.edits, facts);
-  for (const auto& name : devices) add_edits(device(spec, name).edits, facts);
+  add_edits(spec.edits, nodes, facts);
+  for (const auto& name : devices) add_edits(device(spec, name).edits, nodes, facts);
   return facts;
 }
 
@@ -140,7 +145,8 @@ TEST_CASE("a partition's CDI edits add up to the plan for that partition", "[cdi
   CHECK(facts_of_request(spec, {"1:0"}) == facts_of_plan(planned(inventory, intent)));
 }
 
-TEST_CASE("what every device needs is spec-level: the always sets and the procfs mask", "[cdi][spec]") {
+TEST_CASE("what every device needs is spec-level: the always sets and the procfs mask, which alone makes the procfs binds",
+          "[cdi][spec]") {
   Spec spec = generated(planning_host().build());
   REQUIRE(spec.edits.device_nodes.size() == 1);
   CHECK(spec.edits.device_nodes.front().path == "/dev/gpuctl");
@@ -149,7 +155,11 @@ TEST_CASE("what every device needs is spec-level: the always sets and the procfs
   for (const auto& device : spec.devices) {
     INFO(device.name);
     for (const auto& node : device.edits.device_nodes) CHECK(node.path != "/dev/gpuctl");
-    for (const auto& hook : device.edits.hooks) CHECK(hook.actions.procfs_mask.empty());
+    for (const auto& hook : device.edits.hooks) {
+      CHECK(hook.actions.procfs_mask.empty());
+      CHECK(hook.actions.procfs_binds.empty());
+      CHECK(hook.actions.procfs_binds_if.empty());
+    }
   }
 }
 
@@ -225,4 +235,29 @@ TEST_CASE("a device node at its own host path is written without hostPath", "[cd
   // planning_host's dev root is "/": host and container paths agree.
   Spec spec = generated(planning_host().build());
   for (const auto& node : device(spec, "0").edits.device_nodes) CHECK(node.host_path.empty());
+}
+
+TEST_CASE("each GPU's procfs directory is bound by the spec-level hook only when the container has that GPU's node",
+          "[cdi][spec]") {
+  Spec spec = generated(mig_host());
+  REQUIRE(spec.edits.hooks.size() == 1);
+  const auto& binds = spec.edits.hooks.front().actions.procfs_binds_if;
+  CHECK(std::count(binds.begin(), binds.end(),
+                   "/dev/gpu1::/proc/driver/gpu/gpus/0000:02:00.0::/proc/driver/gpu/gpus/0000:02:00.0") == 1);
+  // A partition's access files need its cap nodes; its GPU's directory is
+  // already bound on the GPU node alone, so no longer condition repeats it.
+  CHECK(std::count_if(binds.begin(), binds.end(), [](const std::string& bind) {
+          return bind.starts_with("/dev/gpu-caps/cap11,/dev/gpu-caps/cap12,/dev/gpu1::") &&
+                 bind.find("gi1/access::") != std::string::npos;
+        }) == 1);
+  CHECK(std::count_if(binds.begin(), binds.end(), [](const std::string& bind) {
+          return bind.find("::/proc/driver/gpu/gpus/0000:02:00.0::") != std::string::npos;
+        }) == 1);
+}
+
+TEST_CASE("two GPUs asked as two CDI devices add up to the plan for both", "[cdi][spec]") {
+  Inventory inventory = planning_host().build();
+  Spec spec = generated(inventory);
+  CHECK(facts_of_request(spec, {"0", "1"}) == facts_of_plan(planned(inventory, granting({0, 1}, {}))));
+  CHECK(facts_of_request(spec, {"all"}) == facts_of_plan(planned(inventory, granting({0, 1}, {}))));
 }

@@ -122,3 +122,29 @@ TEST_CASE("the hook graft emits runs its own binary at createRuntime with only P
   REQUIRE(hook.env.size() == 1);
   CHECK(hook.env.front().starts_with("PATH=/"));
 }
+
+TEST_CASE("a conditional procfs bind is made only when the container has every device node it names",
+          "[edits][cdi-hook]") {
+  CdiHookActions options{.procfs_mask = "/proc/driver/gpu::/proc/driver/gpu",
+                         .procfs_binds_if = {"/dev/gpu1::/proc/driver/gpu/gpus/b::/host/gpus/b",
+                                             "/dev/cap1,/dev/gpu1::/proc/driver/gpu/caps/c::/host/caps/c"}};
+  auto none = actions_from_cdi_hook(options, {"/dev/gpu0"});
+  REQUIRE(none.ok());
+  CHECK(none->size() == 1);  // the mask alone
+  auto gpu = actions_from_cdi_hook(options, {"/dev/gpuctl", "/dev/gpu1"});
+  REQUIRE(gpu.ok());
+  REQUIRE(gpu->size() == 2);
+  CHECK(gpu->back().target == "/proc/driver/gpu/gpus/b");
+  CHECK(gpu->back().source == "/host/gpus/b");
+  CHECK(gpu->back().options == std::vector<std::string>{"ro", "nosuid", "nodev", "noexec"});
+  auto both = actions_from_cdi_hook(options, {"/dev/gpu1", "/dev/cap1"});
+  REQUIRE(both.ok());
+  CHECK(both->size() == 3);
+}
+
+TEST_CASE("a conditional procfs bind with a relative device or no bind is refused", "[edits][cdi-hook]") {
+  CHECK(actions_from_cdi_hook({.procfs_binds_if = {"dev/gpu1::/proc/x::/host/x"}}).error().message ==
+        "--procfs-bind-if 'dev/gpu1::/proc/x::/host/x': device 'dev/gpu1' must be an absolute path");
+  CHECK(actions_from_cdi_hook({.procfs_binds_if = {"/dev/gpu1"}}).error().message ==
+        "--procfs-bind-if '/dev/gpu1': expected DEVICES::PATH::HOST");
+}

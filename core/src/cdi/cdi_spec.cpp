@@ -1,6 +1,7 @@
 #include "cdi/cdi_spec.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -10,10 +11,20 @@
 namespace graft::cdi {
 namespace {
 
+// A device's procfs bind, made by the spec-level hook when the container
+// has the device's nodes (`graft cdi-hook --procfs-bind-if`): the binds lie
+// on the procfs mask, which only one hook may lay and which is read-only
+// once laid, so every bind must come from the hook that lays it.
+struct ConditionalBind {
+  std::set<std::string> devices;
+  std::string bind;  // PATH::HOST
+};
+
 struct Planning {
   const Inventory& inventory;
   const Policy& policy;
   const SpecRequest& request;
+  std::vector<ConditionalBind> procfs_binds = {};
 };
 
 Intent intent_for(const std::string& what) {
@@ -68,6 +79,11 @@ Status check_rules_have_nodes(const ContainerEdits& edits, const ContainerEdits&
   return ok_status();
 }
 
+SpecHook make_hook(const Planning& planning, const CdiHookActions& actions) {
+  return {"createRuntime",
+          cdi_hook_command(planning.request.graft_binary, planning.request.policy_path, actions), actions};
+}
+
 Result<SpecEdits> spec_edits_of(const Planning& planning, const ContainerEdits& edits,
                                 const ContainerEdits& base) {
   if (auto status = check_rules_have_nodes(edits, base); !status) return status.error();
@@ -77,24 +93,66 @@ Result<SpecEdits> spec_edits_of(const Planning& planning, const ContainerEdits& 
   if (edits.residual.empty()) return out;
   auto actions = cdi_hook_actions_of(edits.residual);
   if (!actions) return actions.error();
-  out.hooks.push_back({"createRuntime",
-                       cdi_hook_command(planning.request.graft_binary, planning.request.policy_path, *actions),
-                       *actions});
+  out.hooks.push_back(make_hook(planning, *actions));
   return out;
 }
 
-Status add_device(const Planning& planning, const ContainerEdits& base, const std::string& name,
+// Moves the device's procfs binds to the spec-level hook, on the condition
+// of the device's own nodes.
+Status take_procfs_binds(Planning& planning, ContainerEdits& device) {
+  std::vector<Action> binds;
+  std::erase_if(device.residual, [&](const Action& action) {
+    if (action.kind != ActionKind::bind_mount) return false;
+    binds.push_back(action);
+    return true;
+  });
+  if (binds.empty()) return ok_status();
+  std::set<std::string> nodes;
+  for (const auto& node : device.device_nodes) nodes.insert(node.path);
+  if (nodes.empty()) return make_error("procfs binds without a device node to condition them on");
+  auto encoded = cdi_hook_actions_of(binds);
+  if (!encoded) return encoded.error();
+  for (const auto& bind : encoded->procfs_binds) planning.procfs_binds.push_back({nodes, bind});
+  return ok_status();
+}
+
+// "DEV,DEV::PATH::HOST" for each bind, leaving out those whose devices
+// include all of another's for the same bind (it is made then anyway).
+std::vector<std::string> conditional_binds(const std::vector<ConditionalBind>& binds) {
+  std::vector<std::string> out;
+  for (const auto& bind : binds) {
+    bool implied = std::any_of(binds.begin(), binds.end(), [&](const ConditionalBind& other) {
+      return other.bind == bind.bind && other.devices != bind.devices &&
+             std::includes(bind.devices.begin(), bind.devices.end(), other.devices.begin(), other.devices.end());
+    });
+    std::string text = fmt::format("{}::{}", fmt::join(bind.devices, ","), bind.bind);
+    if (!implied && std::find(out.begin(), out.end(), text) == out.end()) out.push_back(text);
+  }
+  return out;
+}
+
+void add_conditional_binds(const Planning& planning, SpecEdits& spec_level) {
+  if (planning.procfs_binds.empty()) return;
+  if (spec_level.hooks.empty()) spec_level.hooks.push_back(make_hook(planning, {}));
+  CdiHookActions actions = spec_level.hooks.front().actions;
+  actions.procfs_binds_if = conditional_binds(planning.procfs_binds);
+  spec_level.hooks.front() = make_hook(planning, actions);
+}
+
+Status add_device(Planning& planning, const ContainerEdits& base, const std::string& name,
                   const Intent& intent, Spec& spec) {
   auto edits = edits_of(planning, intent);
   if (!edits) return edits.error().context("CDI device " + name);
-  auto device = spec_edits_of(planning, minus(std::move(*edits), base), base);
+  ContainerEdits own = minus(std::move(*edits), base);
+  if (auto status = take_procfs_binds(planning, own); !status) return status.error().context("CDI device " + name);
+  auto device = spec_edits_of(planning, own, base);
   if (!device) return device.error().context("CDI device " + name);
   if (device->empty()) return ok_status();  // nothing beyond the spec-level edits: CDI refuses it
   spec.devices.push_back({name, std::move(*device)});
   return ok_status();
 }
 
-Status add_gpu_devices(const Planning& planning, const ContainerEdits& base, Spec& spec) {
+Status add_gpu_devices(Planning& planning, const ContainerEdits& base, Spec& spec) {
   for (const Gpu& gpu : planning.inventory.gpus) {
     Intent intent = intent_for(std::to_string(gpu.index));
     intent.devices.push_back({gpu.index, std::nullopt, intent.inject_reason});
@@ -114,7 +172,7 @@ Status add_gpu_devices(const Planning& planning, const ContainerEdits& base, Spe
   return add_device(planning, base, "all", all, spec);
 }
 
-Status add_capability_devices(const Planning& planning, const ContainerEdits& base, Spec& spec) {
+Status add_capability_devices(Planning& planning, const ContainerEdits& base, Spec& spec) {
   for (const auto& [name, set] : planning.policy.capabilities) {
     if (set.always) continue;  // in the spec-level edits already
     std::string device = kCapabilityPrefix + name;
@@ -170,6 +228,7 @@ Result<Spec> generate_spec(const Inventory& inventory, const Policy& policy, con
   spec.edits = std::move(*spec_level);
   if (auto status = add_gpu_devices(planning, *base, spec); !status) return status.error();
   if (auto status = add_capability_devices(planning, *base, spec); !status) return status.error();
+  add_conditional_binds(planning, spec.edits);
   if (auto status = check_names(spec); !status) return status.error();
   std::vector<Feature> used = features_of(spec);
   spec.version = request.version.value_or(minimum_version(used));

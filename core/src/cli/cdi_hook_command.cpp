@@ -13,7 +13,7 @@ namespace graft::cli {
 namespace {
 
 Result<ContainerPlan> hook_plan(const Request& request, const CdiHookActions& options) {
-  auto actions = actions_from_cdi_hook(options);
+  auto actions = actions_from_cdi_hook(options, request.device_paths);
   if (!actions) return actions.error().context("container " + request.container_id);
   ContainerPlan evaluation;
   Plan& plan = evaluation.plan;

@@ -82,6 +82,8 @@ void add_cdi_hook_actions(CLI::App& command, CdiHookActions& actions) {
                      "An edit of a kept file, 'NAME: FROM => TO'");
   command.add_option("--procfs-bind", actions.procfs_binds,
                      "Bind HOST at PATH read-only, on the mask (PATH::HOST)");
+  command.add_option("--procfs-bind-if", actions.procfs_binds_if,
+                     "As --procfs-bind, if config.json has every device node DEV (DEV[,DEV...]::PATH::HOST)");
   command.add_option("--ldcache-dir", actions.ldcache_dirs, "Refresh /etc/ld.so.cache with DIR");
   command.add_option("--ldcache-entry", actions.ldcache_entries,
                      "A path the refreshed cache must list");

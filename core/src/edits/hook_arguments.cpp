@@ -1,5 +1,7 @@
 #include "edits/hook_arguments.hpp"
 
+#include <algorithm>
+
 #include "plan/plan_context.hpp"
 
 namespace graft {
@@ -86,7 +88,35 @@ void append(std::vector<std::string>& args, const char* option, const std::vecto
   }
 }
 
-Status add_procfs(const CdiHookActions& in, std::vector<Action>& out) {
+Action procfs_bind(const Pair& bind) {
+  return Action{.kind = ActionKind::bind_mount, .plugin = "procfs", .source = bind.value,
+                .target = bind.path, .options = kProcfsBindOptions, .provenance = kFromArguments};
+}
+
+// "DEV[,DEV...]::PATH::HOST": the bind when the container has every DEV.
+Status add_conditional_bind(const std::string& text, const std::vector<std::string>& device_paths,
+                            std::vector<Action>& out) {
+  const char* option = "--procfs-bind-if";
+  auto at = text.find("::");
+  if (at == std::string::npos) return make_error("{} '{}': expected DEVICES::PATH::HOST", option, text);
+  bool present = true;
+  for (std::size_t start = 0; start <= at;) {
+    auto end = std::min(text.find(',', start), at);
+    std::string device = text.substr(start, end - start);
+    if (!device.starts_with("/"))
+      return make_error("{} '{}': device '{}' must be an absolute path", option, text, device);
+    present = present && std::find(device_paths.begin(), device_paths.end(), device) != device_paths.end();
+    start = end + 1;
+  }
+  auto bind = split_pair(option, text.substr(at + 2));
+  if (!bind) return bind.error();
+  if (auto status = check_absolute(option, bind->value); !status) return status;
+  if (present) out.push_back(procfs_bind(*bind));
+  return ok_status();
+}
+
+Status add_procfs(const CdiHookActions& in, const std::vector<std::string>& device_paths,
+                  std::vector<Action>& out) {
   if (in.procfs_mask.empty()) {
     if (!in.procfs_keep.empty() || !in.procfs_rewrites.empty())
       return make_error("--procfs-keep and --procfs-rewrite need a --procfs-mask");
@@ -102,10 +132,10 @@ Status add_procfs(const CdiHookActions& in, std::vector<Action>& out) {
     auto bind = split_pair("--procfs-bind", text);
     if (!bind) return bind.error();
     if (auto status = check_absolute("--procfs-bind", bind->value); !status) return status;
-    out.push_back(Action{.kind = ActionKind::bind_mount, .plugin = "procfs", .source = bind->value,
-                         .target = bind->path, .options = kProcfsBindOptions,
-                         .provenance = kFromArguments});
+    out.push_back(procfs_bind(*bind));
   }
+  for (const auto& text : in.procfs_binds_if)
+    if (auto status = add_conditional_bind(text, device_paths, out); !status) return status;
   return ok_status();
 }
 
@@ -147,6 +177,7 @@ std::vector<std::string> cdi_hook_arguments(const CdiHookActions& actions) {
   append(args, "--procfs-keep", actions.procfs_keep);
   append(args, "--procfs-rewrite", actions.procfs_rewrites);
   append(args, "--procfs-bind", actions.procfs_binds);
+  append(args, "--procfs-bind-if", actions.procfs_binds_if);
   append(args, "--ldcache-dir", actions.ldcache_dirs);
   append(args, "--ldcache-entry", actions.ldcache_entries);
   return args;
@@ -159,7 +190,8 @@ HookCommand cdi_hook_command(const std::string& graft_binary, const std::string&
   return hook;
 }
 
-Result<std::vector<Action>> actions_from_cdi_hook(const CdiHookActions& actions) {
+Result<std::vector<Action>> actions_from_cdi_hook(const CdiHookActions& actions,
+                                                  const std::vector<std::string>& device_paths) {
   Plan plan;
   for (const auto& text : actions.links) {
     auto link = split_pair("--link", text);
@@ -175,7 +207,7 @@ Result<std::vector<Action>> actions_from_cdi_hook(const CdiHookActions& actions)
                                   .target = file->path, .content = file->value,
                                   .provenance = kFromArguments});
   }
-  if (auto status = add_procfs(actions, plan.actions); !status) return status.error();
+  if (auto status = add_procfs(actions, device_paths, plan.actions); !status) return status.error();
   if (auto status = add_ldcache(actions, plan.actions); !status) return status.error();
   if (auto status = order_and_merge(plan); !status) return status.error();
   return std::move(plan.actions);

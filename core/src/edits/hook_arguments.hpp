@@ -9,6 +9,9 @@
 //   --procfs-keep NAME          ...of this file (repeatable)
 //   --procfs-rewrite 'NAME: FROM => TO'   ...with this edit (repeatable)
 //   --procfs-bind PATH::HOST    bind HOST at PATH read-only (ro,nosuid,nodev,noexec)
+//   --procfs-bind-if DEV[,DEV...]::PATH::HOST
+//                               the same, only when the container's config.json
+//                               (linux.devices) has every device node DEV
 //   --ldcache-dir DIR           refresh /etc/ld.so.cache with DIR (repeatable)
 //   --ldcache-entry PATH        ...and refuse a cache that does not list PATH
 //
@@ -33,6 +36,7 @@ struct CdiHookActions {
   std::vector<std::string> procfs_keep;
   std::vector<std::string> procfs_rewrites;  // "NAME: FROM => TO"
   std::vector<std::string> procfs_binds;     // PATH::HOST
+  std::vector<std::string> procfs_binds_if;  // DEV[,DEV...]::PATH::HOST
   std::vector<std::string> ldcache_dirs;
   std::vector<std::string> ldcache_entries;
 
@@ -67,6 +71,9 @@ HookCommand cdi_hook_command(const std::string& graft_binary, const std::string&
 
 // The actions the options name, checked (absolute paths, "::" present, keep
 // and rewrite only with a mask, entries only with a dir), in apply order.
-Result<std::vector<Action>> actions_from_cdi_hook(const CdiHookActions& actions);
+// `device_paths` are the container's device nodes (Request::device_paths):
+// a --procfs-bind-if whose nodes are all among them is a bind, others none.
+Result<std::vector<Action>> actions_from_cdi_hook(const CdiHookActions& actions,
+                                                  const std::vector<std::string>& device_paths = {});
 
 }  // namespace graft
