@@ -104,3 +104,20 @@ TEST_CASE("cdi generate --format yaml reads back, with a YAML parser, as the JSO
   REQUIRE(converted.exit_code == 0);
   CHECK(json::parse(converted.out) == json::parse(as_json.out));
 }
+
+TEST_CASE("cdi validate accepts what cdi generate writes, and names each problem of a broken spec on its own line",
+          "[cdi][cli]") {
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/graft.json";
+  REQUIRE(generate({"--output", path}).exit_code == 0);
+  auto valid = testing::run_graft({"cdi", "validate", path});
+  INFO(valid.err);
+  CHECK(valid.exit_code == 0);
+  CHECK(valid.out == path + ": valid CDI spec\n");
+  std::ofstream(path, std::ios::trunc) << R"({"cdiVersion":"0.4.0","kind":"nvidia.com/gpu","devices":[{"name":"0","containerEdits":{"env":["A=1"]},"extra":1}]})";
+  auto broken = testing::run_graft({"cdi", "validate", path});
+  CHECK(broken.exit_code == 1);
+  CHECK(broken.err == "graft: " + path + ": $.devices[0].extra: unknown field\ngraft: " + path +
+                          ": $.devices[0].name: a device name starting with a digit needs cdiVersion 0.5.0 or later "
+                          "(declared 0.4.0)\n");
+}
