@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "fixture_files.hpp"
+#include "gpu_host.hpp"
 #include "host_mounts.hpp"
 #include "oci_bundle.hpp"
 #include "runtime.hpp"
@@ -104,6 +105,30 @@ PodmanRun Podman::run(const std::vector<std::string>& extra_args, const std::str
   run.result = invoke(args);
   if (::access(cidfile.c_str(), R_OK) == 0) run.id = trimmed(fixture::read_file(cidfile));
   return run;
+}
+
+ProbedContainer run_podman_probed(const std::vector<std::string>& run_args, const BundleSpec& spec) {
+  ProbedContainer result;
+  HostMounts mounts;
+  {
+    OciBundle bundle(spec);
+    result.plan = plan_with_probe(bundle, gpu_host().policy, unique_container_id("podman-plan"));
+    // As the runc bundles have them (oci_bundle.cpp): CAP_MKNOD, which
+    // podman 4 no longer grants by default, for the GPU 0 node the check
+    // script makes by hand; and a tmpfs standing in for the /proc/driver
+    // a GPU host's kernel has and this machine's lacks.
+    std::vector<std::string> args{"--cap-add", "CAP_MKNOD", "--mount",
+                                  "type=tmpfs,destination=/proc/driver,tmpfs-mode=755,tmpfs-size=1024k"};
+    args.insert(args.end(), run_args.begin(), run_args.end());
+    Podman podman;
+    auto run = podman.run(args, bundle.rootfs(), spec.args);
+    result.id = run.id;
+    result.run = run.result;
+    read_probe_output(result, "podman " + run.name);
+  }
+  result.leaked_mounts = mounts.added();
+  result.mount_count_change = mounts.count_change();
+  return result;
 }
 
 }  // namespace graft::e2e

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "probed_container.hpp"
 #include "run_command.hpp"
 #include "temp_dir.hpp"
 
@@ -51,5 +52,12 @@ class Podman {
   // podman makes there while a container runs is not a leak of another test.
   fixture::TempDir storage_{"graft-e2e-state-podman-"};
 };
+
+// One podman run of `spec`'s root, probed: the plan `graft plan` prints for
+// a bundle of `spec` (the test policy of gpu_host()) is what the check
+// script, the container's command, checks. `run_args` are the case's own
+// `run` options (--hooks-dir, --device, --env, ...), besides CAP_MKNOD and
+// a /proc/driver tmpfs.
+ProbedContainer run_podman_probed(const std::vector<std::string>& run_args, const BundleSpec& spec);
 
 }  // namespace graft::e2e

@@ -19,7 +19,6 @@
 #include "container_checks.hpp"
 #include "fixture_files.hpp"
 #include "gpu_host.hpp"
-#include "host_mounts.hpp"
 #include "podman.hpp"
 #include "probed_container.hpp"
 #include "run_command.hpp"
@@ -58,28 +57,13 @@ class InstalledSpec {
 };
 
 // `spec`'s root run by podman with the CDI devices `devices` (names within
-// `kind`); the plan printed for `spec`'s env is what the script checks.
+// `kind`) and nothing of `spec`'s env: the spec alone gives the container
+// its GPU; the env only makes `graft plan` print the plan to check.
 ProbedContainer run_podman_cdi(const std::string& kind, const std::vector<std::string>& devices,
                                const BundleSpec& spec) {
-  ProbedContainer result;
-  HostMounts mounts;
-  {
-    OciBundle bundle(spec);
-    result.plan = plan_with_probe(bundle, gpu_host().policy, unique_container_id("podman-cdi-plan"));
-    // As in podman_hooks_dir_test.cpp: CAP_MKNOD for the GPU 0 node the
-    // script makes by hand, and a tmpfs for the /proc/driver this machine lacks.
-    std::vector<std::string> args{"--cap-add", "CAP_MKNOD", "--mount",
-                                  "type=tmpfs,destination=/proc/driver,tmpfs-mode=755,tmpfs-size=1024k"};
-    for (const auto& device : devices) args.insert(args.end(), {"--device", kind + "=" + device});
-    Podman podman;
-    auto run = podman.run(args, bundle.rootfs(), spec.args);
-    result.id = run.id;
-    result.run = run.result;
-    read_probe_output(result, "podman " + run.name);
-  }
-  result.leaked_mounts = mounts.added();
-  result.mount_count_change = mounts.count_change();
-  return result;
+  std::vector<std::string> args;
+  for (const auto& device : devices) args.insert(args.end(), {"--device", kind + "=" + device});
+  return run_podman_probed(args, spec);
 }
 
 }  // namespace

@@ -13,7 +13,6 @@
 #include "container_checks.hpp"
 #include "fixture_files.hpp"
 #include "gpu_host.hpp"
-#include "host_mounts.hpp"
 #include "podman.hpp"
 #include "probed_container.hpp"
 
@@ -49,32 +48,13 @@ std::vector<json> any_audit_record(const std::string& id) {
   return records;
 }
 
-// One podman run of `spec`'s root with the hooks.d file in `hooks_dir`: the
-// plan is printed from a bundle with the same env and annotations, and the
-// check script generated from it runs as the container's command.
+// One podman run of `spec`'s root with the hooks.d file in `hooks_dir`,
+// the spec's env and annotations passed as podman options.
 ProbedContainer run_podman_probed(const std::string& hooks_dir, const BundleSpec& spec) {
-  ProbedContainer result;
-  HostMounts mounts;
-  {
-    OciBundle bundle(spec);
-    result.plan = plan_with_probe(bundle, gpu_host().policy, unique_container_id("podman-plan"));
-    // As the runc bundles have them (oci_bundle.cpp): CAP_MKNOD, which
-    // podman 4 no longer grants by default, for the GPU 0 node the check
-    // script makes by hand; and a tmpfs standing in for the /proc/driver
-    // a GPU host's kernel has and this machine's lacks.
-    std::vector<std::string> args{"--hooks-dir", hooks_dir, "--cap-add", "CAP_MKNOD", "--mount",
-                                  "type=tmpfs,destination=/proc/driver,tmpfs-mode=755,tmpfs-size=1024k"};
-    for (const auto& entry : spec.env) args.insert(args.end(), {"--env", entry});
-    for (const auto& [key, value] : spec.annotations) args.insert(args.end(), {"--annotation", key + "=" + value});
-    Podman podman;
-    auto run = podman.run(args, bundle.rootfs(), spec.args);
-    result.id = run.id;
-    result.run = run.result;
-    read_probe_output(result, "podman " + run.name);
-  }
-  result.leaked_mounts = mounts.added();
-  result.mount_count_change = mounts.count_change();
-  return result;
+  std::vector<std::string> args{"--hooks-dir", hooks_dir};
+  for (const auto& entry : spec.env) args.insert(args.end(), {"--env", entry});
+  for (const auto& [key, value] : spec.annotations) args.insert(args.end(), {"--annotation", key + "=" + value});
+  return run_podman_probed(args, spec);
 }
 
 // Nothing of the GPU host reached the container: no NVIDIA node, none of

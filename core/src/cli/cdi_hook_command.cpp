@@ -29,15 +29,13 @@ Result<ContainerPlan> hook_plan(const Request& request, const CdiHookActions& op
 Result<int> run_cdi_hook(const GlobalOptions& global, const CdiHookOptions& options) {
   if (auto allowed = check_hook_stage("cdi-hook", options.stage); !allowed) return allowed.error();
   Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
-  auto policy = load_site_policy(global);
-  if (!policy) return policy.error();
-  deadline.limit_to(policy->limits.deadline_ms);
-  auto input = read_hook_input();
-  if (!input) return input.error();
-  auto evaluation = hook_plan(input->request, options.actions);
+  auto start = start_hook(global, deadline);
+  if (!start) return start.error();
+  const HookInput& input = start->input;
+  auto evaluation = hook_plan(input.request, options.actions);
   if (!evaluation) return evaluation.error();
-  return report_run(run_container_plan(*policy, deadline, input->request, std::move(*evaluation),
-                                       {input->process, ApplyCaller::hook}));
+  return report_run(run_container_plan(start->policy, deadline, input.request, std::move(*evaluation),
+                                       {input.process, ApplyCaller::hook}));
 }
 
 }  // namespace graft::cli

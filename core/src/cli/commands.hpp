@@ -86,6 +86,14 @@ struct HookInput {
 };
 Result<HookInput> read_hook_input();
 
+// What both hooks do once the deadline is armed: the site policy (whose
+// deadline then bounds the rest), then the hook's input.
+struct HookStart {
+  Policy policy;
+  HookInput input;
+};
+Result<HookStart> start_hook(const GlobalOptions& global, Deadline& deadline);
+
 // Hooks (`graft hook`, `graft cdi-hook`) refuse the createContainer stage;
 // `command` names the one refusing.
 Status check_hook_stage(const std::string& command, const std::string& stage);

@@ -50,15 +50,22 @@ Status check_hook_stage(const std::string& command, const std::string& stage) {
       command);
 }
 
-Result<int> run_hook(const GlobalOptions& global, const std::string& stage) {
-  if (auto allowed = check_hook_stage("hook", stage); !allowed) return allowed.error();
-  Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
+Result<HookStart> start_hook(const GlobalOptions& global, Deadline& deadline) {
   auto policy = load_site_policy(global);
   if (!policy) return policy.error();
   deadline.limit_to(policy->limits.deadline_ms);
   auto input = read_hook_input();
   if (!input) return input.error();
-  return report_run(run_container(*policy, deadline, input->request, {input->process, ApplyCaller::hook}));
+  return HookStart{std::move(*policy), std::move(*input)};
+}
+
+Result<int> run_hook(const GlobalOptions& global, const std::string& stage) {
+  if (auto allowed = check_hook_stage("hook", stage); !allowed) return allowed.error();
+  Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
+  auto start = start_hook(global, deadline);
+  if (!start) return start.error();
+  const HookInput& input = start->input;
+  return report_run(run_container(start->policy, deadline, input.request, {input.process, ApplyCaller::hook}));
 }
 
 }  // namespace graft::cli
