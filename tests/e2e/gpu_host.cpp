@@ -10,14 +10,14 @@ namespace {
 
 std::string audit_path(const fixture::FakeHost& host) { return host.path("/audit.jsonl"); }
 
-// The fixture's site policy (vendor include, every host root at the fake
-// host) under another name, with `extra` after the include.
-std::string write_policy_for(const fixture::FakeHost& host, const std::string& name,
+// The fixture's site policy (`include`, every host root at the fake host)
+// under another name, with `extra` after the include.
+std::string write_policy_for(const fixture::FakeHost& host, const std::string& name, const std::string& include,
                              const std::string& extra) {
   std::string path = host.path("/etc/graft/" + name + ".toml");
   std::string root = host.root();
   std::ofstream out(path);
-  out << "include = [\"" << fixture::source_policy_dir() << "/nvidia/nvidia.toml\"]\n"
+  out << "include = [\"" << include << "\"]\n"
       << extra << "\n\n[host]\n"
       << "driver_root = \"" << root << "\"\ndev_root = \"" << root << "\"\nproc_root = \"" << root
       << "\"\nsys_root = \"" << root << "\"\nrun_root = \"" << root << "\"\n";
@@ -41,8 +41,13 @@ GpuHost& gpu_host() {
 
 std::string write_policy(const std::string& name, const std::string& extra) {
   auto& host = gpu_host();
-  return write_policy_for(host.host, name,
+  return write_policy_for(host.host, name, fixture::source_policy_dir() + "/nvidia/nvidia.toml",
                           extra + "\n[audit]\nlog = \"" + host.audit_log + "\"\n");
+}
+
+std::string write_installed_policy(const std::string& name) {
+  auto& host = gpu_host();
+  return write_policy_for(host.host, name, "nvidia", "\n[audit]\nlog = \"" + host.audit_log + "\"\n");
 }
 
 std::vector<nlohmann::json> audit_records(const std::string& id, const std::string& outcome) {

@@ -33,6 +33,11 @@ GpuHost& gpu_host();
 // log, and `extra` TOML (which must set [plugins] dir itself).
 std::string write_policy(const std::string& name, const std::string& extra);
 
+// The same for an installed graft: the vendor policy included by name and
+// no [plugins] dir, so the graft reading it takes the policy and the plugins
+// installed beside it.
+std::string write_installed_policy(const std::string& name);
+
 // The audit records written for container `id` with the given outcome
 // ("applied", "planned", "error", ...).
 std::vector<nlohmann::json> audit_records(const std::string& id, const std::string& outcome);

@@ -113,9 +113,10 @@ json config(const BundleSpec& spec) {
         {"readonlyPaths", {"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"}}}},
   };
   if (!spec.cgroups_path.empty()) config["linux"]["cgroupsPath"] = spec.cgroups_path;
+  if (!spec.annotations.empty()) config["annotations"] = spec.annotations;
   if (!spec.hook_policy.empty())
     config["hooks"]["prestart"] = json::array(
-        {{{"path", GRAFT_BINARY},
+        {{{"path", spec.hook_binary},
           {"args", {"graft", "--policy", spec.hook_policy, "hook", "prestart"}},
           {"timeout", kRuntimeHookTimeoutS}}});
   return config;

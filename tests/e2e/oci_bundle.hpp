@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,8 +30,10 @@ struct BundleSpec {
   ImageLayout layout = ImageLayout::debian;
   std::vector<std::string> env;  // besides PATH: "NVIDIA_VISIBLE_DEVICES=1", ...
   std::vector<std::string> args = {"/bin/sh", "/graft-check.sh"};
-  // When set, hooks.prestart runs `graft --policy <hook_policy> hook prestart`.
+  std::map<std::string, std::string> annotations;  // config.json's, as an engine sets them
+  // When set, hooks.prestart runs `<hook_binary> --policy <hook_policy> hook prestart`.
   std::string hook_policy;
+  std::string hook_binary = GRAFT_BINARY;  // the graft built here, or an installed one
   std::string cgroups_path;  // linux.cgroupsPath; unique per container
   // Written into the root filesystem last, replacing what the layout put
   // there (a file where the image would have a directory, say).

@@ -16,6 +16,24 @@ BundleSpec gpu1_compute_utility() {
   return spec;
 }
 
+nlohmann::json plan_with_probe(const OciBundle& bundle, const std::string& policy, const std::string& id,
+                               const std::string& graft) {
+  auto planned = testing::run_command(
+      {graft, "--policy", policy, "plan", "--bundle", bundle.path(), "--id", id, "--format", "json"});
+  INFO("graft plan: " << planned.err);
+  REQUIRE(planned.exit_code == 0);
+  auto plan = nlohmann::json::parse(planned.out);
+  bundle.write_in_rootfs(kProbeScript, probe_script(plan), 0755);
+  return plan;
+}
+
+void read_probe_output(ProbedContainer& container, std::string_view runner) {
+  container.report = ProbeReport::parse(container.run.out);
+  if (const char* show = std::getenv("GRAFT_E2E_SHOW"); show != nullptr && *show == '1')
+    std::cout << "--- " << container.id << " (" << runner << ") exit " << container.run.exit_code << "\n"
+              << container.run.out << container.run.err;
+}
+
 ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpec spec) {
   auto& host = gpu_host();
   ProbedContainer result;
@@ -28,20 +46,10 @@ ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpe
   spec.cgroups_path = "/" + result.id;
   {
     OciBundle bundle(spec);
-    auto planned = testing::run_graft({"--policy", spec.hook_policy, "plan", "--bundle",
-                                       bundle.path(), "--id", result.id, "--format", "json"});
-    INFO("graft plan: " << planned.err);
-    REQUIRE(planned.exit_code == 0);
-    result.plan = nlohmann::json::parse(planned.out);
-    bundle.write_in_rootfs(kProbeScript, probe_script(result.plan), 0755);
-
+    result.plan = plan_with_probe(bundle, spec.hook_policy, result.id, spec.hook_binary);
     Container container(runtime, mode, result.id);
     result.run = container.run(bundle.path());
-    result.report = ProbeReport::parse(result.run.out);
-    // GRAFT_E2E_SHOW=1: print what every container reported, passing or not.
-    if (const char* show = std::getenv("GRAFT_E2E_SHOW"); show != nullptr && *show == '1')
-      std::cout << "--- " << result.id << " (" << runtime_name(runtime) << ", " << mode_name(mode)
-                << ") exit " << result.run.exit_code << "\n" << result.run.out << result.run.err;
+    read_probe_output(result, std::string(runtime_name(runtime)) + ", " + std::string(mode_name(mode)));
   }  // the container is deleted and the bundle removed here
   result.leaked_mounts = mounts.added();
   result.mount_count_change = mounts.count_change();

@@ -27,6 +27,16 @@ struct ProbedContainer {
   long mount_count_change = 0;
 };
 
+// Plans `bundle` as the hook will (`graft --policy POLICY plan --bundle B
+// --id ID`, with the graft at `graft`) and writes the check script generated
+// from that plan into its root.
+nlohmann::json plan_with_probe(const OciBundle& bundle, const std::string& policy, const std::string& id,
+                               const std::string& graft = GRAFT_BINARY);
+
+// What the check script printed: parsed into `container.report`, and shown
+// with GRAFT_E2E_SHOW=1 whether the case passes or not.
+void read_probe_output(ProbedContainer& container, std::string_view runner);
+
 // The spec's env, layout and args are the test's; the hook (the standard
 // test policy unless spec.hook_policy is set) and the cgroup path are filled in.
 ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpec spec);

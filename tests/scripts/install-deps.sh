@@ -16,6 +16,8 @@ packages=(
   busybox-static       # the containers' userland, built into OCI bundles by the tests
   util-linux           # unshare, for runc in cgroup v2 mode
   inotify-tools        # inotifywait: proves from the host that a planted node is never opened
+  help2man             # the man pages, from each program's --help (man/)
+  dpkg-dev             # dpkg-shlibdeps: the Debian package's Depends (cpack -G DEB)
 )
 # node and npm run the Kubernetes manifest checker (below). Where they are
 # already installed otherwise (e.g. NodeSource's nodejs, which bundles npm and

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The README test command: installs dependencies, builds, and runs every test
-# with ctest; then rebuilds everything under AddressSanitizer and
-# UndefinedBehaviorSanitizer (at -O1, see CMakeLists.txt) and runs every test again.
+# with ctest (the Debian package is built and tested from the Release tree);
+# then rebuilds everything under AddressSanitizer and UndefinedBehaviorSanitizer
+# (at -O1, see CMakeLists.txt) and runs every test again.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 bash tests/scripts/install-deps.sh --tests
 jobs=$(nproc)
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGRAFT_WERROR=ON \
+# /usr: the Debian package is made from this tree (tests/scripts/package-test.sh).
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGRAFT_WERROR=ON -DCMAKE_INSTALL_PREFIX=/usr \
   -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" >/dev/null
 cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure -j"$jobs")

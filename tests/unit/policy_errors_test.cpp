@@ -186,3 +186,18 @@ TEST_CASE("a procfs rewrite missing a key is an error", "[policy]") {
   CHECK(error_in_file("[procfs]\nrewrite = [{ file = \"params\", from = \"a\" }]\n") ==
         "F:2:12: procfs.rewrite[0]: missing key 'to'");
 }
+
+TEST_CASE("an unknown [cdi] key suggests kind, and a kind that breaks the CDI name rules is refused where it is written",
+          "[policy][cdi]") {
+  CHECK(error_in_file("[cdi]\nknd = \"example.com/gpu\"\n") == "F:2:1: cdi.knd: unknown key; did you mean 'kind'?");
+  std::string bad = error_in_file("[cdi]\nkind = \"example.com\"\n");
+  CHECK_THAT(bad, Catch::StartsWith("F:2:8: cdi.kind: "));
+}
+
+TEST_CASE("[cdi] kind is read as written", "[policy][cdi]") {
+  PolicyFiles files;
+  auto path = files.write("graft.toml", "[cdi]\nkind = \"example.com/gpu\"\n");
+  auto policy = load_policy(path, {});
+  REQUIRE(policy.ok());
+  CHECK(policy->cdi.kind == "example.com/gpu");
+}

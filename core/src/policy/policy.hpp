@@ -122,6 +122,11 @@ struct Limits {
   std::uint64_t deadline_ms = 30'000;
 };
 
+// [cdi]: what `graft cdi generate` writes by default.
+struct CdiSettings {
+  std::string kind;  // "vendor/class", checked by cdi::parse_kind; empty: --kind is required
+};
+
 struct Policy {
   std::vector<std::string> files;  // every file loaded, in merge order
   HostRoots host;
@@ -142,6 +147,7 @@ struct Policy {
   Limits limits;
   std::string audit_log;             // JSON-lines file; empty = no audit log
   std::vector<std::string> audit_env;  // fnmatch patterns of env names the audit log records
+  CdiSettings cdi;
   nlohmann::json data = nlohmann::json::object();  // free-form [data], read-only to rules
 };
 

@@ -1,5 +1,5 @@
 // The top level of a policy file and its small sections: host roots, plugins,
-// request trust, defaults, rules and rule modules, limits, audit and free-form data.
+// request trust, defaults, rules and rule modules, limits, audit, CDI and free-form data.
 #include "policy/read_sections.hpp"
 #include "policy/member_readers.hpp"
 
@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cdi/cdi_names.hpp"
 #include "policy/schema.hpp"
 
 namespace graft::policy_parse {
@@ -214,6 +215,20 @@ constexpr KeyReader<Policy> kAuditReaders[] = {
     {"env", read_strings<&Policy::audit_env>},
 };
 
+// A CDI kind ("vendor/class") as cdi_names checks it, so `graft policy
+// check` names a bad one where it is written.
+Status read_cdi_kind(const TomlField& field, CdiSettings& cdi, const FileContext&) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  if (auto kind = cdi::parse_kind(*value); !kind) return field.error(kind.error().message);
+  cdi.kind = std::move(*value);
+  return ok_status();
+}
+
+constexpr KeyReader<CdiSettings> kCdiReaders[] = {
+    {"kind", read_cdi_kind},
+};
+
 nlohmann::json to_json(const toml::node& node) {
   if (const auto* table = node.as_table()) {
     auto object = nlohmann::json::object();
@@ -260,6 +275,7 @@ constexpr KeyReader<Policy> kTopReaders[] = {
     {"procfs", read_procfs},
     {"limits", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kLimitsReaders, p.limits, c); }},
     {"audit", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kAuditReaders, p, c); }},
+    {"cdi", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kCdiReaders, p.cdi, c); }},
     {"data", read_data},
 };
 

@@ -33,6 +33,7 @@ struct Request {
   bool rootfs_readonly = false;
   int pid = 0;               // container init pid from the OCI state; 0 if none
   std::string cgroups_path;  // linux.cgroupsPath as written (informational)
+  std::vector<std::string> device_paths;  // linux.devices[].path, in order
 
   // process.env in order; later duplicates win, as runc applies them.
   std::map<std::string, std::string> env;

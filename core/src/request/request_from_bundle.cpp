@@ -88,6 +88,15 @@ Status read_mounts(const json& config, Request& request) {
   return ok_status();
 }
 
+// linux.devices[].path: the nodes the runtime will make (CDI deviceNodes end
+// up here), which `graft cdi-hook --procfs-bind-if` tests.
+void read_device_paths(const json& linux_section, Request& request) {
+  auto devices = linux_section.find("devices");
+  if (devices == linux_section.end() || !devices->is_array()) return;
+  for (const auto& device : *devices)
+    if (device.is_object()) request.device_paths.push_back(string_field(device, "path"));
+}
+
 Status read_root(const json& config, const std::string& bundle, Request& request) {
   auto root = config.find("root");
   if (root == config.end() || !root->is_object() || !root->contains("path") ||
@@ -111,8 +120,10 @@ Result<Request> parse_config(const json& config, const std::string& bundle) {
   if (auto status = read_annotations(config, request); !status) return status.error();
   if (auto status = read_mounts(config, request); !status) return status.error();
   if (auto linux_section = config.find("linux");
-      linux_section != config.end() && linux_section->is_object())
+      linux_section != config.end() && linux_section->is_object()) {
     request.cgroups_path = string_field(*linux_section, "cgroupsPath");
+    read_device_paths(*linux_section, request);
+  }
   return request;
 }
 

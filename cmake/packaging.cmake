@@ -1,0 +1,34 @@
+# The Debian package: `cpack -G DEB` in a build tree configured with
+# CMAKE_INSTALL_PREFIX=/usr (the multiarch plugin directory, and the path the
+# hooks.d file names, come from the prefix at configure time) packages what
+# the install rules install, plus the site policy as a conffile. Depends is
+# computed with dpkg-shlibdeps from the binaries; tests/scripts/package-test.sh
+# checks the result.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME graft)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_CONTACT "graft maintainers <maintainers@users.noreply.a-seed-6446ac9b.example>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "declarative GPU access for OCI containers")
+set(CPACK_PACKAGE_DESCRIPTION
+    "graft gives OCI containers access to host GPUs as an OCI hook, declaratively:
+a site policy in TOML, rules in Lua and mechanism plugins compose a
+per-container plan that `graft plan` prints and the hook applies. It registers
+with podman and CRI-O through hooks.d and with runc and crun through
+config.json.")
+set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
+set(CPACK_STRIP_FILES ON)  # as Debian ships binaries; the build tree keeps its symbols
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION admin)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "runc | crun")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+# dpkg keeps a site's edits to a conffile across upgrades and removal.
+file(WRITE ${PROJECT_BINARY_DIR}/debian/conffiles "${GRAFT_SYSCONF_DIR}/graft.toml\n")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/debian/conffiles)
+
+# One package from every component, the site policy (EXCLUDE_FROM_ALL for
+# `cmake --install`) included.
+get_cmake_property(CPACK_COMPONENTS_ALL COMPONENTS)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_GROUPING ALL_COMPONENTS_IN_ONE)
+include(CPack)

@@ -1,0 +1,240 @@
+#include "cdi/cdi_spec.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "cdi/cdi_names.hpp"
+#include "plan/planner.hpp"
+
+namespace graft::cdi {
+namespace {
+
+// A device's procfs bind, made by the spec-level hook when the container
+// has the device's nodes (`graft cdi-hook --procfs-bind-if`): the binds lie
+// on the procfs mask, which only one hook may lay and which is read-only
+// once laid, so every bind must come from the hook that lays it.
+struct ConditionalBind {
+  std::set<std::string> devices;
+  std::string bind;  // PATH::HOST
+};
+
+struct Planning {
+  const Inventory& inventory;
+  const Policy& policy;
+  const SpecRequest& request;
+  std::vector<ConditionalBind> procfs_binds = {};
+};
+
+Intent intent_for(const std::string& what) {
+  Intent intent;
+  intent.inject = true;
+  intent.inject_reason = {"CDI device " + what, {}};
+  return intent;
+}
+
+Result<ContainerEdits> edits_of(const Planning& planning, const Intent& intent) {
+  Request request;
+  request.container_id = "cdi";
+  auto plan = make_plan(request, planning.inventory, planning.policy, intent);
+  if (!plan) return plan.error();
+  return split_plan(*plan);
+}
+
+bool same_work(const Action& a, const Action& b) {
+  return a.kind == b.kind && a.plugin == b.plugin && a.source == b.source && a.target == b.target &&
+         a.options == b.options && a.content == b.content && a.paths == b.paths && a.rewrites == b.rewrites;
+}
+
+template <typename T, typename Same>
+void remove_shared(std::vector<T>& from, const std::vector<T>& shared, Same same) {
+  std::erase_if(from, [&](const T& item) {
+    return std::any_of(shared.begin(), shared.end(), [&](const T& other) { return same(item, other); });
+  });
+}
+
+// What `device` adds to what every device gets (`base`).
+ContainerEdits minus(ContainerEdits device, const ContainerEdits& base) {
+  auto equal = [](const auto& a, const auto& b) { return a == b; };
+  remove_shared(device.device_nodes, base.device_nodes, equal);
+  remove_shared(device.device_rules, base.device_rules, equal);
+  remove_shared(device.mounts, base.mounts, equal);
+  remove_shared(device.env, base.env, equal);
+  remove_shared(device.residual, base.residual, same_work);
+  return device;
+}
+
+// A CDI runtime allows each node it makes; a rule with no node is not expressible.
+Status check_rules_have_nodes(const ContainerEdits& edits, const ContainerEdits& base) {
+  for (const auto& rule : edits.device_rules) {
+    auto is_its_node = [&](const DeviceNodeEdit& node) {
+      return node.type == rule.type && node.major == rule.major && node.minor == rule.minor;
+    };
+    if (std::none_of(edits.device_nodes.begin(), edits.device_nodes.end(), is_its_node) &&
+        std::none_of(base.device_nodes.begin(), base.device_nodes.end(), is_its_node))
+      return make_error("device rule {} {}:{} has no device node, which CDI cannot express", rule.type,
+                        rule.major, rule.minor);
+  }
+  return ok_status();
+}
+
+SpecHook make_hook(const Planning& planning, const CdiHookActions& actions) {
+  return {"createRuntime",
+          cdi_hook_command(planning.request.graft_binary, planning.request.policy_path, actions), actions};
+}
+
+Result<SpecEdits> spec_edits_of(const Planning& planning, const ContainerEdits& edits,
+                                const ContainerEdits& base) {
+  if (auto status = check_rules_have_nodes(edits, base); !status) return status.error();
+  SpecEdits out{edits.env, edits.device_nodes, edits.mounts, {}};
+  for (auto& node : out.device_nodes)
+    if (node.host_path == node.path) node.host_path.clear();  // the default: keeps the version low
+  if (edits.residual.empty()) return out;
+  auto actions = cdi_hook_actions_of(edits.residual);
+  if (!actions) return actions.error();
+  out.hooks.push_back(make_hook(planning, *actions));
+  return out;
+}
+
+// Moves the device's procfs binds to the spec-level hook, on the condition
+// of the device's own nodes.
+Status take_procfs_binds(Planning& planning, ContainerEdits& device) {
+  std::vector<Action> binds;
+  std::erase_if(device.residual, [&](const Action& action) {
+    if (action.kind != ActionKind::bind_mount) return false;
+    binds.push_back(action);
+    return true;
+  });
+  if (binds.empty()) return ok_status();
+  std::set<std::string> nodes;
+  for (const auto& node : device.device_nodes) nodes.insert(node.path);
+  if (nodes.empty()) return make_error("procfs binds without a device node to condition them on");
+  auto encoded = cdi_hook_actions_of(binds);
+  if (!encoded) return encoded.error();
+  for (const auto& bind : encoded->procfs_binds) planning.procfs_binds.push_back({nodes, bind});
+  return ok_status();
+}
+
+// "DEV,DEV::PATH::HOST" for each bind, leaving out those whose devices
+// include all of another's for the same bind (it is made then anyway).
+std::vector<std::string> conditional_binds(const std::vector<ConditionalBind>& binds) {
+  std::vector<std::string> out;
+  for (const auto& bind : binds) {
+    bool implied = std::any_of(binds.begin(), binds.end(), [&](const ConditionalBind& other) {
+      return other.bind == bind.bind && other.devices != bind.devices &&
+             std::includes(bind.devices.begin(), bind.devices.end(), other.devices.begin(), other.devices.end());
+    });
+    std::string text = fmt::format("{}::{}", fmt::join(bind.devices, ","), bind.bind);
+    if (!implied && std::find(out.begin(), out.end(), text) == out.end()) out.push_back(text);
+  }
+  return out;
+}
+
+void add_conditional_binds(const Planning& planning, SpecEdits& spec_level) {
+  if (planning.procfs_binds.empty()) return;
+  if (spec_level.hooks.empty()) spec_level.hooks.push_back(make_hook(planning, {}));
+  CdiHookActions actions = spec_level.hooks.front().actions;
+  actions.procfs_binds_if = conditional_binds(planning.procfs_binds);
+  spec_level.hooks.front() = make_hook(planning, actions);
+}
+
+Status add_device(Planning& planning, const ContainerEdits& base, const std::string& name,
+                  const Intent& intent, Spec& spec) {
+  auto edits = edits_of(planning, intent);
+  if (!edits) return edits.error().context("CDI device " + name);
+  ContainerEdits own = minus(std::move(*edits), base);
+  if (auto status = take_procfs_binds(planning, own); !status) return status.error().context("CDI device " + name);
+  auto device = spec_edits_of(planning, own, base);
+  if (!device) return device.error().context("CDI device " + name);
+  if (device->empty()) return ok_status();  // nothing beyond the spec-level edits: CDI refuses it
+  spec.devices.push_back({name, std::move(*device)});
+  return ok_status();
+}
+
+Status add_gpu_devices(Planning& planning, const ContainerEdits& base, Spec& spec) {
+  for (const Gpu& gpu : planning.inventory.gpus) {
+    Intent intent = intent_for(std::to_string(gpu.index));
+    intent.devices.push_back({gpu.index, std::nullopt, intent.inject_reason});
+    if (auto status = add_device(planning, base, std::to_string(gpu.index), intent, spec); !status) return status;
+    if (!gpu.uuid.empty())
+      if (auto status = add_device(planning, base, gpu.uuid, intent, spec); !status) return status;
+    for (const Partition& partition : gpu.partitions) {
+      std::string name = fmt::format("{}:{}", gpu.index, partition.index);
+      Intent part = intent_for(name);
+      part.devices.push_back({gpu.index, partition.index, part.inject_reason});
+      if (auto status = add_device(planning, base, name, part, spec); !status) return status;
+    }
+  }
+  Intent all = intent_for("all");
+  for (const Gpu& gpu : planning.inventory.gpus) all.devices.push_back({gpu.index, std::nullopt, all.inject_reason});
+  if (all.devices.empty()) return ok_status();
+  return add_device(planning, base, "all", all, spec);
+}
+
+Status add_capability_devices(Planning& planning, const ContainerEdits& base, Spec& spec) {
+  for (const auto& [name, set] : planning.policy.capabilities) {
+    if (set.always) continue;  // in the spec-level edits already
+    std::string device = kCapabilityPrefix + name;
+    Intent intent = intent_for(device);
+    intent.capabilities.push_back({name, intent.inject_reason});
+    if (auto status = add_device(planning, base, device, intent, spec); !status) return status;
+  }
+  return ok_status();
+}
+
+Status check_names(const Spec& spec) {
+  if (auto kind = parse_kind(spec.kind); !kind) return kind.error();
+  for (const auto& device : spec.devices)
+    if (auto status = validate_device_name(device.name); !status) return status;
+  return ok_status();
+}
+
+}  // namespace
+
+std::vector<Feature> features_of(const Spec& spec) {
+  std::vector<Feature> features;
+  auto add = [&](Feature feature) {
+    if (std::find(features.begin(), features.end(), feature) == features.end()) features.push_back(feature);
+  };
+  auto add_edits = [&](const SpecEdits& edits, bool device_level) {
+    if (!edits.env.empty()) add(Feature::container_env);
+    for (const auto& node : edits.device_nodes)
+      if (!node.host_path.empty()) add(Feature::device_node_host_path);
+    for (const auto& hook : edits.hooks) {
+      if (device_level) add(Feature::device_hooks);
+      if (!hook.command.env.empty()) add(Feature::hook_env);
+    }
+  };
+  if (auto kind = parse_kind(spec.kind); kind)
+    for (Feature feature : cdi::features_of(QualifiedName{kind->vendor, kind->klass, "x"})) add(feature);
+  add_edits(spec.edits, false);
+  for (const auto& device : spec.devices) {
+    add_edits(device.edits, true);
+    if (!device.name.empty() && device.name[0] >= '0' && device.name[0] <= '9')
+      add(Feature::device_name_leading_digit);
+  }
+  return features;
+}
+
+Result<Spec> generate_spec(const Inventory& inventory, const Policy& policy, const SpecRequest& request) {
+  Planning planning{inventory, policy, request};
+  Spec spec;
+  spec.kind = request.kind;
+  auto base = edits_of(planning, intent_for("(spec-level edits)"));
+  if (!base) return base.error().context("CDI spec-level edits");
+  auto spec_level = spec_edits_of(planning, *base, ContainerEdits{});
+  if (!spec_level) return spec_level.error().context("CDI spec-level edits");
+  spec.edits = std::move(*spec_level);
+  if (auto status = add_gpu_devices(planning, *base, spec); !status) return status.error();
+  if (auto status = add_capability_devices(planning, *base, spec); !status) return status.error();
+  add_conditional_binds(planning, spec.edits);
+  if (auto status = check_names(spec); !status) return status.error();
+  std::vector<Feature> used = features_of(spec);
+  spec.version = request.version.value_or(minimum_version(used));
+  if (auto status = check_supports(spec.version, used); !status)
+    return status.error();
+  return spec;
+}
+
+}  // namespace graft::cdi

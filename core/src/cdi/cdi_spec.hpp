@@ -1,0 +1,69 @@
+// A CDI spec as data, built from the same planner `graft plan` uses: each
+// CDI device is the plan of an Intent made directly (one GPU, one
+// partition, all GPUs, or one capability set alone), split into native
+// edits and a `graft cdi-hook` for the rest (edits/container_edits.hpp).
+// What every plan shares (the `always` sets, the procfs mask) is the
+// spec-level edits; each device keeps only what it adds. So the edits a
+// request names in CDI add up to the plan `graft plan` makes for the same
+// request. Pure: the inventory and policy come in as values.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cdi/cdi_version.hpp"
+#include "edits/container_edits.hpp"
+#include "edits/hook_arguments.hpp"
+#include "graft/base/error.hpp"
+#include "inventory/inventory.hpp"
+#include "policy/policy.hpp"
+
+namespace graft::cdi {
+
+struct SpecHook {
+  std::string hook_name;   // always "createRuntime" (docs/cdi.md)
+  HookCommand command;     // what the spec says
+  CdiHookActions actions;  // what command's options mean
+};
+
+struct SpecEdits {
+  std::vector<EnvEdit> env;
+  std::vector<DeviceNodeEdit> device_nodes;
+  std::vector<MountEdit> mounts;
+  std::vector<SpecHook> hooks;
+
+  bool empty() const { return env.empty() && device_nodes.empty() && mounts.empty() && hooks.empty(); }
+};
+
+struct SpecDevice {
+  std::string name;  // "0", "GPU-<uuid>", "0:1", "all", "capability-compute"
+  SpecEdits edits;
+};
+
+struct Spec {
+  Version version;
+  std::string kind;
+  SpecEdits edits;  // spec-level: applied once whatever device is asked
+  std::vector<SpecDevice> devices;
+};
+
+struct SpecRequest {
+  std::string kind;                // "vendor/class"
+  std::optional<Version> version;  // none: the lowest the spec's features need
+  std::string graft_binary;        // absolute: the hooks' path
+  std::string policy_path;         // absolute: the hooks' --policy
+};
+
+// Capability devices are named kCapabilityPrefix + the set's name.
+inline constexpr const char* kCapabilityPrefix = "capability-";
+
+// The spec for this host. Errors: a planning error, an action CDI cannot
+// express (a device rule without its node), a bad kind or device name, or a
+// requested version below what a used feature needs (naming the feature).
+Result<Spec> generate_spec(const Inventory& inventory, const Policy& policy, const SpecRequest& request);
+
+// The version-gated features the spec uses (cdi_version.hpp).
+std::vector<Feature> features_of(const Spec& spec);
+
+}  // namespace graft::cdi

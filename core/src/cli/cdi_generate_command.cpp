@@ -1,0 +1,79 @@
+// `graft cdi generate`: the CDI spec for this host under the site policy
+// (cdi/cdi_spec.hpp), as JSON or YAML, to stdout or to a file replaced
+// whole (written beside it, then renamed) so a runtime watching /etc/cdi
+// never reads half a spec.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "cdi/cdi_render.hpp"
+#include "cli/commands.hpp"
+
+namespace graft::cli {
+namespace {
+
+Result<std::string> own_binary() {
+  std::error_code error;
+  auto path = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return make_error("/proc/self/exe: {}", error.message());
+  return path.string();
+}
+
+Result<cdi::SpecRequest> spec_request(const GlobalOptions& global, const Policy& policy,
+                                      const CdiGenerateOptions& options) {
+  cdi::SpecRequest request;
+  request.kind = options.kind.empty() ? policy.cdi.kind : options.kind;
+  if (request.kind.empty())
+    return make_error("no CDI kind: give --kind VENDOR/CLASS or set [cdi] kind in the policy");
+  if (options.cdi_version != "auto") {
+    auto version = cdi::parse_version(options.cdi_version);
+    if (!version) return version.error().context("--cdi-version");
+    request.version = *version;
+  }
+  auto binary = own_binary();
+  if (!binary) return binary.error();
+  request.graft_binary = *binary;
+  request.policy_path = std::filesystem::absolute(global.policy_path).lexically_normal().string();
+  return request;
+}
+
+Status write_whole(const std::string& path, const std::string& text) {
+  std::string temporary = path + ".graft-" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) return make_error("{}: cannot write: {}", temporary, std::strerror(errno));
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (!error) return ok_status();
+  std::filesystem::remove(temporary);
+  return make_error("{}: {}", path, error.message());
+}
+
+}  // namespace
+
+Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptions& options) {
+  auto policy = load_site_policy(global);
+  if (!policy) return policy.error();
+  auto request = spec_request(global, *policy, options);
+  if (!request) return request.error();
+  auto inventory = discover_inventory(*policy);
+  if (!inventory) return inventory.error();
+  auto spec = cdi::generate_spec(*inventory, *policy, *request);
+  if (!spec) return spec.error();
+  std::string text = options.format == "yaml" ? cdi::render_yaml(*spec) : cdi::render_json(*spec);
+  if (options.output == "-") {
+    std::fputs(text.c_str(), stdout);
+    return exit_ok;
+  }
+  if (auto status = write_whole(options.output, text); !status) return status.error();
+  return exit_ok;
+}
+
+}  // namespace graft::cli

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# One man page for a program, from its own --help: help2man writes the page
+# from `PROGRAM --help` and `--version`, and a COMMANDS section gets every
+# subcommand's --help, found by walking the "Subcommands:" lists (so a new
+# subcommand, or a nested one like `policy check`, needs no edit here).
+# The page is gzipped as Debian ships man pages (-9n: no name or timestamp).
+# Usage: help-to-man.sh HELP2MAN PROGRAM OUTPUT.1.gz
+set -euo pipefail
+help2man=$1 program=$2 output=$3
+name=$(basename "$program")
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+# Run by name from PATH, so the usage lines say "graft", not the build path.
+export PATH="$(dirname "$program"):$PATH"
+
+# The names listed under "Subcommands:" in a --help text.
+subcommands() { sed -n '/^Subcommands:/,/^$/{/^  [a-z]/{s/^  \([a-z][a-z0-9-]*\).*/\1/p}}'; }
+
+# --help text as roff that keeps its lines: backslashes escaped, and a line
+# starting with . or ' kept from reading as a request.
+as_roff() { sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"; }
+
+# Appends the --help of `name ARGS...` and of each of its subcommands.
+describe() {
+  local help sub
+  help=$("$name" "$@" --help)
+  if [ $# -gt 0 ]; then
+    printf '.SS "%s %s"\n.nf\n' "$name" "$*"
+    as_roff <<<"$help"
+    printf '.fi\n'
+  fi
+  for sub in $(subcommands <<<"$help"); do describe "$@" "$sub"; done
+}
+
+{
+  echo "[COMMANDS]"
+  describe
+} >"$scratch/commands.h2m"
+[ "$(wc -l <"$scratch/commands.h2m")" -gt 1 ] || : >"$scratch/commands.h2m"
+
+summary=$("$name" --help | head -n1 | sed "s/^$name: //")
+"$help2man" --no-info --section 1 --name "$summary" --include "$scratch/commands.h2m" \
+  --output "$scratch/$name.1" "$name"
+gzip -9n <"$scratch/$name.1" >"$output"

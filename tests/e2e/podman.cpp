@@ -1,0 +1,134 @@
+#include "podman.hpp"
+
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "fixture_files.hpp"
+#include "gpu_host.hpp"
+#include "host_mounts.hpp"
+#include "oci_bundle.hpp"
+#include "runtime.hpp"
+
+namespace graft::e2e {
+namespace {
+
+// The mount points in /proc/self/mountinfo at or under `dir`.
+std::vector<std::string> mounts_under(const std::string& dir) {
+  std::vector<std::string> found;
+  for (const auto& line : mountinfo_lines()) {
+    std::istringstream fields(line);
+    std::string field, mount_point;
+    for (int i = 0; i < 5 && fields >> field; ++i) mount_point = field;
+    if (mount_point == dir || mount_point.starts_with(dir + "/")) found.push_back(mount_point);
+  }
+  return found;
+}
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+std::string trial_run() {
+  BundleSpec spec;
+  OciBundle bundle(spec);
+  Podman podman;
+  auto trial = podman.run({}, bundle.rootfs(), {"/bin/sh", "-c", ":"});
+  if (trial.result.exit_code == 0) return "";
+  return "podman cannot run a plain busybox container here (exit " + std::to_string(trial.result.exit_code) +
+         "): " + trimmed(trial.result.err.empty() ? trial.result.out : trial.result.err);
+}
+
+}  // namespace
+
+std::string podman_path() {
+  for (const char* path : {"/usr/bin/podman", "/usr/local/bin/podman", "/bin/podman"})
+    if (::access(path, X_OK) == 0) return path;
+  return "";
+}
+
+std::string podman_skip_reason() {
+  if (std::string why = skip_reason(Runtime::runc, CgroupMode::v1); !why.empty()) return why;
+  if (podman_path().empty()) return "podman is not installed (tests/scripts/install-deps.sh --tests)";
+  static const std::string trial = trial_run();
+  return trial;
+}
+
+Podman::Podman() {
+  // File locks in --tmpdir instead of the host-wide shared memory segment
+  // (/dev/shm/libpod_lock) every podman allocates its containers' locks
+  // from: a test touches no podman state outside its directory, and a
+  // podman killed mid-test cannot leave a slot allocated there. A file of
+  // our own also keeps the host's containers.conf out of the tests.
+  fixture::write_file(storage_.path() + "/containers.conf", "[engine]\nlock_type = \"file\"\n");
+}
+
+Podman::~Podman() {
+  // podman unmounts a container's shm and root when it removes it, but a
+  // podman that died half-way leaves them; none may outlive the test.
+  auto mounts = mounts_under(storage_.path());
+  std::sort(mounts.begin(), mounts.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  for (const auto& mount_point : mounts) ::umount2(mount_point.c_str(), MNT_DETACH);
+}
+
+testing::CommandResult Podman::invoke(const std::vector<std::string>& args) {
+  const std::string& dir = storage_.path();
+  // vfs: no overlay mounts on the host; --events-backend none: no journal or
+  // event file outside the private directories.
+  std::vector<std::string> argv{"/usr/bin/env", "CONTAINERS_CONF=" + dir + "/containers.conf",
+                                podman_path(),   "--root",           dir + "/root",
+                                "--runroot",     dir + "/runroot",   "--tmpdir",
+                                dir + "/tmp",    "--storage-driver", "vfs",
+                                "--events-backend", "none",          "--runtime",
+                                runtime_path(Runtime::runc), "--cgroup-manager", "cgroupfs"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return testing::run_command(argv);
+}
+
+PodmanRun Podman::run(const std::vector<std::string>& extra_args, const std::string& rootfs,
+                      const std::vector<std::string>& command) {
+  PodmanRun run;
+  run.name = unique_container_id("podman");
+  std::string cidfile = storage_.path() + "/" + run.name + ".cid";
+  // The ulimits: as root, podman asks for RLIMIT_NOFILE 1048576, above
+  // these machines' hard limit, and runc fails with "error setting rlimit
+  // type 7: operation not permitted".
+  std::vector<std::string> args{"run",      "--rm",          "--name",   run.name,
+                                "--cidfile", cidfile,        "--ulimit", "nofile=1024:1024",
+                                "--ulimit", "nproc=1024:1024", "--network", "none"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  args.insert(args.end(), {"--rootfs", rootfs});
+  args.insert(args.end(), command.begin(), command.end());
+  run.result = invoke(args);
+  if (::access(cidfile.c_str(), R_OK) == 0) run.id = trimmed(fixture::read_file(cidfile));
+  return run;
+}
+
+ProbedContainer run_podman_probed(const std::vector<std::string>& run_args, const BundleSpec& spec) {
+  ProbedContainer result;
+  HostMounts mounts;
+  {
+    OciBundle bundle(spec);
+    result.plan = plan_with_probe(bundle, gpu_host().policy, unique_container_id("podman-plan"));
+    // As the runc bundles have them (oci_bundle.cpp): CAP_MKNOD, which
+    // podman 4 no longer grants by default, for the GPU 0 node the check
+    // script makes by hand; and a tmpfs standing in for the /proc/driver
+    // a GPU host's kernel has and this machine's lacks.
+    std::vector<std::string> args{"--cap-add", "CAP_MKNOD", "--mount",
+                                  "type=tmpfs,destination=/proc/driver,tmpfs-mode=755,tmpfs-size=1024k"};
+    args.insert(args.end(), run_args.begin(), run_args.end());
+    Podman podman;
+    auto run = podman.run(args, bundle.rootfs(), spec.args);
+    result.id = run.id;
+    result.run = run.result;
+    read_probe_output(result, "podman " + run.name);
+  }
+  result.leaked_mounts = mounts.added();
+  result.mount_count_change = mounts.count_change();
+  return result;
+}
+
+}  // namespace graft::e2e

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The Debian package (cmake/packaging.cmake), built with `cpack -G DEB` from
+# this build tree: its files are exactly what the install rules install plus
+# the site policy, which is a conffile; its control data names the package,
+# version, computed Depends and Recommends; the man pages cover every
+# program and subcommand. Then, unpacked with `dpkg -x` into a scratch root,
+# the installed graft runs, checks the shipped site policy, and hooks a runc
+# container (tests/e2e/package_install_test.cpp).
+# Usage: package-test.sh BUILD_DIR E2E_TEST_BINARY
+set -euo pipefail
+build=$(realpath "$1") e2e=$2
+
+skip() { echo "graft-test skipped: $*"; exit 0; }
+fail() { echo "package-test: $*" >&2; exit 1; }
+cache() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+
+prefix=$(cache CMAKE_INSTALL_PREFIX)
+[ "$prefix" = /usr ] ||
+  skip "the .deb needs a tree configured with -DCMAKE_INSTALL_PREFIX=/usr (this one has $prefix; tests/scripts/test.sh configures its Release tree so)"
+for tool in cpack dpkg-deb dpkg-shlibdeps dpkg-architecture help2man; do
+  command -v "$tool" >/dev/null || skip "$tool is not installed (tests/scripts/install-deps.sh)"
+done
+version=$(cache CMAKE_PROJECT_VERSION)
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+scratch=$(mktemp -d /tmp/graft-package-XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+
+(cd "$build" && cpack -G DEB -B "$scratch/out" >"$scratch/cpack.log" 2>&1) ||
+  { cat "$scratch/cpack.log" >&2; fail "cpack -G DEB failed"; }
+deb=$scratch/out/graft_${version}_$(dpkg --print-architecture).deb
+[ -f "$deb" ] || fail "cpack made no $deb: $(ls "$scratch/out")"
+
+# Contents: what `cmake --install` installs, the site policy, nothing else.
+DESTDIR="$scratch/reference" cmake --install "$build" >/dev/null
+DESTDIR="$scratch/reference" cmake --install "$build" --component site-policy >/dev/null
+(cd "$scratch/reference" && find . ! -type d | sort) >"$scratch/expected"
+dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $6}' | sort >"$scratch/packaged"
+diff -u "$scratch/expected" "$scratch/packaged" >&2 ||
+  fail "the package's files differ from the install rules' (- installed, + packaged)"
+for file in ./usr/bin/graft ./etc/graft/graft.toml ./usr/share/containers/oci/hooks.d/graft.json \
+            ./usr/share/graft/policies/nvidia/nvidia.toml ./usr/share/man/man1/graft.1.gz \
+            "./usr/lib/$multiarch/graft/plugins/"lib{devices,libraries,ipc,procfs,cgroup,ldcache}.so; do
+  grep -qxF "$file" "$scratch/packaged" || fail "the package lacks $file"
+done
+for program in $(grep '^\./usr/bin/' "$scratch/packaged"); do
+  grep -qxF "./usr/share/man/man1/$(basename "$program").1.gz" "$scratch/packaged" ||
+    fail "$program has no man page"
+done
+
+# Control data.
+field() { dpkg-deb -f "$deb" "$1"; }
+[ "$(field Package)" = graft ] || fail "Package: $(field Package)"
+[ "$(field Version)" = "$version" ] || fail "Version: $(field Version), not the project's $version"
+[ "$(field Recommends)" = "runc | crun" ] || fail "Recommends: $(field Recommends)"
+[ -n "$(field Maintainer)" ] && [ -n "$(field Description)" ] || fail "no Maintainer or Description"
+for library in libc6 liblua5.4-0 libstdc++6; do  # computed by dpkg-shlibdeps
+  field Depends | grep -q "\b$library\b" || fail "Depends lacks $library: $(field Depends)"
+done
+dpkg-deb -e "$deb" "$scratch/control"
+[ "$(cat "$scratch/control/conffiles")" = /etc/graft/graft.toml ] ||
+  fail "conffiles: $(cat "$scratch/control/conffiles")"
+
+# Unpacked: the installed graft, its hooks.d file, its man page.
+root=$scratch/root
+dpkg -x "$deb" "$root"
+graft=$root/usr/bin/graft
+[ "$("$graft" --version)" = "graft $version" ] || fail "graft --version: $("$graft" --version)"
+grep -q '"path": *"/usr/bin/graft"' "$root/usr/share/containers/oci/hooks.d/graft.json" ||
+  fail "the hooks.d file does not run /usr/bin/graft"
+man_page=$(zcat "$root/usr/share/man/man1/graft.1.gz")
+for command in $("$graft" --help | sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\).*/\1/p'); do
+  grep -qF ".SS \"graft $command\"" <<<"$man_page" || fail "graft.1 lacks the $command command"
+done
+# It takes what it ships from where it is installed, not from this build.
+where=$("$graft" version)
+[ "$(realpath "$(sed -n 's/^policies *//p' <<<"$where")")" = "$root/usr/share/graft/policies" ] &&
+  [ "$(realpath "$(sed -n 's/^plugins *//p' <<<"$where")")" = "$root/usr/lib/$multiarch/graft/plugins" ] ||
+  fail "graft version: $where"
+"$graft" --policy "$root/etc/graft/graft.toml" policy check >"$scratch/check.log" 2>&1 ||
+  { cat "$scratch/check.log" >&2; fail "graft policy check fails on the shipped /etc/graft/graft.toml"; }
+
+# A hooked runc container with the installed graft and its plugins.
+GRAFT_E2E_INSTALLED_ROOT=$root "$e2e" "[package]" >"$scratch/e2e.log" 2>&1 ||
+  { cat "$scratch/e2e.log" >&2; fail "the installed graft did not hook a runc container"; }
+if grep -q "graft-test skipped:" "$scratch/e2e.log"; then
+  grep "graft-test skipped:" "$scratch/e2e.log"
+  exit 0
+fi
+grep -q "All tests passed" "$scratch/e2e.log" || { cat "$scratch/e2e.log" >&2; fail "no container case ran"; }
+tail -n 2 "$scratch/e2e.log"
+echo "package-test: $(basename "$deb"): contents, control, conffiles, man page, --version, policy check and a hooked runc container"
