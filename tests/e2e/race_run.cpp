@@ -99,7 +99,8 @@ std::string mount_identity(const std::string& line) {
 }
 
 // Mounts of the container's namespace that are neither inside the rootfs nor
-// copies of the host's own mounts.
+// copies of the host's own mounts, nor a runtime's state mounts that a test
+// running beside this one made on the host meanwhile (host_mounts.hpp).
 std::vector<std::string> mounts_outside(const std::vector<std::string>& container_mounts,
                                         const std::string& rootfs,
                                         const std::set<std::string>& host_mounts) {
@@ -107,12 +108,10 @@ std::vector<std::string> mounts_outside(const std::vector<std::string>& containe
   for (const auto& line : container_mounts) {
     std::string point = mount_point(line);
     if (point == rootfs || point.starts_with(rootfs + "/")) continue;
-    if (host_mounts.count(mount_identity(line))) continue;
-    // Another test's runtime state (podman's shm for a container it runs
-    // under --root in a graft-e2e-state- dir, as host_mounts.cpp skips):
-    // copied into this namespace when it was made, gone from the host's by
-    // now; never graft's target.
-    if (point.find("/graft-e2e-state-") != std::string::npos) continue;
+    // Another test's runtime state (podman's shm under its graft-e2e-state-
+    // dir, runc's own mounts) was copied into this namespace when it was
+    // made and may be gone from the host's by now; never graft's target.
+    if (host_mounts.count(mount_identity(line)) || is_runtime_state_mount(line)) continue;
     outside.push_back("container mount outside the rootfs: " + line);
   }
   return outside;
