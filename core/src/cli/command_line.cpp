@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "files/install_dirs.hpp"
 #include "graft/build_config.hpp"
 
 namespace graft::cli {
@@ -18,7 +19,7 @@ struct ParsedOptions {
 };
 
 void add_global_options(CLI::App& app, GlobalOptions& global) {
-  global.policy_path = std::string(build::sysconf_dir) + "/graft.toml";
+  global.policy_path = site_policy_path();
   app.add_option("--policy", global.policy_path, "Site policy file")->capture_default_str();
   app.add_option("--policy-dir", global.policy_dirs,
                  "Extra directory searched for included policies (before the installed one)");
