@@ -1,0 +1,164 @@
+// graft-runtime behind the real engines, driven as users drive them:
+// Debian's Docker 20.10 (`docker run --runtime graft`, the policy passed by
+// daemon.json's runtimeArgs) and containerd 1.6 (`ctr run --runc-binary`).
+// A GPU container gets exactly what `graft plan` printed (the same checks as
+// the runc cases); a container that asks for nothing gets nothing and no
+// audit record; a refused one does not start and says why. Each case starts
+// its own daemon and stops it by its pid; nothing of it may stay mounted.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include "container_checks.hpp"
+#include "fixture_files.hpp"
+#include "gpu_host.hpp"
+#include "host_mounts.hpp"
+#include "shim_clients.hpp"
+#include "skip.hpp"
+
+using namespace graft::e2e;
+
+namespace {
+
+const char* kProbeCommand = "/graft-check.sh";
+
+void check_daemon_left_no_mount(const std::vector<std::string>& mounts) {
+  INFO("mounts left: " << fmt::format("{}", fmt::join(mounts, "\n")));
+  CHECK(mounts.empty());
+}
+
+// A container that asked for nothing: no NVIDIA node, none of the files a
+// GPU container gets, nothing in its linker cache, no driver procfs, and no
+// audit record for it. (The probe's write test creates empty files where
+// it found none, so the library directory's listing says nothing here.)
+void check_untouched(const ProbedContainer& container) {
+  INFO("container output:\n" << container.run.out << container.run.err);
+  REQUIRE(container.run.exit_code == 0);
+  REQUIRE(container.report.finished());
+  CHECK(container.report.subjects("devls").empty());
+  for (const char* kind : {"bind_mount", "procfs_mask", "config_file"}) {
+    for (const auto& target : planned_targets(container.plan, kind)) {
+      INFO(target);
+      auto exists = container.report.find("exists", target);
+      REQUIRE(exists);
+      CHECK(exists->at(0) == "0");
+    }
+  }
+  CHECK(container.report.subjects("ldcache").empty());
+  CHECK(container.report.subjects("gpu").empty());
+  CHECK(container.report.open_result("/dev/nvidia1") == "No such file or directory");
+  CHECK(container.report.open_result("/dev/null") == "ok");
+  CHECK(audit_records(container.id, "applied").empty());
+  CHECK(audit_records(container.id, "refused").empty());
+}
+
+// A policy like the standard one whose site rule refuses every GPU container.
+std::string refusing_policy() {
+  std::string rule = gpu_host().host.path("/etc/graft/shim-deny.lua");
+  graft::fixture::write_file(rule, "rule('closed', function(req, host, grant)\n"
+                                   "  if grant:injecting() then grant:deny('GPUs are closed today') end\n"
+                                   "end)\n");
+  return write_policy("shim-deny", "rules = [\"" + rule + "\"]\n[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n");
+}
+
+// --- Docker ---
+
+struct DockerRun {
+  std::string id;  // the full container id, from --cidfile
+  CommandResult run;
+};
+
+DockerRun docker_run(const DockerEngine& engine, const std::vector<std::string>& env,
+                     const std::string& name) {
+  graft::fixture::TempDir dir("gdk-cid-");
+  std::string cidfile = dir.path() + "/cid";
+  // --tmpfs /proc/driver: the driver's directory, which this GPU-less machine lacks (oci_bundle.cpp).
+  std::vector<std::string> args{"run", "--rm", "--runtime", "graft", "--network", "none", "--name", name,
+                                "--cidfile", cidfile, "--tmpfs", "/proc/driver"};
+  for (const auto& entry : env) args.insert(args.end(), {"-e", entry});
+  args.insert(args.end(), {engine.image(), "/bin/sh", kProbeCommand});
+  auto run = engine.docker(args);
+  return {graft::fixture::read_file(cidfile), std::move(run)};
+}
+
+#define GRAFT_DOCKER_ENGINE(engine)                                  \
+  GRAFT_SKIP_IF(DockerEngine::unavailable());                        \
+  DockerEngine engine(gpu_host().policy);                            \
+  GRAFT_SKIP_IF(engine.start_error().empty()                         \
+                    ? std::string()                                  \
+                    : "dockerd cannot run here: " + engine.start_error())
+
+}  // namespace
+
+TEST_CASE("Docker runs a graft-runtime GPU container with exactly the planned GPU 1, libraries and procfs",
+          "[e2e][shim][docker]") {
+  GRAFT_DOCKER_ENGINE(engine);
+  HostMounts mounts;
+  auto [id, run] = docker_run(engine, gpu1_request_env(), unique_container_id("docker-gpu"));
+  auto container = probed_result(id, std::move(run));
+  container.leaked_mounts = mounts.added();
+  container.mount_count_change = mounts.count_change();
+  REQUIRE(!container.id.empty());
+  require_ran_cleanly(container);
+  check_gpu1_devices(container);
+  check_planned_libraries(container);
+  check_gpu1_procfs(container);
+  check_exactly_the_plan(container);
+  check_daemon_left_no_mount(engine.stop());
+}
+
+TEST_CASE("Docker runs a graft-runtime container that asks for no GPU untouched", "[e2e][shim][docker]") {
+  GRAFT_DOCKER_ENGINE(engine);
+  auto [id, run] = docker_run(engine, {}, unique_container_id("docker-plain"));
+  auto container = probed_result(id, std::move(run));
+  REQUIRE(!container.id.empty());
+  check_untouched(container);
+  check_daemon_left_no_mount(engine.stop());
+}
+
+TEST_CASE("Docker reports graft's refusal and the container does not start", "[e2e][shim][docker]") {
+  GRAFT_SKIP_IF(DockerEngine::unavailable());
+  DockerEngine engine(refusing_policy());
+  GRAFT_SKIP_IF(engine.start_error().empty() ? std::string() : "dockerd cannot run here: " + engine.start_error());
+  auto [id, run] = docker_run(engine, gpu1_request_env(), unique_container_id("docker-refused"));
+  INFO("docker: " << run.err);
+  CHECK(run.exit_code != 0);
+  CHECK_THAT(run.err, Catch::Contains("graft-runtime: container " + id + " refused: GPUs are closed today"));
+  CHECK(run.out.find("end|ok") == std::string::npos);
+  CHECK(audit_records(id, "refused").size() == 1);
+  check_daemon_left_no_mount(engine.stop());
+}
+
+// --- containerd ---
+
+TEST_CASE("containerd runs a graft-runtime GPU container with exactly the planned GPU 1, libraries and procfs",
+          "[e2e][shim][containerd]") {
+  GRAFT_SKIP_IF(ContainerdEngine::unavailable());
+  ContainerdEngine engine(gpu_host().policy);
+  GRAFT_SKIP_IF(engine.start_error().empty() ? std::string() : "containerd cannot run here: " + engine.start_error());
+  graft::fixture::TempDir dir("gcd-root-");
+  std::string rootfs = copy_image_root(dir.path() + "/rootfs");
+  std::string id = unique_container_id("ctr-gpu");
+  HostMounts mounts;
+  auto container = probed_result(id, engine.run(id, gpu1_request_env(), rootfs, {"/bin/sh", kProbeCommand}));
+  container.leaked_mounts = mounts.added();
+  container.mount_count_change = mounts.count_change();
+  require_ran_cleanly(container);
+  check_gpu1_devices(container);
+  check_planned_libraries(container);
+  check_gpu1_procfs(container);
+  check_exactly_the_plan(container);
+  check_daemon_left_no_mount(engine.stop());
+}
+
+TEST_CASE("containerd runs a graft-runtime container that asks for no GPU untouched", "[e2e][shim][containerd]") {
+  GRAFT_SKIP_IF(ContainerdEngine::unavailable());
+  ContainerdEngine engine(gpu_host().policy);
+  GRAFT_SKIP_IF(engine.start_error().empty() ? std::string() : "containerd cannot run here: " + engine.start_error());
+  graft::fixture::TempDir dir("gcd-root-");
+  std::string rootfs = copy_image_root(dir.path() + "/rootfs");
+  std::string id = unique_container_id("ctr-plain");
+  auto container = probed_result(id, engine.run(id, {}, rootfs, {"/bin/sh", kProbeCommand}));
+  check_untouched(container);
+  check_daemon_left_no_mount(engine.stop());
+}
