@@ -16,6 +16,7 @@ struct ParsedOptions {
   ApplyOptions apply;
   std::string inventory_format = "text";
   std::string hook_stage = "prestart";
+  CdiHookOptions cdi_hook;
 };
 
 void add_global_options(CLI::App& app, GlobalOptions& global) {
@@ -70,6 +71,34 @@ void add_hook_command(CLI::App& app, std::string& stage) {
       ->capture_default_str();
 }
 
+void add_cdi_hook_actions(CLI::App& command, CdiHookActions& actions) {
+  command.add_option("--link", actions.links, "Make the symlink PATH -> VALUE (PATH::VALUE)");
+  command.add_option("--file", actions.files, "Write CONTENT to the file PATH (PATH::CONTENT)");
+  command.add_option("--procfs-mask", actions.procfs_mask,
+                     "A tmpfs at PATH with copies of files of the host dir HOST (PATH::HOST)");
+  command.add_option("--procfs-keep", actions.procfs_keep, "A file the procfs mask keeps");
+  command.add_option("--procfs-rewrite", actions.procfs_rewrites,
+                     "An edit of a kept file, 'NAME: FROM => TO'");
+  command.add_option("--procfs-bind", actions.procfs_binds,
+                     "Bind HOST at PATH read-only, on the mask (PATH::HOST)");
+  command.add_option("--ldcache-dir", actions.ldcache_dirs, "Refresh /etc/ld.so.cache with DIR");
+  command.add_option("--ldcache-entry", actions.ldcache_entries,
+                     "A path the refreshed cache must list");
+}
+
+void add_cdi_hook_command(CLI::App& app, CdiHookOptions& options) {
+  auto* command = app.add_subcommand(
+      "cdi-hook", "OCI hook from a CDI spec: do exactly what its options say in the container");
+  command->footer(
+      "Examples (a CDI spec's hook; graft cdi generate writes them; docs/cdi.md):\n"
+      "  graft cdi-hook createRuntime --link /usr/lib/x86_64-linux-gnu/libcuda.so.1::libcuda.so.560.35.03 \\\n"
+      "      --ldcache-dir /usr/lib/x86_64-linux-gnu < state.json");
+  command->add_option("stage", options.stage, "Hook stage the runtime calls us from")
+      ->check(CLI::IsMember({"prestart", "createRuntime", "createContainer"}))
+      ->capture_default_str();
+  add_cdi_hook_actions(*command, options.actions);
+}
+
 void add_apply_command(CLI::App& app, ApplyOptions& options) {
   auto* command = app.add_subcommand(
       "apply", "Give a running container its GPUs (runtimes without hooks, LXC-style)");
@@ -103,6 +132,8 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
   if (name == "apply") return [o = parsed.apply](const GlobalOptions& g) { return run_apply(g, o); };
   if (name == "hook")
     return [s = parsed.hook_stage](const GlobalOptions& g) { return run_hook(g, s); };
+  if (name == "cdi-hook")
+    return [o = parsed.cdi_hook](const GlobalOptions& g) { return run_cdi_hook(g, o); };
   if (name == "inventory")
     return [f = parsed.inventory_format](const GlobalOptions& g) { return run_inventory(g, f); };
   if (name == "policy") return run_policy_check;  // its one subcommand, `check`, is required
@@ -133,6 +164,7 @@ CommandLine parse_command_line(int argc, char** argv) {
   add_policy_command(app);
   add_hook_command(app, parsed.hook_stage);
   add_apply_command(app, parsed.apply);
+  add_cdi_hook_command(app, parsed.cdi_hook);
   add_version_command(app);
   try {
     app.parse(argc, argv);

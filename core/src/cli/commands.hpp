@@ -8,6 +8,7 @@
 
 #include "graft/base/error.hpp"
 #include "graft/base/one_line.hpp"
+#include "edits/hook_arguments.hpp"
 #include "engine/run_container.hpp"
 #include "fault/deadline.hpp"
 #include "plan/plan.hpp"
@@ -52,12 +53,32 @@ struct ApplyOptions {
   bool trust_pid = false;  // the caller vouches that pid is the container's
 };
 
+// `graft cdi-hook`: its stage and the actions its options name
+// (edits/hook_arguments.hpp).
+struct CdiHookOptions {
+  std::string stage = "createRuntime";
+  CdiHookActions actions;
+};
+
 Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options);
 Result<int> run_inventory(const GlobalOptions& global, const std::string& format);
 Result<int> run_policy_check(const GlobalOptions& global);
 Result<int> run_hook(const GlobalOptions& global, const std::string& stage);
 Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options);
+Result<int> run_cdi_hook(const GlobalOptions& global, const CdiHookOptions& options);
 Result<int> run_version(const GlobalOptions& global);
+
+// What a hook reads before anything else: the OCI state on stdin, the
+// container's init held by a pidfd at once, then the bundle's request.
+struct HookInput {
+  Request request;
+  ContainerProcess process;
+};
+Result<HookInput> read_hook_input();
+
+// Hooks (`graft hook`, `graft cdi-hook`) refuse the createContainer stage;
+// `command` names the one refusing.
+Status check_hook_stage(const std::string& command, const std::string& stage);
 
 // Prints the plan's refusal as one stderr line naming the rule; returns
 // exit_refused. `plan` must carry a refusal.

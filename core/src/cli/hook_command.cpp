@@ -27,12 +27,9 @@ Result<OciState> read_state() {
   return parse_oci_state(*text);
 }
 
-struct HookInput {
-  Request request;
-  ContainerProcess process;
-};
+}  // namespace
 
-Result<HookInput> hook_request() {
+Result<HookInput> read_hook_input() {
   auto state = read_state();
   if (!state) return state.error();
   const std::string where = "container " + state->id;
@@ -44,19 +41,22 @@ Result<HookInput> hook_request() {
   return HookInput{std::move(*request), std::move(*process)};
 }
 
-}  // namespace
+Status check_hook_stage(const std::string& command, const std::string& stage) {
+  if (stage != "createContainer") return ok_status();
+  return make_error(
+      "{} createContainer is refused: that hook runs inside the container's namespaces "
+      "(its /proc and pid are the container's), where graft cannot check what it enters; "
+      "use prestart or createRuntime",
+      command);
+}
 
 Result<int> run_hook(const GlobalOptions& global, const std::string& stage) {
-  if (stage == "createContainer")
-    return make_error(
-        "hook createContainer is refused: that hook runs inside the container's namespaces "
-        "(its /proc and pid are the container's), where graft cannot check what it enters; "
-        "use prestart or createRuntime");
+  if (auto allowed = check_hook_stage("hook", stage); !allowed) return allowed.error();
   Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
   auto policy = load_site_policy(global);
   if (!policy) return policy.error();
   deadline.limit_to(policy->limits.deadline_ms);
-  auto input = hook_request();
+  auto input = read_hook_input();
   if (!input) return input.error();
   return report_run(run_container(*policy, deadline, input->request, {input->process, ApplyCaller::hook}));
 }

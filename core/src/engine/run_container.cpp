@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <functional>
 
 #include "audit/audit_log.hpp"
 #include "audit/late_error_record.hpp"
@@ -69,12 +70,14 @@ Result<ApplyReport> load_and_apply(const Policy& policy, const Request& request,
   return report;  // the plugins are destroyed here, still inside the deadline
 }
 
+using Evaluate = std::function<Result<ContainerPlan>()>;
+
 Attempt evaluate_and_apply(const AuditLog& log, Deadline& deadline, const Request& request,
-                           const RunningContainer& container) {
+                           const Evaluate& evaluate, const RunningContainer& container) {
   RunningNote note("container " + request.container_id);
   record_if_late(deadline, log, request, nullptr);
   Attempt attempt;
-  auto evaluation = plan_container(request, log.policy);
+  auto evaluation = evaluate();
   if (!evaluation) return failed(attempt, evaluation.error());
   const Plan& plan = attempt.run.evaluation.emplace(std::move(evaluation).value()).plan;
   if (plan.intent.refusal) {
@@ -92,20 +95,33 @@ Attempt evaluate_and_apply(const AuditLog& log, Deadline& deadline, const Reques
   return attempt;
 }
 
-}  // namespace
-
-Result<ContainerRun> run_container(const Policy& policy, Deadline& deadline, const Request& request,
-                                   const RunningContainer& container) {
+Result<ContainerRun> run_evaluated(const Policy& policy, Deadline& deadline, const Request& request,
+                                   const Evaluate& evaluate, const RunningContainer& container) {
   auto log_fd = open_audit_log(policy.audit_log);
   if (!log_fd) return log_fd.error();
   AuditLog log{policy, UniqueFd(*log_fd)};
-  Attempt attempt = evaluate_and_apply(log, deadline, request, container);
+  Attempt attempt = evaluate_and_apply(log, deadline, request, evaluate, container);
   deadline.disarm();  // the record below is then the only one, and whole
   if (attempt.run.outcome == ContainerOutcome::untouched) return std::move(attempt.run);
   Status logged = audit(log, request, attempt);
   if (!attempt.status) return attempt.status.error();  // the first error, logged or not
   if (!logged) return logged.error();
   return std::move(attempt.run);
+}
+
+}  // namespace
+
+Result<ContainerRun> run_container(const Policy& policy, Deadline& deadline, const Request& request,
+                                   const RunningContainer& container) {
+  return run_evaluated(policy, deadline, request, [&] { return plan_container(request, policy); },
+                       container);
+}
+
+Result<ContainerRun> run_container_plan(const Policy& policy, Deadline& deadline,
+                                        const Request& request, ContainerPlan evaluation,
+                                        const RunningContainer& container) {
+  return run_evaluated(policy, deadline, request,
+                       [&]() -> Result<ContainerPlan> { return std::move(evaluation); }, container);
 }
 
 }  // namespace graft

@@ -40,4 +40,11 @@ struct ContainerRun {
 Result<ContainerRun> run_container(const Policy& policy, Deadline& deadline, const Request& request,
                                    const RunningContainer& container);
 
+// As run_container, for a plan the caller made rather than one evaluated
+// from the request (`graft cdi-hook`: the actions its arguments name); the
+// audit record carries that plan.
+Result<ContainerRun> run_container_plan(const Policy& policy, Deadline& deadline,
+                                        const Request& request, ContainerPlan evaluation,
+                                        const RunningContainer& container);
+
 }  // namespace graft
