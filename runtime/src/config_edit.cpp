@@ -5,21 +5,20 @@
 namespace graft::runtime {
 namespace {
 
-// The PATH runc's own `runc spec` writes.
-constexpr const char* kHookPath = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+bool names_graft(const std::string& path) { return path == "graft" || path.ends_with("/graft"); }
 
-bool names_graft(const std::string& path) {
-  return path == "graft" || path.ends_with("/graft");
+bool is_graft_command(const ordered_json& arg) {
+  return arg.is_string() && (arg.get<std::string>() == "hook" || arg.get<std::string>() == "cdi-hook");
 }
 
 }  // namespace
 
-ordered_json graft_hook_entry(const GraftHook& hook) {
-  return ordered_json{
-      {"path", hook.graft_path},
-      {"args", {"graft", "--policy", hook.policy_path, "hook", "createRuntime"}},
-      {"env", {kHookPath}},
-  };
+HookCommand graft_hook_command(const GraftHook& hook) {
+  return {hook.graft_path, {"graft", "--policy", hook.policy_path, "hook", "createRuntime"}, {kHookPath}};
+}
+
+ordered_json hook_entry(const HookCommand& hook) {
+  return ordered_json{{"path", hook.path}, {"args", hook.args}, {"env", hook.env}};
 }
 
 bool is_graft_hook(const ordered_json& entry) {
@@ -28,23 +27,39 @@ bool is_graft_hook(const ordered_json& entry) {
   auto args = entry.find("args");
   if (path == entry.end() || !path->is_string() || !names_graft(path->get<std::string>())) return false;
   if (args == entry.end() || !args->is_array() || args->empty()) return false;
-  return std::any_of(std::next(args->begin()), args->end(),
-                     [](const ordered_json& arg) { return arg.is_string() && arg.get<std::string>() == "hook"; });
+  return std::any_of(std::next(args->begin()), args->end(), is_graft_command);
 }
 
-Result<bool> add_graft_hook(ordered_json& config, const GraftHook& hook) {
+Result<bool> has_graft_hook(const ordered_json& config) {
   if (!config.is_object()) return make_error("config.json: expected a JSON object");
+  auto hooks = config.find("hooks");
+  if (hooks == config.end() || hooks->is_null()) return false;
+  if (!hooks->is_object()) return make_error("config.json: hooks: expected an object");
+  for (const auto& [stage, entries] : hooks->items()) {
+    if (entries.is_null()) continue;
+    if (!entries.is_array()) return make_error("config.json: hooks.{}: expected an array", stage);
+    if (std::any_of(entries.begin(), entries.end(), is_graft_hook)) return true;
+  }
+  return false;
+}
+
+Status append_create_runtime_hook(ordered_json& config, const HookCommand& hook) {
   ordered_json& hooks = config["hooks"];
   if (hooks.is_null()) hooks = ordered_json::object();
   if (!hooks.is_object()) return make_error("config.json: hooks: expected an object");
-  for (auto& [stage, entries] : hooks.items()) {
-    if (entries.is_null()) continue;
-    if (!entries.is_array()) return make_error("config.json: hooks.{}: expected an array", stage);
-    if (std::any_of(entries.begin(), entries.end(), is_graft_hook)) return false;
-  }
   ordered_json& create_runtime = hooks["createRuntime"];
   if (create_runtime.is_null()) create_runtime = ordered_json::array();
-  create_runtime.push_back(graft_hook_entry(hook));
+  if (!create_runtime.is_array()) return make_error("config.json: hooks.createRuntime: expected an array");
+  create_runtime.push_back(hook_entry(hook));
+  return ok_status();
+}
+
+Result<bool> add_graft_hook(ordered_json& config, const GraftHook& hook) {
+  auto present = has_graft_hook(config);
+  if (!present) return present.error();
+  if (*present) return false;
+  if (auto status = append_create_runtime_hook(config, graft_hook_command(hook)); !status)
+    return status.error();
   return true;
 }
 

@@ -14,7 +14,7 @@ namespace graft::runtime {
 
 enum class BundleOutcome {
   untouched,  // not a GPU container: config.json byte for byte as it was
-  edited,     // graft's hook (hook mode) is in config.json
+  edited,     // graft's hook (hook mode) or the plan (declarative) is in config.json
   refused,    // the policy refused: the runtime must not be called
 };
 

@@ -22,9 +22,12 @@ void check_planned_libraries(const ProbedContainer& container);
 // /proc/driver/nvidia lists only GPU 1 and has ModifyDeviceFiles off.
 void check_gpu1_procfs(const ProbedContainer& container);
 
-// Every planned target exists inside, the NVIDIA nodes in /dev and the files
-// in the library directory are exactly the planned ones, and the hook's audit
-// record applied as many actions as the plan has.
+// Every planned target exists inside, and the NVIDIA nodes in /dev and the
+// files in the library directory are exactly the planned ones.
+void check_only_the_planned_files(const ProbedContainer& container);
+
+// check_only_the_planned_files, and the hook's audit record applied as many
+// actions as the plan has.
 void check_exactly_the_plan(const ProbedContainer& container);
 
 }  // namespace graft::e2e

@@ -61,6 +61,38 @@ std::string refusing_policy() {
   return write_policy("shim-deny", "rules = [\"" + rule + "\"]\n[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n");
 }
 
+// The standard policy in declarative mode ([runtime] mode).
+std::string declarative_policy() {
+  return write_policy("shim-declarative",
+                      "[runtime]\nmode = \"declarative\"\n[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n");
+}
+
+// How many of the plan's actions config.json cannot carry: the cdi-hook's
+// share (core/src/edits/container_edits.hpp).
+std::size_t residual_action_count(const nlohmann::json& plan) {
+  std::size_t count = 0;
+  for (const auto& action : plan.at("actions")) {
+    std::string kind = action.at("kind"), target = action.at("target");
+    bool under_proc = target.rfind("/proc/", 0) == 0;
+    if (kind == "symlink" || kind == "ldcache_update" || kind == "procfs_mask" || kind == "config_file" ||
+        (kind == "bind_mount" && under_proc))
+      ++count;
+  }
+  return count;
+}
+
+// Declarative mode: the runtime made the nodes, rules and binds from
+// config.json, graft cdi-hook the rest, and its record counts only that rest.
+void check_declarative_record(const ProbedContainer& container) {
+  auto applied = audit_records(container.id, "applied");
+  REQUIRE(applied.size() == 1);
+  std::size_t residual = residual_action_count(container.plan);
+  CHECK(residual > 0);
+  CHECK(residual < container.plan.at("actions").size());
+  CHECK(applied[0].at("actions") == residual);
+  CHECK(applied[0].at("applied") == residual);
+}
+
 // --- Docker ---
 
 struct DockerRun {
@@ -104,6 +136,26 @@ TEST_CASE("Docker runs a graft-runtime GPU container with exactly the planned GP
   check_planned_libraries(container);
   check_gpu1_procfs(container);
   check_exactly_the_plan(container);
+  check_daemon_left_no_mount(engine.stop());
+}
+
+TEST_CASE("Docker runs a declarative graft-runtime GPU container with exactly the planned GPU 1, libraries "
+          "and procfs", "[e2e][shim][docker]") {
+  GRAFT_SKIP_IF(DockerEngine::unavailable());
+  DockerEngine engine(declarative_policy());
+  GRAFT_SKIP_IF(engine.start_error().empty() ? std::string() : "dockerd cannot run here: " + engine.start_error());
+  HostMounts mounts;
+  auto [id, run] = docker_run(engine, gpu1_request_env(), unique_container_id("docker-decl"));
+  auto container = probed_result(id, std::move(run));
+  container.leaked_mounts = mounts.added();
+  container.mount_count_change = mounts.count_change();
+  REQUIRE(!container.id.empty());
+  require_ran_cleanly(container);
+  check_gpu1_devices(container);
+  check_planned_libraries(container);
+  check_gpu1_procfs(container);
+  check_only_the_planned_files(container);
+  check_declarative_record(container);
   check_daemon_left_no_mount(engine.stop());
 }
 
@@ -160,5 +212,26 @@ TEST_CASE("containerd runs a graft-runtime container that asks for no GPU untouc
   std::string id = unique_container_id("ctr-plain");
   auto container = probed_result(id, engine.run(id, {}, rootfs, {"/bin/sh", kProbeCommand}));
   check_untouched(container);
+  check_daemon_left_no_mount(engine.stop());
+}
+
+TEST_CASE("containerd runs a declarative graft-runtime GPU container with exactly the planned GPU 1, "
+          "libraries and procfs", "[e2e][shim][containerd]") {
+  GRAFT_SKIP_IF(ContainerdEngine::unavailable());
+  ContainerdEngine engine(declarative_policy());
+  GRAFT_SKIP_IF(engine.start_error().empty() ? std::string() : "containerd cannot run here: " + engine.start_error());
+  graft::fixture::TempDir dir("gcd-root-");
+  std::string rootfs = copy_image_root(dir.path() + "/rootfs");
+  std::string id = unique_container_id("ctr-decl");
+  HostMounts mounts;
+  auto container = probed_result(id, engine.run(id, gpu1_request_env(), rootfs, {"/bin/sh", kProbeCommand}));
+  container.leaked_mounts = mounts.added();
+  container.mount_count_change = mounts.count_change();
+  require_ran_cleanly(container);
+  check_gpu1_devices(container);
+  check_planned_libraries(container);
+  check_gpu1_procfs(container);
+  check_only_the_planned_files(container);
+  check_declarative_record(container);
   check_daemon_left_no_mount(engine.stop());
 }

@@ -61,7 +61,8 @@ TEST_CASE("a misspelt [runtime] key suggests the right one", "[policy][runtime]"
         "F:2:1: runtime.paht: unknown key; did you mean 'path'?");
 }
 
-TEST_CASE("declarative mode is refused until it is implemented", "[policy][runtime]") {
-  CHECK(runtime_policy_error("[runtime]\nmode = \"declarative\"\n") ==
-        "F:2:8: runtime.mode: \"declarative\" is not implemented yet; use \"hook\"");
+TEST_CASE("[runtime] mode chooses hook or declarative", "[policy][runtime]") {
+  CHECK(loaded_runtime_policy("[runtime]\nmode = \"declarative\"\n").runtime.mode ==
+        RuntimeShim::Mode::declarative);
+  CHECK(loaded_runtime_policy("[runtime]\nmode = \"hook\"\n").runtime.mode == RuntimeShim::Mode::hook);
 }

@@ -6,7 +6,8 @@
 #include "config_edit.hpp"
 
 using graft::runtime::add_graft_hook;
-using graft::runtime::graft_hook_entry;
+using graft::runtime::hook_entry;
+using graft::runtime::graft_hook_command;
 using graft::runtime::GraftHook;
 using graft::runtime::is_graft_hook;
 using graft::runtime::ordered_json;
@@ -28,7 +29,7 @@ ordered_json edited_config(const std::string& text) {
 
 TEST_CASE("the inserted hook runs graft's createRuntime hook with the policy and only PATH",
           "[runtime]") {
-  CHECK(graft_hook_entry(kEditHook).dump() ==
+  CHECK(hook_entry(graft_hook_command(kEditHook)).dump() ==
         R"({"path":"/usr/bin/graft","args":["graft","--policy","/etc/graft/site.toml","hook",)"
         R"("createRuntime"],"env":["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]})");
 }
@@ -38,7 +39,7 @@ TEST_CASE("a config without hooks gets hooks.createRuntime with graft's hook, th
   auto config = edited_config(R"({"ociVersion":"1.0.2","zzz":{"b":1,"a":2},"root":{"path":"rootfs"}})");
   CHECK(config.dump() ==
         R"({"ociVersion":"1.0.2","zzz":{"b":1,"a":2},"root":{"path":"rootfs"},"hooks":{"createRuntime":[)" +
-            graft_hook_entry(kEditHook).dump() + "]}}");
+            hook_entry(graft_hook_command(kEditHook)).dump() + "]}}");
 }
 
 TEST_CASE("hooks already in the config are kept, graft's comes after them", "[runtime]") {
@@ -50,7 +51,7 @@ TEST_CASE("hooks already in the config are kept, graft's comes after them", "[ru
   CHECK(hooks.at("poststop").dump() == R"([{"path":"/bin/b"}])");
   REQUIRE(hooks.at("createRuntime").size() == 2);
   CHECK(hooks.at("createRuntime")[0].dump() == R"({"path":"/bin/a","args":["a"]})");
-  CHECK(hooks.at("createRuntime")[1] == graft_hook_entry(kEditHook));
+  CHECK(hooks.at("createRuntime")[1] == hook_entry(graft_hook_command(kEditHook)));
 }
 
 TEST_CASE("graft's hook is inserted once: a second edit changes nothing", "[runtime]") {
@@ -62,8 +63,10 @@ TEST_CASE("graft's hook is inserted once: a second edit changes nothing", "[runt
   CHECK(config.dump() == once);
 }
 
-TEST_CASE("a graft hook in any stage, however it got there, counts as graft's hook", "[runtime]") {
+TEST_CASE("a graft hook or cdi-hook in any stage, however it got there, counts as graft's hook", "[runtime]") {
   CHECK(is_graft_hook(ordered_json::parse(R"({"path":"/usr/bin/graft","args":["graft","hook","prestart"]})")));
+  CHECK(is_graft_hook(ordered_json::parse(
+      R"({"path":"/usr/bin/graft","args":["graft","cdi-hook","createRuntime","--link","/a::b"]})")));
   CHECK(is_graft_hook(ordered_json::parse(
       R"({"path":"/opt/x/graft","args":["graft","--policy","/p","hook","createRuntime"]})")));
   CHECK_FALSE(is_graft_hook(ordered_json::parse(R"({"path":"/usr/bin/graft","args":["graft","plan"]})")));

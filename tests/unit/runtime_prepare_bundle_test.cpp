@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -70,7 +71,7 @@ TEST_CASE("a GPU container's config.json gets graft's hook once, mode and other 
   CHECK(prepared->outcome == BundleOutcome::edited);
   auto after = ordered_json::parse(fixture::read_file(config));
   auto expected = before;
-  expected["hooks"]["createRuntime"].push_back(runtime::graft_hook_entry(kPrepareHook));
+  expected["hooks"]["createRuntime"].push_back(runtime::hook_entry(runtime::graft_hook_command(kPrepareHook)));
   CHECK(after.dump() == expected.dump());
   CHECK((stat_of(config).st_mode & 07777) == 0640);
   // Preparing again (a retried create) leaves it as it is.
@@ -81,6 +82,35 @@ TEST_CASE("a GPU container's config.json gets graft's hook once, mode and other 
   std::size_t entries = 0;
   for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(bundle)) ++entries;
   CHECK(entries == 2);  // config.json and rootfs
+}
+
+TEST_CASE("in declarative mode a GPU container's config.json gets the plan's nodes, rules and binds, "
+          "and graft cdi-hook for the rest", "[runtime]") {
+  GRAFT_SKIP_IF(harness::hook_can_run() ? "" : "needs root and the fake host's device nodes");
+  fixture::TempDir dir("graft-shim-");
+  std::string bundle = harness::gpu1_bundle(dir.path());
+  Policy policy = shim_policy("shim-declarative", "[runtime]\nmode = \"declarative\"\n");
+  auto prepared = prepare_bundle(policy, bundle, "c5", kPrepareHook);
+  REQUIRE(prepared);
+  CHECK(prepared->outcome == BundleOutcome::edited);
+  auto config = ordered_json::parse(fixture::read_file(bundle + "/config.json"));
+  std::string text = config.dump();
+  INFO(text);
+  const auto& devices = config.at("linux").at("devices");
+  CHECK(std::any_of(devices.begin(), devices.end(), [](const ordered_json& d) { return d.at("path") == "/dev/nvidia1"; }));
+  CHECK_FALSE(std::any_of(devices.begin(), devices.end(), [](const ordered_json& d) { return d.at("path") == "/dev/nvidia0"; }));
+  const auto& rules = config.at("linux").at("resources").at("devices");
+  CHECK(std::any_of(rules.begin(), rules.end(), [](const ordered_json& r) {
+    return r.at("allow") == true && r.at("major") == 195 && r.at("minor") == 1;
+  }));
+  const auto& mounts = config.at("mounts");
+  CHECK(std::any_of(mounts.begin(), mounts.end(), [](const ordered_json& m) {
+    return m.at("destination") == "/usr/lib/x86_64-linux-gnu/libcuda.so.560.35.03";
+  }));
+  const auto& hooks = config.at("hooks").at("createRuntime");
+  REQUIRE(hooks.size() == 1);
+  CHECK(hooks[0].at("args")[3] == "cdi-hook");
+  CHECK(hooks[0].at("env") == ordered_json::array({kHookPath}));
 }
 
 TEST_CASE("a refused container is refused with graft's line and its config.json untouched",

@@ -224,7 +224,7 @@ Status read_runtime_mode(const TomlField& field, RuntimeShim& runtime, const Fil
   if (*value == "hook") {
     runtime.mode = RuntimeShim::Mode::hook;
   } else if (*value == "declarative") {
-    return field.error("\"declarative\" is not implemented yet; use \"hook\"");
+    runtime.mode = RuntimeShim::Mode::declarative;
   } else {
     return field.error(fmt::format("unknown mode '{}' (hook or declarative){}", *value,
                                    did_you_mean(*value, kRuntimeModes)));
