@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +27,8 @@ EngineDaemon::EngineDaemon(const std::vector<std::string>& argv, std::string log
     ::dup2(log, 1);
     ::dup2(log, 2);
     ::setsid();  // the daemon's children (shims) are not in the test's process group
+    // A test killed by ctest's timeout cannot stop it: the daemon then stops itself.
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     ::execv(args[0], args.data());
     ::_exit(127);
   }
