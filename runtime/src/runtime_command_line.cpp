@@ -48,7 +48,9 @@ class Parser {
 
   Result<RuntimeCommandLine> parse() {
     if (auto status = global_options(); !status) return status.error();
-    if (creates_container(line_.command)) create_options();
+    if (creates_container(line_.command)) {
+      if (auto status = create_options(); !status) return status.error();
+    }
     for (; next_ < args_.size(); ++next_) keep(args_[next_]);
     return std::move(line_);
   }
@@ -78,27 +80,40 @@ class Parser {
     return ok_status();
   }
 
-  Status global_options() {
+  // The options from next_ up to the first argument that is not one (a
+  // "--" is kept and ends them too): kept as they are, graft's own taken out
+  // when `graft_options`, and the value of each of `value_options` handed
+  // to `record(name, value)`.
+  template <std::size_t N, typename Record>
+  Status options(const std::array<std::string_view, N>& value_options, bool graft_options, Record record) {
     for (; next_ < args_.size(); ++next_) {
       std::string_view arg = args_[next_];
-      if (arg == kPolicyOption || arg.starts_with(std::string(kPolicyOption) + "=")) {
+      if (graft_options && (arg == kPolicyOption || arg.starts_with(std::string(kPolicyOption) + "="))) {
         if (auto status = policy_option(arg); !status) return status;
         continue;
       }
-      if (arg == "--") {  // flags end; the command follows
+      if (arg == "--") {
         keep(args_[next_++]);
         break;
       }
       if (!is_option(arg)) break;
       Option option = split_option(arg);
-      if (!takes_value(kGlobalValueOptions, option.name)) {
+      if (!takes_value(value_options, option.name)) {
         keep(args_[next_]);
         continue;
       }
-      std::string value = value_option(option);
-      if (option.name == "log") line_.log_path = value;
-      if (option.name == "log-format") line_.log_format = value;
+      record(option.name, value_option(option));
     }
+    return ok_status();
+  }
+
+  // The global options, then the command.
+  Status global_options() {
+    auto status = options(kGlobalValueOptions, true, [&](std::string_view name, std::string value) {
+      if (name == "log") line_.log_path = std::move(value);
+      if (name == "log-format") line_.log_format = std::move(value);
+    });
+    if (!status) return status;
     if (next_ < args_.size()) {
       line_.command = args_[next_];
       keep(args_[next_++]);
@@ -106,23 +121,14 @@ class Parser {
     return ok_status();
   }
 
-  void create_options() {
-    for (; next_ < args_.size(); ++next_) {
-      std::string_view arg = args_[next_];
-      if (arg == "--") {
-        keep(args_[next_++]);
-        break;
-      }
-      if (!is_option(arg)) break;
-      Option option = split_option(arg);
-      if (!takes_value(kCreateValueOptions, option.name)) {
-        keep(args_[next_]);
-        continue;
-      }
-      std::string value = value_option(option);
-      if (option.name == "bundle" || option.name == "b") line_.bundle = value;
-    }
+  // create's or run's options, then the container id.
+  Status create_options() {
+    auto status = options(kCreateValueOptions, false, [&](std::string_view name, std::string value) {
+      if (name == "bundle" || name == "b") line_.bundle = std::move(value);
+    });
+    if (!status) return status;
     if (next_ < args_.size()) line_.container_id = args_[next_];
+    return ok_status();
   }
 
   std::span<const std::string> args_;

@@ -11,6 +11,11 @@ namespace graft::e2e {
 // The lines of /proc/self/mountinfo, now.
 std::vector<std::string> mountinfo_lines();
 
+// Whether a mountinfo line is a mount in the state of a runtime or engine a
+// test started (runc's protected binary, Docker's network namespaces):
+// another test's, never graft's, so no leak check counts it.
+bool is_runtime_state_mount(const std::string& line);
+
 class HostMounts {
  public:
   // Snapshots /proc/self/mountinfo now.

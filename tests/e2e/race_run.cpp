@@ -107,7 +107,7 @@ std::vector<std::string> mounts_outside(const std::vector<std::string>& containe
   for (const auto& line : container_mounts) {
     std::string point = mount_point(line);
     if (point == rootfs || point.starts_with(rootfs + "/")) continue;
-    if (host_mounts.count(mount_identity(line))) continue;
+    if (host_mounts.count(mount_identity(line)) || is_runtime_state_mount(line)) continue;
     outside.push_back("container mount outside the rootfs: " + line);
   }
   return outside;

@@ -93,91 +93,103 @@ void check_declarative_record(const ProbedContainer& container) {
   CHECK(applied[0].at("applied") == residual);
 }
 
-// --- Docker ---
+enum class ShimMode { hook, declarative };
 
-struct DockerRun {
-  std::string id;  // the full container id, from --cidfile
-  CommandResult run;
-};
-
-DockerRun docker_run(const DockerEngine& engine, const std::vector<std::string>& env,
-                     const std::string& name) {
-  graft::fixture::TempDir dir("gdk-cid-");
-  std::string cidfile = dir.path() + "/cid";
-  // --tmpfs /proc/driver: the driver's directory, which this GPU-less machine lacks (oci_bundle.cpp).
-  std::vector<std::string> args{"run", "--rm", "--runtime", "graft", "--network", "none", "--name", name,
-                                "--cidfile", cidfile, "--tmpfs", "/proc/driver"};
-  for (const auto& entry : env) args.insert(args.end(), {"-e", entry});
-  args.insert(args.end(), {engine.image(), "/bin/sh", kProbeCommand});
-  auto run = engine.docker(args);
-  return {graft::fixture::read_file(cidfile), std::move(run)};
+std::string shim_policy(ShimMode mode) {
+  return mode == ShimMode::hook ? gpu_host().policy : declarative_policy();
 }
 
-#define GRAFT_DOCKER_ENGINE(engine)                                  \
-  GRAFT_SKIP_IF(DockerEngine::unavailable());                        \
-  DockerEngine engine(gpu_host().policy);                            \
-  GRAFT_SKIP_IF(engine.start_error().empty()                         \
-                    ? std::string()                                  \
-                    : "dockerd cannot run here: " + engine.start_error())
-
-}  // namespace
-
-TEST_CASE("Docker runs a graft-runtime GPU container with exactly the planned GPU 1, libraries and procfs",
-          "[e2e][shim][docker]") {
-  GRAFT_DOCKER_ENGINE(engine);
-  HostMounts mounts;
-  auto [id, run] = docker_run(engine, gpu1_request_env(), unique_container_id("docker-gpu"));
-  auto container = probed_result(id, std::move(run));
-  container.leaked_mounts = mounts.added();
-  container.mount_count_change = mounts.count_change();
+// What every GPU 1 container must show, whichever engine and mode.
+void check_gpu1_as_planned(const ProbedContainer& container, ShimMode mode) {
   REQUIRE(!container.id.empty());
   require_ran_cleanly(container);
   check_gpu1_devices(container);
   check_planned_libraries(container);
   check_gpu1_procfs(container);
-  check_exactly_the_plan(container);
+  if (mode == ShimMode::hook) {
+    check_exactly_the_plan(container);
+  } else {
+    check_only_the_planned_files(container);
+    check_declarative_record(container);
+  }
+}
+
+// Declares `engine`, an Engine started for `policy`, or skips the case.
+#define GRAFT_START_ENGINE(Engine, engine, policy)                           \
+  GRAFT_SKIP_IF(Engine::unavailable());                                      \
+  Engine engine(policy);                                                     \
+  GRAFT_SKIP_IF(engine.start_error().empty()                                 \
+                    ? std::string()                                          \
+                    : std::string(#Engine) + " cannot run here: " + engine.start_error())
+
+// `docker run --runtime graft` of the probe, the id from --cidfile, and
+// the host mounts the run added.
+ProbedContainer docker_probe(const DockerEngine& engine, const std::vector<std::string>& env,
+                             const std::string& tag) {
+  graft::fixture::TempDir dir("graft-docker-cid-");
+  std::string cidfile = dir.path() + "/cid";
+  // --tmpfs /proc/driver: the driver's directory, which this GPU-less machine lacks (oci_bundle.cpp).
+  std::vector<std::string> args{"run", "--rm", "--runtime", "graft", "--network", "none",
+                                "--name", unique_container_id(tag), "--cidfile", cidfile,
+                                "--tmpfs", "/proc/driver"};
+  for (const auto& entry : env) args.insert(args.end(), {"-e", entry});
+  args.insert(args.end(), {engine.image(), "/bin/sh", kProbeCommand});
+  HostMounts mounts;
+  auto run = engine.docker(args);
+  auto container = probed_result(graft::fixture::read_file(cidfile), std::move(run));
+  container.leaked_mounts = mounts.added();
+  container.mount_count_change = mounts.count_change();
+  return container;
+}
+
+// `ctr run --runc-binary` of the probe in a fresh copy of the image's root.
+ProbedContainer containerd_probe(const ContainerdEngine& engine, const std::vector<std::string>& env,
+                                 const std::string& tag) {
+  graft::fixture::TempDir dir("graft-ctr-root-");
+  std::string rootfs = copy_image_root(dir.path() + "/rootfs");
+  std::string id = unique_container_id(tag);
+  HostMounts mounts;
+  auto container = probed_result(id, engine.run(id, env, rootfs, {"/bin/sh", kProbeCommand}));
+  container.leaked_mounts = mounts.added();
+  container.mount_count_change = mounts.count_change();
+  return container;
+}
+
+}  // namespace
+
+// --- Docker ---
+
+TEST_CASE("Docker runs a graft-runtime GPU container with exactly the planned GPU 1, libraries and procfs",
+          "[e2e][shim][docker]") {
+  GRAFT_START_ENGINE(DockerEngine, engine, shim_policy(ShimMode::hook));
+  check_gpu1_as_planned(docker_probe(engine, gpu1_request_env(), "docker-gpu"), ShimMode::hook);
   check_daemon_left_no_mount(engine.stop());
 }
 
 TEST_CASE("Docker runs a declarative graft-runtime GPU container with exactly the planned GPU 1, libraries "
           "and procfs", "[e2e][shim][docker]") {
-  GRAFT_SKIP_IF(DockerEngine::unavailable());
-  DockerEngine engine(declarative_policy());
-  GRAFT_SKIP_IF(engine.start_error().empty() ? std::string() : "dockerd cannot run here: " + engine.start_error());
-  HostMounts mounts;
-  auto [id, run] = docker_run(engine, gpu1_request_env(), unique_container_id("docker-decl"));
-  auto container = probed_result(id, std::move(run));
-  container.leaked_mounts = mounts.added();
-  container.mount_count_change = mounts.count_change();
-  REQUIRE(!container.id.empty());
-  require_ran_cleanly(container);
-  check_gpu1_devices(container);
-  check_planned_libraries(container);
-  check_gpu1_procfs(container);
-  check_only_the_planned_files(container);
-  check_declarative_record(container);
+  GRAFT_START_ENGINE(DockerEngine, engine, shim_policy(ShimMode::declarative));
+  check_gpu1_as_planned(docker_probe(engine, gpu1_request_env(), "docker-decl"), ShimMode::declarative);
   check_daemon_left_no_mount(engine.stop());
 }
 
 TEST_CASE("Docker runs a graft-runtime container that asks for no GPU untouched", "[e2e][shim][docker]") {
-  GRAFT_DOCKER_ENGINE(engine);
-  auto [id, run] = docker_run(engine, {}, unique_container_id("docker-plain"));
-  auto container = probed_result(id, std::move(run));
+  GRAFT_START_ENGINE(DockerEngine, engine, shim_policy(ShimMode::hook));
+  auto container = docker_probe(engine, {}, "docker-plain");
   REQUIRE(!container.id.empty());
   check_untouched(container);
   check_daemon_left_no_mount(engine.stop());
 }
 
 TEST_CASE("Docker reports graft's refusal and the container does not start", "[e2e][shim][docker]") {
-  GRAFT_SKIP_IF(DockerEngine::unavailable());
-  DockerEngine engine(refusing_policy());
-  GRAFT_SKIP_IF(engine.start_error().empty() ? std::string() : "dockerd cannot run here: " + engine.start_error());
-  auto [id, run] = docker_run(engine, gpu1_request_env(), unique_container_id("docker-refused"));
-  INFO("docker: " << run.err);
-  CHECK(run.exit_code != 0);
-  CHECK_THAT(run.err, Catch::Contains("graft-runtime: container " + id + " refused: GPUs are closed today"));
-  CHECK(run.out.find("end|ok") == std::string::npos);
-  CHECK(audit_records(id, "refused").size() == 1);
+  GRAFT_START_ENGINE(DockerEngine, engine, refusing_policy());
+  auto container = docker_probe(engine, gpu1_request_env(), "docker-refused");
+  INFO("docker: " << container.run.err);
+  CHECK(container.run.exit_code != 0);
+  CHECK_THAT(container.run.err,
+             Catch::Contains("graft-runtime: container " + container.id + " refused: GPUs are closed today"));
+  CHECK_FALSE(container.report.finished());
+  CHECK(audit_records(container.id, "refused").size() == 1);
   check_daemon_left_no_mount(engine.stop());
 }
 
@@ -185,53 +197,20 @@ TEST_CASE("Docker reports graft's refusal and the container does not start", "[e
 
 TEST_CASE("containerd runs a graft-runtime GPU container with exactly the planned GPU 1, libraries and procfs",
           "[e2e][shim][containerd]") {
-  GRAFT_SKIP_IF(ContainerdEngine::unavailable());
-  ContainerdEngine engine(gpu_host().policy);
-  GRAFT_SKIP_IF(engine.start_error().empty() ? std::string() : "containerd cannot run here: " + engine.start_error());
-  graft::fixture::TempDir dir("gcd-root-");
-  std::string rootfs = copy_image_root(dir.path() + "/rootfs");
-  std::string id = unique_container_id("ctr-gpu");
-  HostMounts mounts;
-  auto container = probed_result(id, engine.run(id, gpu1_request_env(), rootfs, {"/bin/sh", kProbeCommand}));
-  container.leaked_mounts = mounts.added();
-  container.mount_count_change = mounts.count_change();
-  require_ran_cleanly(container);
-  check_gpu1_devices(container);
-  check_planned_libraries(container);
-  check_gpu1_procfs(container);
-  check_exactly_the_plan(container);
-  check_daemon_left_no_mount(engine.stop());
-}
-
-TEST_CASE("containerd runs a graft-runtime container that asks for no GPU untouched", "[e2e][shim][containerd]") {
-  GRAFT_SKIP_IF(ContainerdEngine::unavailable());
-  ContainerdEngine engine(gpu_host().policy);
-  GRAFT_SKIP_IF(engine.start_error().empty() ? std::string() : "containerd cannot run here: " + engine.start_error());
-  graft::fixture::TempDir dir("gcd-root-");
-  std::string rootfs = copy_image_root(dir.path() + "/rootfs");
-  std::string id = unique_container_id("ctr-plain");
-  auto container = probed_result(id, engine.run(id, {}, rootfs, {"/bin/sh", kProbeCommand}));
-  check_untouched(container);
+  GRAFT_START_ENGINE(ContainerdEngine, engine, shim_policy(ShimMode::hook));
+  check_gpu1_as_planned(containerd_probe(engine, gpu1_request_env(), "ctr-gpu"), ShimMode::hook);
   check_daemon_left_no_mount(engine.stop());
 }
 
 TEST_CASE("containerd runs a declarative graft-runtime GPU container with exactly the planned GPU 1, "
           "libraries and procfs", "[e2e][shim][containerd]") {
-  GRAFT_SKIP_IF(ContainerdEngine::unavailable());
-  ContainerdEngine engine(declarative_policy());
-  GRAFT_SKIP_IF(engine.start_error().empty() ? std::string() : "containerd cannot run here: " + engine.start_error());
-  graft::fixture::TempDir dir("gcd-root-");
-  std::string rootfs = copy_image_root(dir.path() + "/rootfs");
-  std::string id = unique_container_id("ctr-decl");
-  HostMounts mounts;
-  auto container = probed_result(id, engine.run(id, gpu1_request_env(), rootfs, {"/bin/sh", kProbeCommand}));
-  container.leaked_mounts = mounts.added();
-  container.mount_count_change = mounts.count_change();
-  require_ran_cleanly(container);
-  check_gpu1_devices(container);
-  check_planned_libraries(container);
-  check_gpu1_procfs(container);
-  check_only_the_planned_files(container);
-  check_declarative_record(container);
+  GRAFT_START_ENGINE(ContainerdEngine, engine, shim_policy(ShimMode::declarative));
+  check_gpu1_as_planned(containerd_probe(engine, gpu1_request_env(), "ctr-decl"), ShimMode::declarative);
+  check_daemon_left_no_mount(engine.stop());
+}
+
+TEST_CASE("containerd runs a graft-runtime container that asks for no GPU untouched", "[e2e][shim][containerd]") {
+  GRAFT_START_ENGINE(ContainerdEngine, engine, shim_policy(ShimMode::hook));
+  check_untouched(containerd_probe(engine, {}, "ctr-plain"));
   check_daemon_left_no_mount(engine.stop());
 }

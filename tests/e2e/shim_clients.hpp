@@ -55,7 +55,7 @@ class DockerEngine {
   std::vector<std::string> stop();
 
  private:
-  fixture::TempDir dir_{"gdk-"};
+  fixture::TempDir dir_{"graft-dockerd-"};
   std::unique_ptr<EngineDaemon> daemon_;
   std::string image_ = "graft-shim-test:1";
   std::string start_error_;
@@ -75,7 +75,7 @@ class ContainerdEngine {
   std::vector<std::string> stop();
 
  private:
-  fixture::TempDir dir_{"gcd-"};
+  fixture::TempDir dir_{"graft-containerd-"};
   std::unique_ptr<EngineDaemon> daemon_;
   std::string start_error_;
 };

@@ -20,14 +20,6 @@ Policy loaded_runtime_policy(const std::string& text) {
   return std::move(loaded).value();
 }
 
-std::string runtime_policy_error(const std::string& text) {
-  PolicyFiles files;
-  auto path = files.write("graft.toml", text);
-  auto message = load_error(path);
-  if (message.rfind(path, 0) == 0) message = "F" + message.substr(path.size());
-  return message;
-}
-
 }  // namespace
 
 TEST_CASE("without a [runtime] section graft-runtime uses runc from PATH in hook mode", "[policy][runtime]") {
@@ -43,21 +35,21 @@ TEST_CASE("[runtime] names another runtime by name or absolute path", "[policy][
 }
 
 TEST_CASE("a relative runtime path with a slash is an error", "[policy][runtime]") {
-  CHECK(runtime_policy_error("[runtime]\npath = \"bin/runc\"\n") ==
+  CHECK(error_in_file("[runtime]\npath = \"bin/runc\"\n") ==
         "F:2:8: runtime.path: expected a runtime name looked up on PATH (\"runc\") or an absolute "
         "path, got 'bin/runc'");
-  CHECK(runtime_policy_error("[runtime]\npath = \"\"\n") ==
+  CHECK(error_in_file("[runtime]\npath = \"\"\n") ==
         "F:2:8: runtime.path: expected a runtime name looked up on PATH (\"runc\") or an absolute "
         "path, got ''");
 }
 
 TEST_CASE("an unknown runtime mode is an error suggesting the closest", "[policy][runtime]") {
-  CHECK(runtime_policy_error("[runtime]\nmode = \"hoook\"\n") ==
+  CHECK(error_in_file("[runtime]\nmode = \"hoook\"\n") ==
         "F:2:8: runtime.mode: unknown mode 'hoook' (hook or declarative); did you mean 'hook'?");
 }
 
 TEST_CASE("a misspelt [runtime] key suggests the right one", "[policy][runtime]") {
-  CHECK(runtime_policy_error("[runtime]\npaht = \"runc\"\n") ==
+  CHECK(error_in_file("[runtime]\npaht = \"runc\"\n") ==
         "F:2:1: runtime.paht: unknown key; did you mean 'path'?");
 }
 

@@ -42,7 +42,7 @@ TEST_CASE("containerd's create command line passes through whole, with bundle an
   CHECK(line.policy_path.empty());
 }
 
-TEST_CASE("--graft-policy before the command is graft's and the rest passes through in order",
+TEST_CASE("a --graft-policy before the command is graft's and the rest passes through in order",
           "[runtime]") {
   auto line = parsed_runtime_line({"--graft-policy", "/etc/site.toml", "--root", "/r", "create",
                                    "--bundle", "/b", "c1"});
@@ -50,7 +50,7 @@ TEST_CASE("--graft-policy before the command is graft's and the rest passes thro
   CHECK(line.runtime_args == Args{"--root", "/r", "create", "--bundle", "/b", "c1"});
 }
 
-TEST_CASE("--graft-policy=FILE and --graft-policy between global options are graft's too",
+TEST_CASE("a --graft-policy=FILE, and a --graft-policy between global options, are graft's too",
           "[runtime]") {
   auto line = parsed_runtime_line({"--root", "/r", "--graft-policy=/p.toml", "--systemd-cgroup",
                                    "delete", "c1"});
@@ -59,7 +59,7 @@ TEST_CASE("--graft-policy=FILE and --graft-policy between global options are gra
   CHECK(line.command == "delete");
 }
 
-TEST_CASE("--graft-policy after the command belongs to the command and passes through",
+TEST_CASE("a --graft-policy after the command belongs to the command and passes through",
           "[runtime]") {
   Args args{"exec", "c1", "sh", "--graft-policy", "x"};
   auto line = parsed_runtime_line(args);
@@ -68,7 +68,7 @@ TEST_CASE("--graft-policy after the command belongs to the command and passes th
   CHECK(line.command == "exec");
 }
 
-TEST_CASE("--graft-policy without a file, or given twice, is an error", "[runtime]") {
+TEST_CASE("a --graft-policy without a file, or given twice, is an error", "[runtime]") {
   CHECK(runtime_line_error({"--graft-policy"}) == "--graft-policy needs a policy file");
   CHECK(runtime_line_error({"--graft-policy="}) == "--graft-policy needs a policy file");
   CHECK(runtime_line_error({"--graft-policy", "a", "--graft-policy", "b", "state", "c1"}) ==
@@ -114,7 +114,7 @@ TEST_CASE("a command line without a command passes through, with nothing found",
   CHECK(parsed_runtime_line({}).runtime_args.empty());
 }
 
-TEST_CASE("-- ends the global options: the next argument is the command", "[runtime]") {
+TEST_CASE("a -- ends the global options: the next argument is the command", "[runtime]") {
   auto line = parsed_runtime_line({"--root", "/r", "--", "create", "--", "c1"});
   CHECK(line.command == "create");
   CHECK(line.container_id == "c1");
