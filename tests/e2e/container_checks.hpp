@@ -22,12 +22,14 @@ void check_planned_libraries(const ProbedContainer& container);
 // /proc/driver/nvidia lists only GPU 1 and has ModifyDeviceFiles off.
 void check_gpu1_procfs(const ProbedContainer& container);
 
-// Every planned target exists inside, the NVIDIA nodes in /dev and the files
-// in the library directory are exactly the planned ones, and the hook's audit
-// record applied as many actions as the plan has.
-void check_exactly_the_plan(const ProbedContainer& container);
-// The same without the audit record, for containers the plan reached by
-// other means than one graft hook (a CDI spec and its hooks).
+// Every planned target exists inside, and the NVIDIA nodes in /dev and the
+// files in the library directory are exactly the planned ones: for
+// containers the plan reached by other means than one graft hook (a CDI
+// spec and its hooks, graft-runtime's declarative edits).
 void check_exactly_the_planned_targets(const ProbedContainer& container);
+
+// check_exactly_the_planned_targets, and the hook's audit record applied as
+// many actions as the plan has.
+void check_exactly_the_plan(const ProbedContainer& container);
 
 }  // namespace graft::e2e

@@ -16,11 +16,13 @@ std::vector<std::string> mountinfo_lines() {
 // runc 1.1 protects its own binary (CVE-2019-5736) by bind-mounting it
 // read-only over a copy in its state directory, in the host's namespace, for
 // the moment a container starts: with ctest running tests in parallel, another
-// test's runc shows up here. A runtime state dir is never graft's target.
-// The tests' own runtimes keep their state in "graft-e2e-state-" directories;
-// podman gives runc no --root, so its runc mounts its binary as
-// /run/runc/<id>/runc.XXXXXX, which the mount's root (the runc binary) and
-// name say.
+// test's runc shows up here, and so does the state of the engines the
+// runtime shim tests start (shim_clients.hpp: Docker's network namespace
+// files, their runc's state). A runtime state dir is never graft's target.
+// The tests' own runtimes keep their state in "graft-e2e-state-" directories
+// (the engines in "graft-dockerd-" and "graft-containerd-"); podman gives
+// runc no --root, so its runc mounts its binary as /run/runc/<id>/runc.XXXXXX,
+// which the mount's root (the runc binary) and name say.
 bool is_runtime_state_mount(const std::string& line) {
   std::istringstream fields(line);
   std::string field, mount_root, mount_point;
@@ -28,7 +30,8 @@ bool is_runtime_state_mount(const std::string& line) {
     if (i == 3) mount_root = field;
     mount_point = field;
   }
-  if (mount_point.find("/graft-e2e-state-") != std::string::npos) return true;
+  for (const char* state : {"/graft-e2e-state-", "/graft-dockerd-", "/graft-containerd-"})
+    if (mount_point.find(state) != std::string::npos) return true;
   std::string name = mount_point.substr(mount_point.rfind('/') + 1);
   return mount_root.ends_with("/runc") && name.starts_with("runc.");
 }

@@ -11,10 +11,11 @@ namespace graft::e2e {
 // The lines of /proc/self/mountinfo, now.
 std::vector<std::string> mountinfo_lines();
 
-// A container runtime's own mount in its state directory (runc's protected
-// copy of its binary while a container starts, podman's /dev/shm for one),
-// which a test running beside this one makes in the host's namespace: never
-// graft's doing, so neither a leak nor an escape.
+// A container runtime's or engine's own mount in its state directory (runc's
+// protected copy of its binary while a container starts, podman's /dev/shm
+// for one, Docker's network namespaces), which a test running beside this
+// one makes in the host's namespace: never graft's doing, so neither a leak
+// nor an escape.
 bool is_runtime_state_mount(const std::string& mountinfo_line);
 
 class HostMounts {

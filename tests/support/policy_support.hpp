@@ -44,4 +44,13 @@ class PolicyFiles {
   std::string root_;
 };
 
+// The error of a one-file policy, with the file's path replaced by "F".
+inline std::string error_in_file(const std::string& text) {
+  PolicyFiles files;
+  auto path = files.write("graft.toml", text);
+  auto message = load_error(path);
+  if (message.rfind(path, 0) == 0) message = "F" + message.substr(path.size());
+  return message;
+}
+
 }  // namespace graft::policy_test

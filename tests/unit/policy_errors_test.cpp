@@ -11,20 +11,6 @@
 using namespace graft;
 using namespace graft::policy_test;
 
-namespace {
-
-
-// The error of a one-file policy, with the file's path replaced by "F".
-std::string error_in_file(const std::string& text) {
-  PolicyFiles files;
-  auto path = files.write("graft.toml", text);
-  auto message = load_error(path);
-  if (message.rfind(path, 0) == 0) message = "F" + message.substr(path.size());
-  return message;
-}
-
-}  // namespace
-
 TEST_CASE("a TOML syntax error names file, line and column", "[policy]") {
   CHECK(error_in_file("[host]\ndriver_root = \n") ==
         "F:2:15: Error while parsing key-value pair: expected value, saw '\\n'");

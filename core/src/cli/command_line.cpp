@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "files/install_dirs.hpp"
 #include "graft/base/did_you_mean.hpp"
 #include "graft/base/one_line.hpp"
 #include "graft/build_config.hpp"
@@ -26,7 +27,7 @@ struct ParsedOptions {
 };
 
 void add_global_options(CLI::App& app, GlobalOptions& global) {
-  global.policy_path = std::string(build::sysconf_dir) + "/graft.toml";
+  global.policy_path = site_policy_path();
   app.add_option("--policy", global.policy_path, "Site policy file")->capture_default_str();
   app.add_option("--policy-dir", global.policy_dirs,
                  "Extra directory searched for included policies (before the installed one)");

@@ -73,9 +73,7 @@ Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
 }
 
 int report_refusal(const Plan& plan) {
-  std::string line = "container " + plan.container_id + " refused: " + plan.intent.refusal->text +
-                     " (" + plan.intent.refusal->origin.brief() + ")";
-  std::fprintf(stderr, "graft: %s\n", one_line(line).c_str());
+  std::fprintf(stderr, "graft: %s\n", one_line(refusal_line(plan)).c_str());
   return exit_refused;
 }
 

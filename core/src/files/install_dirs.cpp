@@ -15,8 +15,9 @@ bool is_directory(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-// The directory of /proc/self/exe, "" when it cannot be read.
-std::string exe_dir() {
+}  // namespace
+
+std::string executable_dir() {
   char buffer[PATH_MAX];
   ssize_t length = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
   if (length <= 0) return "";
@@ -24,7 +25,7 @@ std::string exe_dir() {
   return path.substr(0, path.rfind('/'));
 }
 
-}  // namespace
+std::string site_policy_path() { return std::string(build::sysconf_dir) + "/graft.toml"; }
 
 std::string installed_dir(const std::string& exe_dir, const std::string& relative,
                           const std::string& configured, bool (*exists)(const std::string&)) {
@@ -35,7 +36,7 @@ std::string installed_dir(const std::string& exe_dir, const std::string& relativ
 
 const InstallDirs& install_dirs() {
   static const InstallDirs dirs = [] {
-    std::string from = exe_dir();
+    std::string from = executable_dir();
     return InstallDirs{installed_dir(from, build::policy_reldir, build::policy_dir, is_directory),
                        installed_dir(from, build::plugin_reldir, build::plugin_dir, is_directory)};
   }();

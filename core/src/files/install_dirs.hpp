@@ -16,6 +16,14 @@ struct InstallDirs {
   std::string plugins;   // the default [plugins] dir
 };
 
+// The site policy `graft` and `graft-runtime` read when none is named:
+// <sysconf_dir>/graft.toml (/etc/graft/graft.toml).
+std::string site_policy_path();
+
+// The directory of the running executable (/proc/self/exe), "" when it
+// cannot be read. graft-runtime finds `graft` there.
+std::string executable_dir();
+
 // For the running executable; computed once.
 const InstallDirs& install_dirs();
 

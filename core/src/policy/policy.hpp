@@ -127,6 +127,17 @@ struct CdiSettings {
   std::string kind;  // "vendor/class", checked by cdi::parse_kind; empty: --kind is required
 };
 
+// [runtime]: what graft-runtime (runtime/) hands every command to, and how
+// it edits a bundle on `create` (docs/runtimes.md).
+struct RuntimeShim {
+  enum class Mode {
+    hook,         // insert graft's createRuntime hook; the hook applies the plan
+    declarative,  // write the plan into config.json; hooks only for what must run inside
+  };
+  std::string path = "runc";  // a name looked up on PATH, or an absolute path
+  Mode mode = Mode::hook;
+};
+
 struct Policy {
   std::vector<std::string> files;  // every file loaded, in merge order
   HostRoots host;
@@ -145,6 +156,7 @@ struct Policy {
   std::vector<SourcedString> rules;  // absolute Lua file paths, vendor rules first
   std::vector<SourcedString> rule_modules;  // absolute Lua module paths; require(<name>.lua's name)
   Limits limits;
+  RuntimeShim runtime;
   std::string audit_log;             // JSON-lines file; empty = no audit log
   std::vector<std::string> audit_env;  // fnmatch patterns of env names the audit log records
   CdiSettings cdi;

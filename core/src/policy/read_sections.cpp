@@ -1,5 +1,6 @@
 // The top level of a policy file and its small sections: host roots, plugins,
-// request trust, defaults, rules and rule modules, limits, audit, CDI and free-form data.
+// request trust, defaults, rules and rule modules, limits, the runtime shim,
+// audit, CDI and free-form data.
 #include "policy/read_sections.hpp"
 #include "policy/member_readers.hpp"
 
@@ -203,6 +204,40 @@ constexpr KeyReader<Limits> kLimitsReaders[] = {
     {"deadline_ms", read_deadline},
 };
 
+// A name is looked up on PATH when graft-runtime runs (as the shims look up
+// runc); anything else must be absolute: relative to which directory would
+// be a guess, since the runtime runs from the bundle.
+Status read_runtime_path(const TomlField& field, RuntimeShim& runtime, const FileContext&) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  if (value->empty() || (value->find('/') != std::string::npos && !value->starts_with('/')))
+    return field.error(fmt::format("expected a runtime name looked up on PATH (\"runc\") or an "
+                                   "absolute path, got {}", toml_text(field.node)));
+  runtime.path = std::move(*value);
+  return ok_status();
+}
+
+constexpr std::string_view kRuntimeModes[] = {"hook", "declarative"};
+
+Status read_runtime_mode(const TomlField& field, RuntimeShim& runtime, const FileContext&) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  if (*value == "hook") {
+    runtime.mode = RuntimeShim::Mode::hook;
+  } else if (*value == "declarative") {
+    runtime.mode = RuntimeShim::Mode::declarative;
+  } else {
+    return field.error(fmt::format("unknown mode '{}' (hook or declarative){}", *value,
+                                   did_you_mean(*value, kRuntimeModes)));
+  }
+  return ok_status();
+}
+
+constexpr KeyReader<RuntimeShim> kRuntimeReaders[] = {
+    {"path", read_runtime_path},
+    {"mode", read_runtime_mode},
+};
+
 Status read_audit_log(const TomlField& field, Policy& policy, const FileContext& file) {
   auto value = as_string(field);
   if (!value) return value.error();
@@ -274,6 +309,7 @@ constexpr KeyReader<Policy> kTopReaders[] = {
     {"discovery", read_discovery},
     {"procfs", read_procfs},
     {"limits", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kLimitsReaders, p.limits, c); }},
+    {"runtime", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kRuntimeReaders, p.runtime, c); }},
     {"audit", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kAuditReaders, p, c); }},
     {"cdi", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kCdiReaders, p.cdi, c); }},
     {"data", read_data},

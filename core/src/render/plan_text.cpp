@@ -114,4 +114,9 @@ std::string render_plan_text(const Plan& plan) {
   return out;
 }
 
+std::string refusal_line(const Plan& plan) {
+  return "container " + plan.container_id + " refused: " + plan.intent.refusal->text + " (" +
+         plan.intent.refusal->origin.brief() + ")";
+}
+
 }  // namespace graft

@@ -16,6 +16,9 @@ inline constexpr const char* plan_schema_id = "graft.plan/v1";
 inline constexpr const char* inventory_schema_id = "graft.inventory/v1";
 
 std::string render_plan_text(const Plan& plan);
+// "container ID refused: TEXT (file:line)", the one line graft and
+// graft-runtime print for a refusal. `plan` must carry a refusal.
+std::string refusal_line(const Plan& plan);
 nlohmann::json render_plan_json(const Plan& plan);
 
 std::string render_inventory_text(const Inventory& inventory);

@@ -1,0 +1,116 @@
+// graft-runtime: an OCI runtime in front of the real one. It reads the site
+// policy (--graft-policy FILE among the global options, else the one graft
+// reads), and before `create` or `run` prepares the bundle for graft; then
+// it becomes the real runtime (execve) with the arguments it was given, less
+// its own. Every error is one line on stderr and in runc's --log file.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+
+#include "files/install_dirs.hpp"
+#include "fault/deadline.hpp"
+#include "policy/policy.hpp"
+#include "prepare_bundle.hpp"
+#include "real_runtime.hpp"
+#include "runtime_command_line.hpp"
+#include "runtime_log.hpp"
+#include "bundle_config.hpp"
+
+namespace graft::runtime {
+namespace {
+
+// As `graft` documents them (docs/cli.md).
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitRefused = 3;
+
+void setup_logging() {
+  auto logger = spdlog::stderr_logger_st("graft-runtime");
+  logger->set_pattern("graft-runtime: %l: %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(spdlog::level::warn);
+}
+
+std::string absolute(const std::string& path) {
+  std::error_code error;
+  auto full = std::filesystem::absolute(path, error);
+  return error ? path : full.lexically_normal().string();
+}
+
+// --graft-policy, else the site policy graft reads; absolute, since the
+// hook graft-runtime inserts runs from the bundle directory.
+std::string policy_path(const RuntimeCommandLine& line) {
+  return absolute(line.policy_path.empty() ? site_policy_path() : line.policy_path);
+}
+
+Result<Policy> load_runtime_policy(const RuntimeCommandLine& line) {
+  PolicySearch search{.policy_dirs = {install_dirs().policies}};
+  return load_policy(policy_path(line), search);
+}
+
+// The graft binary the hook runs: the one installed beside graft-runtime.
+Result<GraftHook> graft_hook(const RuntimeCommandLine& line) {
+  std::string graft = executable_dir() + "/graft";
+  if (::access(graft.c_str(), X_OK) != 0)
+    return make_error("no graft binary beside graft-runtime (looked for {})", graft);
+  return GraftHook{graft, policy_path(line)};
+}
+
+// Before create/run: the bundle prepared; the exit code when the command
+// must end here (a refusal), 0 to go on.
+Result<int> prepare(const Policy& policy, const RuntimeCommandLine& line) {
+  auto hook = graft_hook(line);
+  if (!hook) return hook.error();
+  auto bundle = absolute_bundle(line.bundle);
+  if (!bundle) return bundle.error();
+  auto prepared = prepare_bundle(policy, *bundle, line.container_id, *hook);
+  if (!prepared) return prepared.error();
+  if (prepared->outcome != BundleOutcome::refused) return 0;
+  report_runtime_error(line, prepared->refusal);
+  return kExitRefused;
+}
+
+// Everything before the hand-over, under the policy's deadline (rules run
+// here as under `graft plan`); the real runtime's path, or the exit code.
+Result<std::string> before_exec(const RuntimeCommandLine& line, int& exit_code) {
+  Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
+  auto policy = load_runtime_policy(line);
+  if (!policy) return policy.error();
+  deadline.limit_to(policy->limits.deadline_ms);
+  auto real = find_real_runtime(policy->runtime.path);
+  if (!real) return real.error();
+  if (creates_container(line.command)) {
+    auto stop = prepare(*policy, line);
+    if (!stop) return stop.error();
+    exit_code = *stop;
+  }
+  return real;
+}  // the deadline goes here: ITIMER_REAL would outlive execve
+
+int run(int argc, char** argv) {
+  setup_logging();
+  std::vector<std::string> args(argv + 1, argv + argc);
+  auto line = parse_runtime_command_line(args);
+  if (!line) {
+    report_runtime_error(RuntimeCommandLine{}, line.error().message);
+    return kExitUsage;
+  }
+  int exit_code = 0;
+  auto real = before_exec(*line, exit_code);
+  if (!real) {
+    report_runtime_error(*line, real.error().message);
+    return kExitError;
+  }
+  if (exit_code != 0) return exit_code;
+  report_runtime_error(*line, exec_real_runtime(*real, line->runtime_args).message);
+  return kExitError;
+}
+
+}  // namespace
+}  // namespace graft::runtime
+
+int main(int argc, char** argv) { return graft::runtime::run(argc, argv); }

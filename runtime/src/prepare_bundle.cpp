@@ -1,0 +1,75 @@
+#include "prepare_bundle.hpp"
+
+#include "audit/audit_log.hpp"
+#include "bundle_config.hpp"
+#include "config_plan_edit.hpp"
+#include "engine/container_plan.hpp"
+#include "fault/running_note.hpp"
+#include "render/render.hpp"
+#include "request/request.hpp"
+
+namespace graft::runtime {
+namespace {
+
+Result<Request> bundle_request(const std::string& text, const std::string& bundle,
+                               const std::string& container_id) {
+  auto request = parse_bundle_config(text, bundle);
+  if (!request) return request.error().context(bundle + "/config.json");
+  request->container_id = container_id;
+  request->layout = read_image_layout(request->rootfs);
+  return request;
+}
+
+Status record_refusal(const Policy& policy, const Request& request, const ContainerPlan& evaluation) {
+  AuditRecord record{request, &evaluation, ContainerOutcome::refused, "", policy.audit_env};
+  return append_audit_record(policy.audit_log, record);
+}
+
+// Hook mode: graft's hook, which applies the plan when the runtime calls it.
+Result<bool> add_hook(ordered_json& config, const Plan&, const GraftHook& hook) {
+  return add_graft_hook(config, hook);
+}
+
+// Declarative mode: the plan's native edits, and graft cdi-hook for the rest.
+Result<bool> add_plan(ordered_json& config, const Plan& plan, const GraftHook& hook) {
+  ContainerEdits edits = split_plan(plan);
+  auto actions = cdi_hook_actions_of(edits.residual);
+  if (!actions) return actions.error();
+  std::optional<HookCommand> residual_hook;
+  if (!actions->empty()) residual_hook = cdi_hook_command(hook.graft_path, hook.policy_path, *actions);
+  return write_plan_edits(config, edits, residual_hook);
+}
+
+Status edit_config(const std::string& text, const std::string& bundle, const Plan& plan,
+                   const Policy& policy, const GraftHook& hook) {
+  auto config = ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (config.is_discarded()) return make_error("{}/config.json: not valid JSON", bundle);
+  auto edit = policy.runtime.mode == RuntimeShim::Mode::declarative ? add_plan : add_hook;
+  auto changed = edit(config, plan, hook);
+  if (!changed) return changed.error().context(bundle);
+  if (!*changed) return ok_status();  // made by an earlier create of this bundle
+  return replace_bundle_config(bundle, config.dump());
+}
+
+}  // namespace
+
+Result<PreparedBundle> prepare_bundle(const Policy& policy, const std::string& bundle,
+                                      const std::string& container_id, const GraftHook& hook) {
+  RunningNote note("container " + container_id);
+  auto text = read_bundle_config(bundle);
+  if (!text) return text.error();
+  auto request = bundle_request(*text, bundle, container_id);
+  if (!request) return request.error();
+  auto evaluation = plan_container(*request, policy);
+  if (!evaluation) return evaluation.error();
+  const Plan& plan = evaluation->plan;
+  if (plan.intent.refusal) {
+    if (auto status = record_refusal(policy, *request, *evaluation); !status) return status.error();
+    return PreparedBundle{BundleOutcome::refused, refusal_line(plan)};
+  }
+  if (!plan.inject) return PreparedBundle{};
+  if (auto status = edit_config(*text, bundle, plan, policy, hook); !status) return status.error();
+  return PreparedBundle{BundleOutcome::edited, ""};
+}
+
+}  // namespace graft::runtime

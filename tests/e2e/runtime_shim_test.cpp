@@ -1,0 +1,216 @@
+// graft-runtime behind the real engines, driven as users drive them:
+// Debian's Docker 20.10 (`docker run --runtime graft`, the policy passed by
+// daemon.json's runtimeArgs) and containerd 1.6 (`ctr run --runc-binary`).
+// A GPU container gets exactly what `graft plan` printed (the same checks as
+// the runc cases); a container that asks for nothing gets nothing and no
+// audit record; a refused one does not start and says why. Each case starts
+// its own daemon and stops it by its pid; nothing of it may stay mounted.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include "container_checks.hpp"
+#include "fixture_files.hpp"
+#include "gpu_host.hpp"
+#include "host_mounts.hpp"
+#include "shim_clients.hpp"
+#include "skip.hpp"
+
+using namespace graft::e2e;
+
+namespace {
+
+const char* kProbeCommand = "/graft-check.sh";
+
+void check_daemon_left_no_mount(const std::vector<std::string>& mounts) {
+  INFO("mounts left: " << fmt::format("{}", fmt::join(mounts, "\n")));
+  CHECK(mounts.empty());
+}
+
+// A container that asked for nothing: no NVIDIA node, none of the files a
+// GPU container gets, nothing in its linker cache, no driver procfs, and no
+// audit record for it. (The probe's write test creates empty files where
+// it found none, so the library directory's listing says nothing here.)
+void check_untouched(const ProbedContainer& container) {
+  INFO("container output:\n" << container.run.out << container.run.err);
+  REQUIRE(container.run.exit_code == 0);
+  REQUIRE(container.report.finished());
+  CHECK(container.report.subjects("devls").empty());
+  for (const char* kind : {"bind_mount", "procfs_mask", "config_file"}) {
+    for (const auto& target : planned_targets(container.plan, kind)) {
+      INFO(target);
+      auto exists = container.report.find("exists", target);
+      REQUIRE(exists);
+      CHECK(exists->at(0) == "0");
+    }
+  }
+  CHECK(container.report.subjects("ldcache").empty());
+  CHECK(container.report.subjects("gpu").empty());
+  CHECK(container.report.open_result("/dev/nvidia1") == "No such file or directory");
+  CHECK(container.report.open_result("/dev/null") == "ok");
+  CHECK(audit_records(container.id, "applied").empty());
+  CHECK(audit_records(container.id, "refused").empty());
+}
+
+// A policy like the standard one whose site rule refuses every GPU container.
+std::string refusing_policy() {
+  std::string rule = gpu_host().host.path("/etc/graft/shim-deny.lua");
+  graft::fixture::write_file(rule, "rule('closed', function(req, host, grant)\n"
+                                   "  if grant:injecting() then grant:deny('GPUs are closed today') end\n"
+                                   "end)\n");
+  return write_policy("shim-deny", "rules = [\"" + rule + "\"]\n[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n");
+}
+
+// The standard policy in declarative mode ([runtime] mode).
+std::string declarative_policy() {
+  return write_policy("shim-declarative",
+                      "[runtime]\nmode = \"declarative\"\n[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n");
+}
+
+// How many of the plan's actions config.json cannot carry: the cdi-hook's
+// share (core/src/edits/container_edits.hpp).
+std::size_t residual_action_count(const nlohmann::json& plan) {
+  std::size_t count = 0;
+  for (const auto& action : plan.at("actions")) {
+    std::string kind = action.at("kind"), target = action.at("target");
+    bool under_proc = target.rfind("/proc/", 0) == 0;
+    if (kind == "symlink" || kind == "ldcache_update" || kind == "procfs_mask" || kind == "config_file" ||
+        (kind == "bind_mount" && under_proc))
+      ++count;
+  }
+  return count;
+}
+
+// Declarative mode: the runtime made the nodes, rules and binds from
+// config.json, graft cdi-hook the rest, and its record counts only that rest.
+void check_declarative_record(const ProbedContainer& container) {
+  auto applied = audit_records(container.id, "applied");
+  REQUIRE(applied.size() == 1);
+  std::size_t residual = residual_action_count(container.plan);
+  CHECK(residual > 0);
+  CHECK(residual < container.plan.at("actions").size());
+  CHECK(applied[0].at("actions") == residual);
+  CHECK(applied[0].at("applied") == residual);
+}
+
+enum class ShimMode { hook, declarative };
+
+std::string shim_policy(ShimMode mode) {
+  return mode == ShimMode::hook ? gpu_host().policy : declarative_policy();
+}
+
+// What every GPU 1 container must show, whichever engine and mode.
+void check_gpu1_as_planned(const ProbedContainer& container, ShimMode mode) {
+  REQUIRE(!container.id.empty());
+  require_ran_cleanly(container);
+  check_gpu1_devices(container);
+  check_planned_libraries(container);
+  check_gpu1_procfs(container);
+  if (mode == ShimMode::hook) {
+    check_exactly_the_plan(container);
+  } else {
+    check_exactly_the_planned_targets(container);
+    check_declarative_record(container);
+  }
+}
+
+// Declares `engine`, an Engine started for `policy`, or skips the case.
+#define GRAFT_START_ENGINE(Engine, engine, policy)                           \
+  GRAFT_SKIP_IF(Engine::unavailable());                                      \
+  Engine engine(policy);                                                     \
+  GRAFT_SKIP_IF(engine.start_error().empty()                                 \
+                    ? std::string()                                          \
+                    : std::string(#Engine) + " cannot run here: " + engine.start_error())
+
+// `docker run --runtime graft` of the probe, the id from --cidfile, and
+// the host mounts the run added.
+ProbedContainer docker_probe(const DockerEngine& engine, const std::vector<std::string>& env,
+                             const std::string& tag) {
+  graft::fixture::TempDir dir("graft-docker-cid-");
+  std::string cidfile = dir.path() + "/cid";
+  // --tmpfs /proc/driver: the driver's directory, which this GPU-less machine lacks (oci_bundle.cpp).
+  std::vector<std::string> args{"run", "--rm", "--runtime", "graft", "--network", "none",
+                                "--name", unique_container_id(tag), "--cidfile", cidfile,
+                                "--tmpfs", "/proc/driver"};
+  for (const auto& entry : env) args.insert(args.end(), {"-e", entry});
+  args.insert(args.end(), {engine.image(), "/bin/sh", kProbeCommand});
+  HostMounts mounts;
+  auto run = engine.docker(args);
+  auto container = probed_result(graft::fixture::read_file(cidfile), std::move(run));
+  container.leaked_mounts = mounts.added();
+  container.mount_count_change = mounts.count_change();
+  return container;
+}
+
+// `ctr run --runc-binary` of the probe in a fresh copy of the image's root.
+ProbedContainer containerd_probe(const ContainerdEngine& engine, const std::vector<std::string>& env,
+                                 const std::string& tag) {
+  graft::fixture::TempDir dir("graft-ctr-root-");
+  std::string rootfs = copy_image_root(dir.path() + "/rootfs");
+  std::string id = unique_container_id(tag);
+  HostMounts mounts;
+  auto container = probed_result(id, engine.run(id, env, rootfs, {"/bin/sh", kProbeCommand}));
+  container.leaked_mounts = mounts.added();
+  container.mount_count_change = mounts.count_change();
+  return container;
+}
+
+}  // namespace
+
+// --- Docker ---
+
+TEST_CASE("Docker runs a graft-runtime GPU container with exactly the planned GPU 1, libraries and procfs",
+          "[e2e][shim][docker]") {
+  GRAFT_START_ENGINE(DockerEngine, engine, shim_policy(ShimMode::hook));
+  check_gpu1_as_planned(docker_probe(engine, gpu1_request_env(), "docker-gpu"), ShimMode::hook);
+  check_daemon_left_no_mount(engine.stop());
+}
+
+TEST_CASE("Docker runs a declarative graft-runtime GPU container with exactly the planned GPU 1, libraries "
+          "and procfs", "[e2e][shim][docker]") {
+  GRAFT_START_ENGINE(DockerEngine, engine, shim_policy(ShimMode::declarative));
+  check_gpu1_as_planned(docker_probe(engine, gpu1_request_env(), "docker-decl"), ShimMode::declarative);
+  check_daemon_left_no_mount(engine.stop());
+}
+
+TEST_CASE("Docker runs a graft-runtime container that asks for no GPU untouched", "[e2e][shim][docker]") {
+  GRAFT_START_ENGINE(DockerEngine, engine, shim_policy(ShimMode::hook));
+  auto container = docker_probe(engine, {}, "docker-plain");
+  REQUIRE(!container.id.empty());
+  check_untouched(container);
+  check_daemon_left_no_mount(engine.stop());
+}
+
+TEST_CASE("Docker reports graft's refusal and the container does not start", "[e2e][shim][docker]") {
+  GRAFT_START_ENGINE(DockerEngine, engine, refusing_policy());
+  auto container = docker_probe(engine, gpu1_request_env(), "docker-refused");
+  INFO("docker: " << container.run.err);
+  CHECK(container.run.exit_code != 0);
+  CHECK_THAT(container.run.err,
+             Catch::Contains("graft-runtime: container " + container.id + " refused: GPUs are closed today"));
+  CHECK_FALSE(container.report.finished());
+  CHECK(audit_records(container.id, "refused").size() == 1);
+  check_daemon_left_no_mount(engine.stop());
+}
+
+// --- containerd ---
+
+TEST_CASE("containerd runs a graft-runtime GPU container with exactly the planned GPU 1, libraries and procfs",
+          "[e2e][shim][containerd]") {
+  GRAFT_START_ENGINE(ContainerdEngine, engine, shim_policy(ShimMode::hook));
+  check_gpu1_as_planned(containerd_probe(engine, gpu1_request_env(), "ctr-gpu"), ShimMode::hook);
+  check_daemon_left_no_mount(engine.stop());
+}
+
+TEST_CASE("containerd runs a declarative graft-runtime GPU container with exactly the planned GPU 1, "
+          "libraries and procfs", "[e2e][shim][containerd]") {
+  GRAFT_START_ENGINE(ContainerdEngine, engine, shim_policy(ShimMode::declarative));
+  check_gpu1_as_planned(containerd_probe(engine, gpu1_request_env(), "ctr-decl"), ShimMode::declarative);
+  check_daemon_left_no_mount(engine.stop());
+}
+
+TEST_CASE("containerd runs a graft-runtime container that asks for no GPU untouched", "[e2e][shim][containerd]") {
+  GRAFT_START_ENGINE(ContainerdEngine, engine, shim_policy(ShimMode::hook));
+  check_untouched(containerd_probe(engine, {}, "ctr-plain"));
+  check_daemon_left_no_mount(engine.stop());
+}
