@@ -36,9 +36,11 @@ describe() {
   echo "[COMMANDS]"
   describe
 } >"$scratch/commands.h2m"
-[ "$(wc -l <"$scratch/commands.h2m")" -gt 1 ] || : >"$scratch/commands.h2m"
+# A program without subcommands (graft-runtime) gets no COMMANDS section.
+include=()
+[ "$(wc -l <"$scratch/commands.h2m")" -gt 1 ] && include=(--include "$scratch/commands.h2m")
 
 summary=$("$name" --help | head -n1 | sed "s/^$name: //")
-"$help2man" --no-info --section 1 --name "$summary" --include "$scratch/commands.h2m" \
+"$help2man" --no-info --section 1 --name "$summary" "${include[@]}" \
   --output "$scratch/$name.1" "$name"
 gzip -9n <"$scratch/$name.1" >"$output"

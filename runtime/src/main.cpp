@@ -9,9 +9,11 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "files/install_dirs.hpp"
+#include "graft/build_config.hpp"
 #include "fault/deadline.hpp"
 #include "policy/policy.hpp"
 #include "prepare_bundle.hpp"
@@ -91,9 +93,49 @@ Result<std::string> before_exec(const RuntimeCommandLine& line, int& exit_code) 
   return real;
 }  // the deadline goes here: ITIMER_REAL would outlive execve
 
+constexpr const char* kHelp =
+    "graft-runtime: an OCI runtime that gives GPU containers graft's plan, in front of the real one\n"
+    "\n"
+    "It runs runc unless the policy's [runtime] path names another. On create and run it gives a\n"
+    "bundle that asks for GPUs graft's hook, or the plan itself ([runtime] mode = \"declarative\");\n"
+    "a bundle that asks for nothing is left untouched. Then it becomes the real runtime with the\n"
+    "same arguments, less its own.\n"
+    "\n"
+    "Usage: graft-runtime [--graft-policy FILE] [RUNTIME GLOBAL OPTIONS] COMMAND [ARGS...]\n"
+    "\n"
+    "Options:\n"
+    "  --graft-policy FILE   Site policy (default: the one graft reads, /etc/graft/graft.toml);\n"
+    "                        only before the command, as Docker's runtimeArgs pass it\n"
+    "  --help, -h            This text (alone; with a command, the real runtime's help)\n"
+    "  --version, -v         graft-runtime's version (alone)\n"
+    "Every other option and argument goes to the real runtime as given (docs/runtimes.md).\n"
+    "\n"
+    "Examples:\n"
+    "  /etc/docker/daemon.json:\n"
+    "    {\"runtimes\": {\"graft\": {\"path\": \"/usr/bin/graft-runtime\",\n"
+    "                            \"runtimeArgs\": [\"--graft-policy\", \"/etc/graft/graft.toml\"]}}}\n"
+    "  docker run --runtime graft -e NVIDIA_VISIBLE_DEVICES=0 IMAGE nvidia-smi\n"
+    "  ctr run --runc-binary /usr/bin/graft-runtime --env NVIDIA_VISIBLE_DEVICES=0 IMAGE ID\n";
+
+// --help or --version as the only argument is graft-runtime's own (and
+// needs no policy, so a man page can be made from it on any machine).
+bool answered_alone(const std::vector<std::string>& args) {
+  if (args.size() != 1) return false;
+  if (args[0] == "--help" || args[0] == "-h") {
+    std::fputs(kHelp, stdout);
+    return true;
+  }
+  if (args[0] == "--version" || args[0] == "-v") {
+    std::printf("graft-runtime %s\n", build::version);
+    return true;
+  }
+  return false;
+}
+
 int run(int argc, char** argv) {
   setup_logging();
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (answered_alone(args)) return 0;
   auto line = parse_runtime_command_line(args);
   if (!line) {
     report_runtime_error(RuntimeCommandLine{}, line.error().message);
