@@ -15,10 +15,13 @@
 # Every file and the symlink are written beside their target and renamed over
 # it, so a runtime reading one mid-update sees the old one or the new one.
 #
-# Step 3 needs `graft cdi generate`, which graft does not have yet (planned;
-# docs/kubernetes.md). Until the installed graft has it, the agent says so once
-# and writes no spec: it never writes a spec of its own making. The hook path
-# (crio.conf) works without it.
+# Step 3 needs `graft cdi generate --host-root`: generate reads the driver's
+# files where the policy's [host] roots say and writes those paths into the
+# spec, but this pod sees the host only under $HOST_ROOT (and not its driver
+# libraries). Until graft can read under a root and write host paths
+# (docs/kubernetes.md, "Open"), the agent says so once and writes no spec: it
+# never writes a spec naming paths of its own view. The hook path (crio.conf)
+# works without it.
 set -eu
 
 IMAGE_TREE=${IMAGE_TREE:-/opt/graft/current}   # graft as installed in the image
@@ -79,9 +82,9 @@ install_policy() {
 driver_version() { head -n 1 "$driver_version_file" 2>/dev/null || true; }
 
 generate_cdi_spec() {
-  if ! "$graft" cdi generate --help >/dev/null 2>&1; then
+  if ! "$graft" cdi generate --help 2>/dev/null | grep -q -- '--host-root'; then
     [ -n "${told_no_generator:-}" ] ||
-      log "this graft has no 'cdi generate' yet; no CDI spec written (docs/kubernetes.md)"
+      log "this graft's 'cdi generate' cannot read the host from a pod yet (no --host-root); no CDI spec written (docs/kubernetes.md)"
     told_no_generator=1
     return 0
   fi
