@@ -78,9 +78,17 @@ Result<int> prepare(const Policy& policy, const RuntimeCommandLine& line) {
 
 // Everything before the hand-over, under the policy's deadline (rules run
 // here as under `graft plan`); the real runtime's path, or the exit code.
+// A policy that stops loading (an admin's broken edit) must not strand the
+// containers that exist: only create and run need it, so every other command
+// then goes to the default runtime, with the error still reported.
 Result<std::string> before_exec(const RuntimeCommandLine& line, int& exit_code) {
   Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
   auto policy = load_runtime_policy(line);
+  if (!policy && !creates_container(line.command)) {
+    report_runtime_error(line, policy.error().message + "; passing '" + line.command + "' to " +
+                                   RuntimeShim{}.path + ", the default runtime");
+    return find_real_runtime(RuntimeShim{}.path);
+  }
   if (!policy) return policy.error();
   deadline.limit_to(policy->limits.deadline_ms);
   auto real = find_real_runtime(policy->runtime.path);

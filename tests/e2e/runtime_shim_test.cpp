@@ -13,6 +13,7 @@
 #include "fixture_files.hpp"
 #include "gpu_host.hpp"
 #include "host_mounts.hpp"
+#include "runtime.hpp"
 #include "shim_clients.hpp"
 #include "skip.hpp"
 
@@ -213,4 +214,22 @@ TEST_CASE("containerd runs a graft-runtime container that asks for no GPU untouc
   GRAFT_START_ENGINE(ContainerdEngine, engine, shim_policy(ShimMode::hook));
   check_untouched(containerd_probe(engine, {}, "ctr-plain"));
   check_daemon_left_no_mount(engine.stop());
+}
+
+TEST_CASE("with a policy that does not load, graft-runtime refuses create but still hands state to runc",
+          "[e2e][shim]") {
+  GRAFT_SKIP_IF(runtime_path(Runtime::runc).empty() ? std::string("runc is not installed") : std::string());
+  graft::fixture::TempDir state("graft-e2e-state-broken-policy-");
+  const std::string broken = state.path() + "/no-such-policy.toml";
+  auto managed = graft::testing::run_command(
+      {GRAFT_RUNTIME_BINARY, "--graft-policy", broken, "--root", state.path(), "state", "no-such-container"});
+  INFO(managed.err);
+  CHECK(managed.exit_code != 0);
+  CHECK_THAT(managed.err, Catch::Contains("passing 'state' to runc, the default runtime"));
+  CHECK_THAT(managed.err, Catch::Contains("does not exist"));  // runc's own answer: it was called
+  auto created = graft::testing::run_command(
+      {GRAFT_RUNTIME_BINARY, "--graft-policy", broken, "--root", state.path(), "create", "--bundle", state.path(), "c1"});
+  CHECK(created.exit_code == 1);
+  CHECK_THAT(created.err, Catch::StartsWith("graft-runtime: " + broken));
+  CHECK_THAT(created.err, !Catch::Contains("passing"));
 }

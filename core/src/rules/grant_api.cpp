@@ -295,11 +295,14 @@ extern const luaL_Reg kMethods[];
 int grant_index(lua_State* L) {
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
-  std::vector<std::string_view> names;
-  for (const luaL_Reg* method = kMethods; method->name; ++method) names.push_back(method->name);
-  std::string_view key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
-  std::string hint = did_you_mean(key, names);
-  return luaL_error(L, "grant has no method '%s'%s", luaL_tolstring(L, 2, nullptr), hint.c_str());
+  const char* key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : luaL_typename(L, 2);
+  // The suggestion is C++ work: inside guarded(), gone before Lua raises.
+  Failure failure = guarded([&]() -> Status {
+    std::vector<std::string_view> names;
+    for (const luaL_Reg* method = kMethods; method->name; ++method) names.push_back(method->name);
+    return make_error("grant has no method '{}'{}", key, did_you_mean(key, names));
+  });
+  return raise(L, failure);
 }
 
 int grant_tostring(lua_State* L) {

@@ -34,16 +34,19 @@ Status RuleBook::add(std::string_view name, RulePhase phase, const Origin& origi
 
 namespace {
 
-// The optional second argument; a misspelt phase is an error, never the default.
+// The optional second argument; a misspelt phase is an error, never the
+// default. The suggestion is C++ work: inside guarded(), gone before Lua raises.
 RulePhase check_phase(lua_State* L, int arg) {
-  std::string_view name = luaL_checkstring(L, arg);
+  const char* name = luaL_checkstring(L, arg);
   if (auto phase = phase_named(name)) return *phase;
-  std::vector<std::string_view> names;
-  for (RulePhase phase : kRulePhases) names.push_back(phase_name(phase));
-  std::string hint = did_you_mean(name, names);
-  luaL_error(L, "rule phase '%s' is not one of request, restrict, derive, check%s", std::string(name).c_str(),
-             hint.c_str());
-  return RulePhase::restrict;  // not reached: luaL_error does not return
+  Failure failure = guarded([&]() -> Status {
+    std::vector<std::string_view> names;
+    for (RulePhase phase : kRulePhases) names.push_back(phase_name(phase));
+    return make_error("rule phase '{}' is not one of request, restrict, derive, check{}", name,
+                      did_you_mean(name, names));
+  });
+  raise(L, failure);
+  return RulePhase::restrict;  // not reached: raise does not return
 }
 
 }  // namespace
