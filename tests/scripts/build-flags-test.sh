@@ -11,12 +11,13 @@ trap 'rm -rf "$scratch"' EXIT
 
 fail() { echo "build-flags-test: $*" >&2; exit 1; }
 
-# The compile command of one core file, as the build would run it.
+# The compile command of one core file, as the build would run it (a CLI
+# file: graft_core compiles its files in unity batches).
 compile_line() {
   python3 - "$1/compile_commands.json" <<'PY'
 import json, sys
 for entry in json.load(open(sys.argv[1])):
-    if entry["file"].endswith("/core/src/policy/load.cpp"):
+    if entry["file"].endswith("/core/src/cli/main.cpp"):
         print(entry["command"]); break
 PY
 }
