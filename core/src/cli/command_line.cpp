@@ -102,7 +102,7 @@ void add_cdi_hook_command(CLI::App& app, CdiHookOptions& options) {
       "cdi-hook", "OCI hook from a CDI spec: do exactly what its options say in the container");
   command->footer(
       "Examples (a CDI spec's hook; graft cdi generate writes them; docs/cdi.md):\n"
-      "  graft cdi-hook createRuntime --link /usr/lib/x86_64-linux-gnu/libcuda.so.1::libcuda.so.560.35.03 \\\n"
+      "  graft cdi-hook createRuntime --link /usr/lib/x86_64-linux-gnu/libgpu.so.1::libgpu.so.1.0 \\\n"
       "      --ldcache-dir /usr/lib/x86_64-linux-gnu < state.json");
   command->add_option("stage", options.stage, "Hook stage the runtime calls us from")
       ->check(CLI::IsMember({"prestart", "createRuntime", "createContainer"}))
