@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "cdi/cdi_render.hpp"
+#include "cdi/host_root.hpp"
 #include "cli/commands.hpp"
 
 namespace graft::cli {
@@ -34,10 +35,18 @@ Result<cdi::SpecRequest> spec_request(const GlobalOptions& global, const Policy&
     if (!version) return version.error().context("--cdi-version");
     request.version = *version;
   }
+  // The hooks run on the host: they name the host's graft and policy.
   auto binary = own_binary();
   if (!binary) return binary.error();
-  request.graft_binary = *binary;
-  request.policy_path = std::filesystem::absolute(global.policy_path).lexically_normal().string();
+  auto host_binary = cdi::path_on_host(options.host_root, *binary);
+  if (!host_binary)
+    return host_binary.error().context("the CDI hooks run this graft on the host; run the host's own graft");
+  request.graft_binary = *host_binary;
+  auto policy_path = cdi::path_on_host(options.host_root,
+                                       std::filesystem::absolute(global.policy_path).lexically_normal().string());
+  if (!policy_path) return policy_path.error().context("the CDI hooks read the policy on the host");
+  request.policy_path = *policy_path;
+  request.host_root = options.host_root;
   return request;
 }
 
@@ -63,6 +72,7 @@ Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptio
   if (!policy) return policy.error();
   auto request = spec_request(global, *policy, options);
   if (!request) return request.error();
+  policy->host = cdi::roots_under(policy->host, options.host_root);
   auto inventory = discover_inventory(*policy);
   if (!inventory) return inventory.error();
   auto spec = cdi::generate_spec(*inventory, *policy, *request);
