@@ -26,6 +26,7 @@ if $for_tests; then
   # The real clients each runtime path is tested with (tests/e2e): CDI and
   # hooks.d with podman, the runtime shim with Docker and containerd.
   packages+=(podman docker.io containerd)
+  packages+=(patchelf)  # the node agent image's self-contained tree (deploy/kubernetes/bundle-tree.sh)
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)
 fi
