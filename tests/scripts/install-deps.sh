@@ -11,6 +11,7 @@ packages=(
   cmake g++ make pkg-config
   liblua5.4-dev libtomlplusplus-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libcli11-dev catch2
+  libyaml-cpp-dev      # reads CDI specs written in YAML (graft cdi validate)
   python3-jsonschema   # validates `graft plan --format json` against docs/plan-schema.json
   runc crun            # the end-to-end tests start real containers with graft as their hook
   busybox-static       # the containers' userland, built into OCI bundles by the tests

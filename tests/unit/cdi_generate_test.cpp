@@ -105,6 +105,31 @@ TEST_CASE("cdi generate --format yaml reads back, with a YAML parser, as the JSO
   CHECK(json::parse(converted.out) == json::parse(as_json.out));
 }
 
+TEST_CASE("cdi validate accepts the YAML cdi generate writes, and judges a YAML spec as its JSON", "[cdi][cli]") {
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/graft.yaml";
+  REQUIRE(generate({"--format", "yaml", "--output", path}).exit_code == 0);
+  auto valid = testing::run_graft({"cdi", "validate", path});
+  INFO(valid.err);
+  CHECK(valid.exit_code == 0);
+  CHECK(valid.out == path + ": valid CDI spec\n");
+  std::ofstream(path, std::ios::trunc) << "cdiVersion: \"0.5.0\"\nkind: nvidia.com/gpu\ndevices:\n"
+                                          "  - name: \"0\"\n    containerEdits:\n      env: [A=1]\n    extra: 1\n";
+  auto broken = testing::run_graft({"cdi", "validate", path});
+  CHECK(broken.exit_code == 1);
+  CHECK(broken.err == "graft: " + path + ": $.devices[0].extra: unknown field\n");
+}
+
+TEST_CASE("cdi validate says where a file that is neither JSON nor YAML stops parsing", "[cdi][cli]") {
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/graft.yaml";
+  std::ofstream(path) << "kind: [unclosed\n";
+  auto result = testing::run_graft({"cdi", "validate", path});
+  CHECK(result.exit_code == 1);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::StartsWith("graft: " + path + ": neither JSON nor YAML: line "));
+}
+
 TEST_CASE("cdi validate accepts what cdi generate writes, and names each problem of a broken spec on its own line",
           "[cdi][cli]") {
   fixture::TempDir dir;
