@@ -28,6 +28,7 @@ if $for_tests; then
   # hooks.d with podman, the runtime shim with Docker and containerd.
   packages+=(podman docker.io containerd)
   packages+=(patchelf)  # the node agent image's self-contained tree (deploy/kubernetes/bundle-tree.sh)
+  packages+=(lintian)   # Debian's checks of the .deb (tests/scripts/package-test.sh)
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)
 fi
