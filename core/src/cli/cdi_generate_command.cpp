@@ -2,17 +2,13 @@
 // (cdi/cdi_spec.hpp), as JSON or YAML, to stdout or to a file replaced
 // whole (written beside it, then renamed) so a runtime watching /etc/cdi
 // never reads half a spec.
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "cdi/cdi_render.hpp"
 #include "cdi/host_root.hpp"
 #include "cli/commands.hpp"
+#include "graft/base/replace_file.hpp"
 
 namespace graft::cli {
 namespace {
@@ -50,21 +46,6 @@ Result<cdi::SpecRequest> spec_request(const GlobalOptions& global, const Policy&
   return request;
 }
 
-Status write_whole(const std::string& path, const std::string& text) {
-  std::string temporary = path + ".graft-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) return make_error("{}: cannot write: {}", temporary, std::strerror(errno));
-  }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (!error) return ok_status();
-  std::filesystem::remove(temporary);
-  return make_error("{}: {}", path, error.message());
-}
-
 }  // namespace
 
 Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptions& options) {
@@ -82,7 +63,7 @@ Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptio
     std::fputs(text.c_str(), stdout);
     return exit_ok;
   }
-  if (auto status = write_whole(options.output, text); !status) return status.error();
+  if (auto status = replace_file(options.output, text); !status) return status.error();
   return exit_ok;
 }
 
