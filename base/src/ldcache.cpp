@@ -38,6 +38,12 @@ constexpr std::uint32_t kExtensionMagic = 0xeaa42174;
 constexpr std::size_t kExtensionHeaderSize = 8;    // u32 magic, u32 count
 constexpr std::size_t kExtensionSectionSize = 16;  // u32 tag, flags, offset, size
 
+constexpr std::uint32_t kExtensionTagHwcaps = 1;
+// hwcap: this bit (with no other of the upper half but the ISA level's ten)
+// says the lower 32 bits index the glibc-hwcaps section.
+constexpr std::uint64_t kHwcapExtension = 1ULL << 62;
+constexpr std::uint64_t kHwcapIsaLevelMask = 0x3ffULL << 32;
+
 // Header flags, low two bits: byte order (0 = unset by older glibc).
 constexpr std::uint8_t kEndianMask = 3;
 constexpr std::uint8_t kEndianInvalid = 1;
@@ -141,7 +147,26 @@ Result<Done> check_entries_fit(const Reader& in, const Table& table, const char*
   return Done{};
 }
 
-Result<std::vector<LdCacheEntry>> read_entries(const Reader& in, const Table& table) {
+bool uses_hwcaps_extension(std::uint64_t hwcap) {
+  return (hwcap & ~kHwcapIsaLevelMask & ~0xffffffffULL) == kHwcapExtension;
+}
+
+// The new format's osversion and hwcap, the hwcap's subdirectory resolved.
+Result<Done> read_new_fields(const Reader& in, std::size_t pos, std::size_t i,
+                             const std::vector<std::string>& hwcaps, LdCacheEntry& entry) {
+  entry.osversion = in.field<std::uint32_t>(pos + 12);
+  entry.hwcap = in.field<std::uint64_t>(pos + 16);
+  if (!uses_hwcaps_extension(entry.hwcap)) return Done{};
+  auto index = static_cast<std::uint32_t>(entry.hwcap);
+  if (index >= hwcaps.size())
+    return in.fail(fmt::format("entry {} names glibc-hwcaps subdirectory {}, but the file lists {}", i, index,
+                               hwcaps.size()));
+  entry.hwcaps_subdir = hwcaps[index];
+  return Done{};
+}
+
+Result<std::vector<LdCacheEntry>> read_entries(const Reader& in, const Table& table,
+                                               const std::vector<std::string>& hwcaps = {}) {
   std::vector<LdCacheEntry> entries;
   entries.reserve(table.nlibs);
   for (std::size_t i = 0; i < table.nlibs; ++i) {
@@ -150,7 +175,10 @@ Result<std::vector<LdCacheEntry>> read_entries(const Reader& in, const Table& ta
     if (!key) return key.error();
     auto value = in.string_at(table.strings_base, in.field<std::uint32_t>(pos + 8), i, "value");
     if (!value) return value.error();
-    entries.push_back({in.field<std::int32_t>(pos), std::move(*key), std::move(*value)});
+    LdCacheEntry entry{in.field<std::int32_t>(pos), std::move(*key), std::move(*value)};
+    if (table.entry_size == kNewEntrySize)
+      if (auto read = read_new_fields(in, pos, i, hwcaps, entry); !read) return read.error();
+    entries.push_back(std::move(entry));
   }
   return entries;
 }
@@ -178,9 +206,23 @@ Result<Done> check_strings_fit(const Reader& in, const Table& table) {
   return Done{};
 }
 
-Result<Done> check_extensions(const Reader& in, std::size_t pos) {
+// The glibc-hwcaps section: u32 string offsets, counted like the keys'.
+Result<std::vector<std::string>> read_hwcaps(const Reader& in, std::size_t base, std::uint32_t start,
+                                             std::uint32_t size) {
+  std::vector<std::string> names;
+  for (std::uint32_t at = 0; at + 4 <= size; at += 4) {
+    auto name = in.string_at(base, in.field<std::uint32_t>(start + at), at / 4, "glibc-hwcaps name");
+    if (!name) return name.error();
+    names.push_back(std::move(*name));
+  }
+  return names;
+}
+
+// Checks the extension directory and returns the glibc-hwcaps names, if any.
+Result<std::vector<std::string>> check_extensions(const Reader& in, std::size_t pos) {
+  std::vector<std::string> hwcaps;
   auto offset = in.field<std::uint32_t>(pos + kNewExtensionOffset);
-  if (offset == 0) return Done{};
+  if (offset == 0) return hwcaps;
   if (offset > in.size() || in.size() - offset < kExtensionHeaderSize) {
     return in.fail(fmt::format("extension directory at offset {} beyond end of file", offset));
   }
@@ -201,8 +243,13 @@ Result<Done> check_extensions(const Reader& in, std::size_t pos) {
       return in.fail(fmt::format("extension section {} ({} bytes at offset {}) beyond end of file",
                                  i, size, start));
     }
+    if (in.field<std::uint32_t>(at) == kExtensionTagHwcaps) {
+      auto names = read_hwcaps(in, pos, start, size);
+      if (!names) return names.error();
+      hwcaps = std::move(*names);
+    }
   }
-  return Done{};
+  return hwcaps;
 }
 
 // New-format header at `pos`; its string offsets count from the header itself.
@@ -222,8 +269,9 @@ Result<std::vector<LdCacheEntry>> parse_new(const Reader& in, std::size_t pos) {
   if (auto check = check_byte_order(in, pos); !check) return check.error();
   if (auto check = check_entries_fit(in, table, "new-format"); !check) return check.error();
   if (auto check = check_strings_fit(in, table); !check) return check.error();
-  if (auto check = check_extensions(in, pos); !check) return check.error();
-  return read_entries(in, table);
+  auto hwcaps = check_extensions(in, pos);
+  if (!hwcaps) return hwcaps.error();
+  return read_entries(in, table, *hwcaps);
 }
 
 // Old-format header at 0. A new-format header may follow its entries (the

@@ -1,9 +1,13 @@
 // The ldcache plugin: executes ldcache_update actions (target: the cache
-// file, "/etc/ld.so.cache"; paths: the container's library directories) by
-// running the host's static ldconfig confined to the container root, then
-// checking that the new cache lists what the plan expects (content: one
-// container path per line, cache_check.hpp).
+// file, "/etc/ld.so.cache"; paths: the container's library directories),
+// then checks that the new cache lists what the plan expects (content: one
+// container path per line, cache_check.hpp). Two methods, by config:
 //
+// "write" (the default): the cache is written directly, the image's entries
+// plus the injected libraries, through fds below the root (direct_cache.hpp);
+// nothing is executed.
+//
+// "ldconfig": the host's static ldconfig runs confined to the container root.
 //   prepare (host mount ns): seal the host ldconfig into a memfd; find the
 //     container's device cgroup and read its uid and gid maps from its pid.
 //   apply (container mount ns): make sure the cache's directory exists in the
@@ -21,8 +25,8 @@
 // No binary of the image is ever executed, and ldconfig reads the image's
 // own /etc/ld.so.conf only from inside the chroot.
 //
-// Config: {"ldconfig": "/sbin/ldconfig", "timeout_ms": 10000,
-//          "cgroup_root": "/sys/fs/cgroup"}.
+// Config: {"method": "write" | "ldconfig", and for ldconfig: "ldconfig":
+//          "/sbin/ldconfig", "timeout_ms": 10000, "cgroup_root": "/sys/fs/cgroup"}.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -45,6 +49,7 @@
 #include "container_cgroup.hpp"
 #include "container_process.hpp"
 #include "child_identity.hpp"
+#include "direct_cache.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "plugin_glue.hpp"
 #include "root_mount.hpp"
@@ -58,6 +63,7 @@ using plugin::Host;
 constexpr long long kMaxTimeoutMs = 10 * 60 * 1000;
 
 struct Config {
+  bool run_ldconfig = false;  // method "ldconfig"; "write" otherwise
   std::string ldconfig = "/sbin/ldconfig";
   std::chrono::milliseconds timeout{10000};
   std::string cgroup_root = "/sys/fs/cgroup";
@@ -77,8 +83,13 @@ Result<Config> read_config(const nlohmann::json& json) {
         return make_error("ldcache config: \"timeout_ms\" must be an integer from 1 to {}",
                           kMaxTimeoutMs);
       config.timeout = std::chrono::milliseconds(value.get<long long>());
+    } else if (key == "method") {
+      if (!value.is_string() || (value != "write" && value != "ldconfig"))
+        return make_error("ldcache config: \"method\" must be \"write\" or \"ldconfig\"");
+      config.run_ldconfig = value == "ldconfig";
     } else {
-      return make_error("ldcache config: unknown key \"{}\" (known: ldconfig, timeout_ms, cgroup_root)", key);
+      return make_error(
+          "ldcache config: unknown key \"{}\" (known: method, ldconfig, timeout_ms, cgroup_root)", key);
     }
   }
   return config;
@@ -191,10 +202,14 @@ class LdcachePlugin {
   // cache back (cache_check.hpp): in a running container's namespace, /proc
   // is the container's and does not know this process.
   Status prepare(const graft_action& action, const graft_apply_context& context) {
-    auto sealed = seal_host_binary(config_.ldconfig);
-    if (!sealed.ok()) return sealed.error().context("ldconfig");
     UniqueFd own_fds(::open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (!own_fds.valid()) return make_error("/proc/self/fd: {}", std::strerror(errno));
+    if (!config_.run_ldconfig) {
+      prepared_[action.index] = Prepared{{}, std::move(own_fds), {}};
+      return ok_status();
+    }
+    auto sealed = seal_host_binary(config_.ldconfig);
+    if (!sealed.ok()) return sealed.error().context("ldconfig");
     Prepared prepared{std::move(*sealed), std::move(own_fds), {}};
     if (auto found = find_container(plugin::pid_of(context), plugin::pidfd_of(context)); found.ok())
       prepared.container = std::move(*found);
@@ -209,12 +224,7 @@ class LdcachePlugin {
     if (found == prepared_.end()) return make_error("not prepared (prepare opens the host ldconfig)");
     Prepared prepared = std::move(found->second);  // used once, closed when apply returns
     prepared_.erase(found);
-    UniqueFd& exe = prepared.exe;
     if (context.rootfs_fd < 0) return make_error("no container root to update");
-    auto command = command_for(action, context, exe.get());
-    if (!command.ok()) return command.error();
-    if (auto joined = use_container(prepared.container, context, *command); !joined.ok())
-      return joined;
     const std::vector<std::string> expected = expected_entries(action);
     for (const auto& entry : expected)
       if (auto checked = check_container_path(entry, "expected cache entry"); !checked.ok())
@@ -226,12 +236,29 @@ class LdcachePlugin {
       return made;
     if (auto checked = check_written_dirs(host_, context.rootfs_fd, action); !checked.ok())
       return checked;
-    if (auto ran = run_confined(*command); !ran.ok()) return ran;
+    if (auto updated = update(action, context, prepared, expected); !updated.ok()) return updated;
     return check_cache(host_, {context.rootfs_fd, prepared.own_fds.get(), root_name(context)},
                        target, expected);
   }
 
  private:
+  struct Prepared;
+
+  Status update(const graft_action& action, const graft_apply_context& context, Prepared& prepared,
+                const std::vector<std::string>& expected) const {
+    if (!config_.run_ldconfig) {
+      auto injected = injected_entries(action, expected);
+      if (!injected.ok()) return injected.error();
+      CacheFile file{context.rootfs_fd, root_name(context), static_cast<uid_t>(context.container_uid),
+                     static_cast<gid_t>(context.container_gid)};
+      return write_cache_directly(host_, file, action.target, std::move(*injected));
+    }
+    auto command = command_for(action, context, prepared.exe.get());
+    if (!command.ok()) return command.error();
+    if (auto joined = use_container(prepared.container, context, *command); !joined.ok()) return joined;
+    return run_confined(*command);
+  }
+
   // What prepare learns of the container from its pid, in the host's
   // namespaces: its device cgroup (opened; on v1 its cgroup.procs too) and
   // its id maps. Absent without a pid.
@@ -312,7 +339,7 @@ class LdcachePlugin {
   Host host_;
   Config config_;
   struct Prepared {
-    UniqueFd exe;      // the sealed host ldconfig
+    UniqueFd exe;      // the sealed host ldconfig (method "ldconfig")
     UniqueFd own_fds;  // /proc/self/fd as the host namespace shows it
     std::optional<Container> container;  // none without a container pid
   };

@@ -91,7 +91,9 @@ inline Action ldcache_action(const std::vector<std::string>& expected = {}) {
   return action;
 }
 
-inline std::unique_ptr<LoadedPlugin> load(const std::string& config = "{}") {
+// These tests drive the "ldconfig" method unless a config says otherwise;
+// the default "write" method has ldcache_direct_test.cpp.
+inline std::unique_ptr<LoadedPlugin> load(const std::string& config = R"({"method": "ldconfig"})") {
   auto loaded = load_plugin(GRAFT_BUILD_PLUGIN_DIR, "ldcache", config);
   if (!loaded.ok()) FAIL(loaded.error().message);
   return std::move(*loaded);
@@ -107,7 +109,8 @@ inline Status prepare_and_apply(LoadedPlugin& plugin, Rootfs& rootfs, int uid = 
 }
 
 inline std::string json_config(const std::string& ldconfig, int timeout_ms = 10000) {
-  return "{\"ldconfig\": \"" + ldconfig + "\", \"timeout_ms\": " + std::to_string(timeout_ms) + "}";
+  return "{\"method\": \"ldconfig\", \"ldconfig\": \"" + ldconfig + "\", \"timeout_ms\": " +
+         std::to_string(timeout_ms) + "}";
 }
 
 // The soname's entry in a cache file, or "" when it is not listed.

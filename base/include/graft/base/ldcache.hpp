@@ -19,6 +19,14 @@ struct LdCacheEntry {
   std::int32_t flags = 0;  // type in the low byte, ABI in 0xff00
   std::string key;         // soname, e.g. "libfoo.so.1"
   std::string value;       // path as seen from the cache's root
+  std::uint32_t osversion = 0;  // new format only
+  std::uint64_t hwcap = 0;      // new format only; see hwcaps_subdir
+  // For a library in a glibc-hwcaps subdirectory (glibc >= 2.33): its name,
+  // e.g. "x86-64-v3". `hwcap` then holds the extension bit and ISA level
+  // with the index the file gave the name, which a writer assigns afresh.
+  std::string hwcaps_subdir;
+
+  bool operator==(const LdCacheEntry&) const = default;
 };
 
 // Entries in file order (glibc sorts them; callers must not rely on it).
