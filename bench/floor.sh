@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Floor: graft's apply against floor/floor.c doing exactly the plan's syscalls
+# on the same kind of scratch root, interleaved, medians of ROUNDS. graft's
+# side is read two ways: the audit line's plugin phases (prepare, enter, apply,
+# finish: what the plugins did, after discovery, rules and loading), and the
+# whole `graft apply` process. Both ldcache methods. Writes $RESULTS/floor.md.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+dir=$BENCH_WORK/floor
+rm -rf "$dir" && mkdir -p "$dir"
+policy=$(make_host "$dir" 8)
+audit=$dir/host/audit.jsonl
+"$GRAFT" --policy "$policy" plan "${REQUEST_ENV[@]}" --format json > "$dir/plan.json"
+python3 "$(dirname "$0")/floor/flatten.py" "$dir/plan.json" > "$dir/actions.tsv"
+
+# One graft apply; keeps the ld cache it wrote as the floor's bytes to write.
+graft_apply() {  # METHOD_POLICY ROUND -> "process_ms plugin_ms apply_ms"
+  local pid whole
+  pid=$(start_target "$dir/root")
+  whole=$(time_ms "$GRAFT" --policy "$1" apply --pid "$pid" --rootfs "$dir/root" --trust-pid \
+    --id "floor-$2" "${REQUEST_ENV[@]}")
+  [ -s "$dir/ldcache.bytes" ] || nsenter -t "$pid" -m cat "$dir/root/etc/ld.so.cache" > "$dir/ldcache.bytes"
+  stop_target "$pid"
+  echo "$whole $(audit_ms "$audit" prepare+enter+apply+finish) $(audit_ms "$audit" apply)"
+}
+
+floor_run() {  # -> "process_ms syscalls_ms"
+  local start=${EPOCHREALTIME/./} inner end
+  inner=$("$BENCH_BIN/floor" "$dir/actions.tsv" "$dir/root" "${BENCH_CGROUP:-/nonexistent}" "$dir/ldcache.bytes")
+  end=${EPOCHREALTIME/./}
+  echo "$(awk -v d=$((end - start)) 'BEGIN { printf "%.2f", d / 1000 }') $inner"
+}
+
+declare -A method_policy=([write]=$(with_ldcache_method "$policy" write)
+                          [ldconfig]=$(with_ldcache_method "$policy" ldconfig))
+graft_apply "${method_policy[write]}" warmup >/dev/null
+floor_run >/dev/null
+: > "$dir/floor.txt"
+for method in write ldconfig; do : > "$dir/graft-$method.txt"; done
+for round in $(seq "$ROUNDS"); do
+  floor_run >> "$dir/floor.txt"
+  for method in write ldconfig; do
+    graft_apply "${method_policy[$method]}" "$round" >> "$dir/graft-$method.txt"
+  done
+done
+
+col() { awk -v c="$1" '{ print $c }' "$2" | median; }
+floor_process=$(col 1 "$dir/floor.txt")
+floor_syscalls=$(col 2 "$dir/floor.txt")
+actions=$(wc -l < "$dir/actions.tsv")
+{
+  echo "Plan: 8-GPU fake host, GPU 1, compute+utility: $actions actions" \
+       "($(cut -f1 "$dir/actions.tsv" | sort | uniq -c | awk '{ printf "%s%s %s", sep, $1, $2; sep=", " }'))."
+  echo "Medians of $ROUNDS interleaved rounds, milliseconds."
+  echo
+  row "what" "syscalls (plugin phases for graft)" "ratio to floor" "apply phase alone" "ratio" "whole process" "ratio"
+  row "---" "---:" "---:" "---:" "---:" "---:" "---:"
+  row "floor (floor.c)" "$floor_syscalls" "1.00" "$floor_syscalls" "1.00" "$floor_process" "1.00"
+  for method in write ldconfig; do
+    plugin=$(col 2 "$dir/graft-$method.txt")
+    apply=$(col 3 "$dir/graft-$method.txt")
+    whole=$(col 1 "$dir/graft-$method.txt")
+    row "graft apply, ldcache $method" "$plugin" "$(ratio "$plugin" "$floor_syscalls")" \
+        "$apply" "$(ratio "$apply" "$floor_syscalls")" "$whole" "$(ratio "$whole" "$floor_process")"
+    figure "apply_ratio_$method" "$(ratio "$plugin" "$floor_syscalls")"
+  done
+} > "$RESULTS/floor.md"

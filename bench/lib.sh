@@ -1,0 +1,97 @@
+# bench/lib.sh: what every benchmark script shares: the run's settings, a
+# clock read without forking, medians, and the fake host + policy the figures
+# are taken on. Sourced, never run.
+# Settings (exported by bench/run.sh): GRAFT (the binary), PLUGINS (its plugin
+# dir), FAKE_HOST (graft-fake-host), BENCH_WORK (scratch dir), RESULTS (where
+# each script writes its table), ROUNDS (interleaved rounds per figure).
+
+# Milliseconds since the epoch, with microseconds, from bash's own clock.
+now_ms() {
+  local t=${EPOCHREALTIME/./}
+  echo "$((t / 1000)).$(printf '%03d' $((t % 1000)))"
+}
+
+# Milliseconds a command takes, its output discarded.
+time_ms() {
+  local start=${EPOCHREALTIME/./} end
+  "$@" >/dev/null 2>&1 || { echo "bench: failed: $*" >&2; return 1; }
+  end=${EPOCHREALTIME/./}
+  awk -v d=$((end - start)) 'BEGIN { printf "%.2f\n", d / 1000 }'
+}
+
+# The median of the numbers on stdin, one per line.
+median() {
+  sort -g | awk '{ v[NR] = $1 } END {
+    if (NR == 0) { print "nan"; exit }
+    if (NR % 2) printf "%.2f\n", v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# a / b to two decimals.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", a / b }'; }
+# a - b to two decimals.
+minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f\n", a - b }'; }
+
+# make_host DIR GPUS [--mig]: a fake host under DIR/host; prints its policy
+# path, which names the build's plugin dir and an audit log in the host. The
+# ldcache method is chosen per run through LDCACHE_METHOD (write|ldconfig).
+make_host() {
+  local dir=$1
+  shift
+  local policy
+  policy=$("$FAKE_HOST" "$dir/host" "$@" 2>/dev/null)
+  printf '\n[plugins]\ndir = "%s"\n' "$PLUGINS" >> "$policy"
+  echo "$policy"
+}
+
+# with_ldcache_method POLICY METHOD: a copy of POLICY (next to it) whose
+# ldcache plugin uses METHOD; prints the copy's path.
+with_ldcache_method() {
+  local copy=${1%.toml}-$2.toml
+  { cat "$1"; printf '\n[plugins.config.ldcache]\nmethod = "%s"\n' "$2"; } > "$copy"
+  echo "$copy"
+}
+
+# The last audit record's duration_ms field NAME (a plus-separated list sums).
+audit_ms() {
+  tail -1 "$1" | python3 -c '
+import json, sys
+record = json.load(sys.stdin)
+print("%.3f" % sum(record["duration_ms"][name] for name in sys.argv[1].split("+")))' "$2"
+}
+
+# A Markdown table row: row CELL...
+row() {
+  local line="|" cell
+  for cell in "$@"; do line+=" $cell |"; done
+  echo "$line"
+}
+
+# figure NAME VALUE: one measured figure for the targets table (bench/report.sh).
+figure() { printf '%s\t%s\n' "$1" "$2" >> "$RESULTS/figures.tsv"; }
+
+# start_target ROOT: a process in a private mount namespace whose ROOT is a
+# fresh tmpfs with the skeleton floor.c makes, in the bench's devices cgroup
+# (v1) so the plan's cgroup writes land somewhere harmless; prints its pid once
+# the root is ready. graft apply --pid targets it like a container's init.
+start_target() {
+  local root=$1 ready
+  ready=$(mktemp -u "$BENCH_WORK/ready.XXXXXX")
+  mkdir -p "$root"
+  unshare -m --propagation private sh -c '
+    mount -t tmpfs -o mode=0755 tmpfs "$1" &&
+    mkdir "$1/bin" "$1/dev" "$1/etc" "$1/proc" "$1/run" "$1/tmp" "$1/usr" "$1/usr/bin" "$1/usr/lib" &&
+    { [ -z "$3" ] || echo $$ > "$3/cgroup.procs"; } && touch "$2" && exec sleep 600' \
+    target "$root" "$ready" "$BENCH_CGROUP" >/dev/null 2>&1 &
+  local pid=$!
+  while [ ! -e "$ready" ]; do
+    kill -0 "$pid" 2>/dev/null || { echo "bench: target process failed" >&2; return 1; }
+    sleep 0.005
+  done
+  rm -f "$ready"
+  echo "$pid"
+}
+
+stop_target() { kill "$1" 2>/dev/null; wait "$1" 2>/dev/null || true; }
+
+# The request every benchmark makes unless it says otherwise: the demo's.
+REQUEST_ENV=(--env NVIDIA_VISIBLE_DEVICES=1 --env NVIDIA_DRIVER_CAPABILITIES=compute,utility)
