@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Instruction counts: `graft plan` and `graft apply` (the hook's work, on a
+# fresh target) under valgrind --tool=callgrind, children not traced (the
+# ldconfig method's exec is outside the count). Ir totals do not depend on the
+# machine's load, so a regression shows as a changed count. Valgrind 3.19 lacks
+# openat2, which openat2_shim.c stands in for; a run that needs another syscall
+# valgrind does not know is reported as not measured, with the syscall.
+# Writes $RESULTS/callgrind.md: each run's total, the top functions by own Ir.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+
+dir=$BENCH_WORK/callgrind
+rm -rf "$dir" && mkdir -p "$dir"
+policy=$(make_host "$dir" 8)
+write_policy=$(with_ldcache_method "$policy" write)
+ldconfig_policy=$(with_ldcache_method "$policy" ldconfig)
+
+grind() {  # NAME COMMAND...: callgrind.out.NAME, or NAME.unmeasured saying why not
+  local name=$1
+  shift
+  rm -f "$dir/$name.unmeasured"
+  LD_PRELOAD=$BENCH_BIN/openat2_shim.so valgrind --tool=callgrind --trace-children=no \
+    --callgrind-out-file="$dir/callgrind.out.$name" "$@" >/dev/null 2>"$dir/$name.log" && return 0
+  local unknown
+  unknown=$(grep -o 'unhandled amd64-linux syscall: [0-9]*' "$dir/$name.log" | sort -u | awk '{ print $NF }' | paste -sd,)
+  echo "valgrind $(valgrind --version | sed 's/valgrind-//') cannot run it: unhandled syscall(s) ${unknown:-none}" \
+       "($(grep '^graft:' "$dir/$name.log" | head -1))" > "$dir/$name.unmeasured"
+}
+
+grind plan "$GRAFT" --policy "$write_policy" plan "${REQUEST_ENV[@]}"
+for method in write ldconfig; do
+  policy_var=${method}_policy
+  pid=$(start_target "$dir/root")
+  grind "apply-$method" "$GRAFT" --policy "${!policy_var}" apply --pid "$pid" --rootfs "$dir/root" \
+    --trust-pid --id callgrind "${REQUEST_ENV[@]}"
+  stop_target "$pid"
+done
+
+total() { callgrind_annotate "$dir/callgrind.out.$1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'; }
+# The first N lines of stdin, reading all of it (no SIGPIPE under pipefail).
+first() { awk -v n="$1" 'NR <= n'; }
+# Every function's own Ir as "IR|SHARE|FUNCTION|OBJECT", largest first; the
+# source file is dropped and the function name cut to 80 characters.
+functions() {  # NAME [--inclusive=yes]
+  callgrind_annotate --threshold=100 ${2:-} "$dir/callgrind.out.$1" 2>/dev/null |
+    awk '/file:function/ { on = 1; next } on && NF >= 2 && $1 ~ /^[0-9,]+$/ { print }' |
+    sed -E 's/^ *([0-9,]+) +\( *([0-9.]+%)\) +[^:]*:(.*) \[([^]]*)\]$/\1|\2|\3|\4/; s/^ *([0-9,]+) +\( *([0-9.]+%)\) +[^:]*:(.*)$/\1|\2|\3|?/' |
+    awk -F'|' -v OFS='|' '{ sub(".*/", "", $4); if ($4 == "?") $4 = "(not named)"; if (length($3) > 80) $3 = substr($3, 1, 77) "..."; print }'
+}
+# Own Ir summed per shared object: "SHARE|OBJECT", largest first.
+by_object() {
+  functions "$1" | awk -F'|' '{ ir = $1; gsub(",", "", ir); sum[$4] += ir; all += ir }
+    END { for (o in sum) printf "%.1f%%|%s\n", 100 * sum[o] / all, o }' | sort -t'|' -k1,1 -gr
+}
+declare -A label=([plan]="\`graft plan\`" [apply-write]="\`graft apply\`, ldcache write"
+                  [apply-ldconfig]="\`graft apply\`, ldcache ldconfig (graft's own instructions only)")
+{
+  echo "valgrind --tool=callgrind, 8-GPU fake host, GPU 1, compute+utility; Ir = instructions executed."
+  echo
+  row "run" "Ir total"
+  row "---" "---:"
+  for name in plan apply-write apply-ldconfig; do
+    if [ -e "$dir/$name.unmeasured" ]; then
+      row "${label[$name]}" "not measured: $(cat "$dir/$name.unmeasured")"
+      continue
+    fi
+    row "${label[$name]}" "$(total "$name" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')"
+    figure "ir_$name" "$(total "$name")"
+  done
+  for name in plan apply-write; do
+    [ ! -e "$dir/$name.unmeasured" ] || continue
+    echo
+    echo "Where the instructions of ${label[$name]} go, by shared object (own Ir):"
+    echo
+    row "share" "object"
+    row "---:" "---"
+    by_object "$name" | first 8 | while IFS='|' read -r share object; do row "$share" "$object"; done
+    echo
+    echo "Top functions of ${label[$name]} by their own Ir:"
+    echo
+    row "Ir" "share" "function" "object"
+    row "---:" "---:" "---" "---"
+    functions "$name" | first 12 | while IFS='|' read -r ir share function object; do
+      row "$ir" "$share" "\`$function\`" "$object"
+    done
+    echo
+    echo "graft's own functions in ${label[$name]} by inclusive Ir (what they and their callees cost):"
+    echo
+    row "Ir" "share" "function"
+    row "---:" "---:" "---"
+    functions "$name" --inclusive=yes | awk -F'|' '$3 ~ /^graft::/' | first 10 |
+      while IFS='|' read -r ir share function object; do row "$ir" "$share" "\`$function\`"; done
+  done
+} > "$RESULTS/callgrind.md"

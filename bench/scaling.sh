@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Scaling: what one container costs as the host and the policy grow: GPUs
+# (1, 8, 64; all requested), MIG instances (0, 56 on 8 GPUs; all requested),
+# libraries per capability set (10, 100: compute's list replaced by generated
+# stub libraries), admin Lua rule files (1, 10, 100 trivial ones), each through
+# `graft apply` on a fresh target, interleaved rounds, medians; then 50 hooks
+# at once. Writes $RESULTS/scaling.md and $RESULTS/scaling.dat (for the plot).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+dir=$BENCH_WORK/scaling
+rm -rf "$dir" && mkdir -p "$dir"
+
+# with_libraries POLICY N: N stub libraries libbenchI.so.<driver version> in the
+# host's lib dir, the ld cache rebuilt, and compute's list naming exactly them.
+with_libraries() {
+  local policy=$1 n=$2 host lib names=() i
+  host=$(dirname "$(dirname "$(dirname "$policy")")")
+  lib=$(find "$host/usr/lib" -maxdepth 2 -name 'libcuda.so.1' -printf '%h\n' -quit)
+  echo 'int graft_bench_stub;' > "$dir/stub.c"
+  cc -fPIC -c "$dir/stub.c" -o "$dir/stub.o"
+  for i in $(seq "$n"); do
+    cc -shared -Wl,--no-as-needed -lc -Wl,-soname,"libbench$i.so.1" "$dir/stub.o" \
+      -o "$lib/libbench$i.so.560.35.03"
+    names+=("\"libbench$i.so\"")
+  done
+  ldconfig -X -r "$host"
+  local IFS=,
+  printf '\n[capability.compute]\nlibraries = [%s]\n' "${names[*]}" >> "$policy"
+}
+
+# with_rules POLICY N: N admin rule files, each one trivial restrict-phase rule.
+with_rules() {
+  local policy=$1 n=$2 names=() i
+  mkdir -p "$(dirname "$policy")/rules"
+  for i in $(seq "$n"); do
+    printf 'rule("bench-%s", "restrict", function(req, host, grant)\n  if grant:injecting() then return end\nend)\n' \
+      "$i" > "$(dirname "$policy")/rules/bench$i.lua"
+    names+=("\"rules/bench$i.lua\"")
+  done
+  local IFS=,
+  { echo "rules = [${names[*]}]"; cat "$policy"; } > "$policy.new" && mv "$policy.new" "$policy"
+}
+
+# case NAME LABEL GPUS HOST_FLAG VISIBLE SETUP: a host and policy for one row.
+declare -A case_policy case_visible case_label
+cases=()
+add_case() {
+  local name=$1 policy
+  mkdir -p "$dir/$name"
+  policy=$(make_host "$dir/$name" "$3" ${4:+"$4"})
+  [ -z "$6" ] || $6 "$policy" "$7"
+  case_policy[$name]=$policy case_visible[$name]=$5 case_label[$name]=$2
+  cases+=("$name")
+}
+add_case gpus-1 "GPUs: 1" 1 "" all "" ""
+add_case gpus-8 "GPUs: 8" 8 "" all "" ""
+add_case gpus-64 "GPUs: 64" 64 "" all "" ""
+add_case mig-56 "MIG instances: 56 (8 GPUs x 7)" 8 --mig=7 all "" ""
+add_case libs-10 "libraries in compute: 10" 8 "" 1 with_libraries 10
+add_case libs-100 "libraries in compute: 100" 8 "" 1 with_libraries 100
+add_case rules-1 "admin rule files: 1" 8 "" 1 with_rules 1
+add_case rules-10 "admin rule files: 10" 8 "" 1 with_rules 10
+add_case rules-100 "admin rule files: 100" 8 "" 1 with_rules 100
+
+apply_once() {  # CASE ROUND -> "whole_ms inventory_ms rules_ms plugins_ms actions"
+  local name=$1 pid whole audit=$dir/$1/host/audit.jsonl
+  pid=$(start_target "$dir/$name/root")
+  whole=$(time_ms "$GRAFT" --policy "${case_policy[$name]}" apply --pid "$pid" --rootfs "$dir/$name/root" \
+    --trust-pid --id "scale-$2" --env "NVIDIA_VISIBLE_DEVICES=${case_visible[$name]}" \
+    --env NVIDIA_DRIVER_CAPABILITIES=compute,utility)
+  stop_target "$pid"
+  echo "$whole $(audit_ms "$audit" inventory) $(audit_ms "$audit" rules)" \
+       "$(audit_ms "$audit" load_plugins+prepare+enter+apply+finish)" \
+       "$(tail -1 "$audit" | python3 -c 'import json, sys; print(json.load(sys.stdin)["applied"])')"
+}
+
+for name in "${cases[@]}"; do apply_once "$name" warmup >/dev/null; : > "$dir/$name.txt"; done
+for round in $(seq "$ROUNDS"); do
+  for name in "${cases[@]}"; do apply_once "$name" "$round" >> "$dir/$name.txt"; done
+done
+
+# 50 at once: 50 targets, then 50 `graft apply` started together; the wall
+# time until the last exits, against one alone (the gpus-8 host, GPU 1).
+concurrent() {
+  local n=$1 pids=() targets=() i start end policy=${case_policy[gpus-8]}
+  for i in $(seq "$n"); do targets+=("$(start_target "$dir/concurrent/root$i")"); done
+  start=${EPOCHREALTIME/./}
+  for i in $(seq "$n"); do
+    "$GRAFT" --policy "$policy" apply --pid "${targets[$((i - 1))]}" --rootfs "$dir/concurrent/root$i" \
+      --trust-pid --id "concurrent-$i" "${REQUEST_ENV[@]}" >/dev/null 2>&1 &
+    pids+=($!)
+  done
+  local failed=0
+  for i in "${pids[@]}"; do wait "$i" || failed=$((failed + 1)); done
+  end=${EPOCHREALTIME/./}
+  for i in "${targets[@]}"; do stop_target "$i"; done
+  [ "$failed" -eq 0 ] || echo "bench: $failed of $n concurrent applies failed" >&2
+  awk -v d=$((end - start)) 'BEGIN { printf "%.2f\n", d / 1000 }'
+}
+mkdir -p "$dir/concurrent"
+: > "$dir/one.txt"
+: > "$dir/fifty.txt"
+for round in $(seq "$(( (ROUNDS + 2) / 3 ))"); do
+  concurrent 1 >> "$dir/one.txt"
+  concurrent 50 >> "$dir/fifty.txt"
+done
+
+col() { awk -v c="$1" '{ print $c }' "$dir/$2.txt" | median; }
+{
+  echo "\`graft apply\` on a fresh target per run (request: compute+utility; NVIDIA_VISIBLE_DEVICES=all" \
+       "for the GPU and MIG rows, 1 otherwise), medians of $ROUNDS interleaved rounds, milliseconds." \
+       "Phases from the audit line; plugins = loading them and prepare, enter, apply, finish."
+  echo
+  row "case" "actions applied" "whole process" "inventory" "rules" "plugins"
+  row "---" "---:" "---:" "---:" "---:" "---:"
+  for name in "${cases[@]}"; do
+    row "${case_label[$name]}" "$(col 5 "$name")" "$(col 1 "$name")" "$(col 2 "$name")" "$(col 3 "$name")" \
+        "$(col 4 "$name")"
+  done
+  one=$(median < "$dir/one.txt")
+  fifty=$(median < "$dir/fifty.txt")
+  echo
+  echo "Concurrency (8-GPU host, GPU 1), wall time until the last \`graft apply\` exits," \
+       "medians of $(wc -l < "$dir/one.txt") rounds:"
+  echo
+  row "hooks at once" "wall ms" "per hook (wall / n)" "ratio of wall to one alone"
+  row "---" "---:" "---:" "---:"
+  row 1 "$one" "$one" "1.00"
+  row 50 "$fifty" "$(awk -v w="$fifty" 'BEGIN { printf "%.2f", w / 50 }')" "$(ratio "$fifty" "$one")"
+} > "$RESULTS/scaling.md"
+{
+  echo "# case actions whole_ms inventory_ms rules_ms plugins_ms"
+  for name in "${cases[@]}"; do
+    echo "$name $(col 5 "$name") $(col 1 "$name") $(col 2 "$name") $(col 3 "$name") $(col 4 "$name")"
+  done
+} > "$RESULTS/scaling.dat"
+figure rules_1_ms "$(col 3 rules-1)"
+figure rules_100_ms "$(col 3 rules-100)"
+figure whole_rules_1_ms "$(col 1 rules-1)"
+figure whole_rules_100_ms "$(col 1 rules-100)"
