@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Scaling: what one container costs as the host and the policy grow: GPUs
-# (1, 8, 64; all requested), MIG instances (0, 56 on 8 GPUs; all requested),
+# (1, 8, 64; all requested), MIG instances (0: the 8-GPU row; 56: 8 GPUs with
+# 7 each, every instance requested by GPU:instance index),
 # libraries per capability set (10, 100: compute's list replaced by generated
 # stub libraries), admin Lua rule files (1, 10, 100 trivial ones), each through
 # `graft apply` on a fresh target, interleaved rounds, medians; then 50 hooks
@@ -16,12 +17,13 @@ rm -rf "$dir" && mkdir -p "$dir"
 with_libraries() {
   local policy=$1 n=$2 host lib names=() i
   host=$(dirname "$(dirname "$(dirname "$policy")")")
-  lib=$(find "$host/usr/lib" -maxdepth 2 -name 'libcuda.so.1' -printf '%h\n' -quit)
+  lib=$host/usr/lib/$(cc -print-multiarch)
   echo 'int graft_bench_stub;' > "$dir/stub.c"
   cc -fPIC -c "$dir/stub.c" -o "$dir/stub.o"
   for i in $(seq "$n"); do
     cc -shared -Wl,--no-as-needed -lc -Wl,-soname,"libbench$i.so.1" "$dir/stub.o" \
       -o "$lib/libbench$i.so.560.35.03"
+    ln -s "libbench$i.so.560.35.03" "$lib/libbench$i.so.1"
     names+=("\"libbench$i.so\"")
   done
   ldconfig -X -r "$host"
@@ -54,9 +56,10 @@ add_case() {
   cases+=("$name")
 }
 add_case gpus-1 "GPUs: 1" 1 "" all "" ""
-add_case gpus-8 "GPUs: 8" 8 "" all "" ""
+add_case gpus-8 "GPUs: 8 (MIG instances: 0)" 8 "" all "" ""
 add_case gpus-64 "GPUs: 64" 64 "" all "" ""
-add_case mig-56 "MIG instances: 56 (8 GPUs x 7)" 8 --mig=7 all "" ""
+add_case mig-56 "MIG instances: 56 (8 GPUs x 7)" 8 --mig=7 \
+  "$(for g in $(seq 0 7); do for p in $(seq 0 6); do printf '%s:%s,' "$g" "$p"; done; done | sed 's/,$//')" "" ""
 add_case libs-10 "libraries in compute: 10" 8 "" 1 with_libraries 10
 add_case libs-100 "libraries in compute: 100" 8 "" 1 with_libraries 100
 add_case rules-1 "admin rule files: 1" 8 "" 1 with_rules 1
@@ -109,13 +112,13 @@ done
 col() { awk -v c="$1" '{ print $c }' "$dir/$2.txt" | median; }
 {
   echo "\`graft apply\` on a fresh target per run (request: compute+utility; NVIDIA_VISIBLE_DEVICES=all" \
-       "for the GPU and MIG rows, 1 otherwise), medians of $ROUNDS interleaved rounds, milliseconds." \
+       "for the GPU rows, every instance for the MIG row, 1 otherwise), medians of $ROUNDS interleaved rounds, milliseconds." \
        "Phases from the audit line; plugins = loading them and prepare, enter, apply, finish."
   echo
   row "case" "actions applied" "whole process" "inventory" "rules" "plugins"
   row "---" "---:" "---:" "---:" "---:" "---:"
   for name in "${cases[@]}"; do
-    row "${case_label[$name]}" "$(col 5 "$name")" "$(col 1 "$name")" "$(col 2 "$name")" "$(col 3 "$name")" \
+    row "${case_label[$name]}" "$(col 5 "$name" | cut -d. -f1)" "$(col 1 "$name")" "$(col 2 "$name")" "$(col 3 "$name")" \
         "$(col 4 "$name")"
   done
   one=$(median < "$dir/one.txt")
@@ -132,7 +135,7 @@ col() { awk -v c="$1" '{ print $c }' "$dir/$2.txt" | median; }
 {
   echo "# case actions whole_ms inventory_ms rules_ms plugins_ms"
   for name in "${cases[@]}"; do
-    echo "$name $(col 5 "$name") $(col 1 "$name") $(col 2 "$name") $(col 3 "$name") $(col 4 "$name")"
+    echo "$name $(col 5 "$name" | cut -d. -f1) $(col 1 "$name") $(col 2 "$name") $(col 3 "$name") $(col 4 "$name")"
   done
 } > "$RESULTS/scaling.dat"
 figure rules_1_ms "$(col 3 rules-1)"

@@ -52,6 +52,12 @@ by_object() {
   functions "$1" | awk -F'|' '{ ir = $1; gsub(",", "", ir); sum[$4] += ir; all += ir }
     END { for (o in sum) printf "%.1f%%|%s\n", 100 * sum[o] / all, o }' | sort -t'|' -k1,1 -gr
 }
+# inclusive_share NAME FUNCTION: FUNCTION's inclusive share of run NAME ("12.34").
+inclusive_share() {
+  functions "$1" --inclusive=yes | awk -F'|' -v f="$2(" 'index($3, f) == 1 { sub("%", "", $2); print $2; exit }'
+}
+object_share() { by_object "$1" | awk -F'|' -v o="$2" 'index($2, o) == 1 { sub("%", "", $1); print $1; exit }'; }
+
 declare -A label=([plan]="\`graft plan\`" [apply-write]="\`graft apply\`, ldcache write"
                   [apply-ldconfig]="\`graft apply\`, ldcache ldconfig (graft's own instructions only)")
 {
@@ -92,3 +98,11 @@ declare -A label=([plan]="\`graft plan\`" [apply-write]="\`graft apply\`, ldcach
       while IFS='|' read -r ir share function object; do row "$ir" "$share" "\`$function\`"; done
   done
 } > "$RESULTS/callgrind.md"
+if [ ! -e "$dir/plan.unmeasured" ]; then
+  figure plan_share_inventory "$(inclusive_share plan graft::discover_inventory)"
+  figure plan_share_partition_caps "$(inclusive_share plan graft::read_partition_caps)"
+  figure plan_share_rules "$(inclusive_share plan graft::evaluate_rules)"
+  figure plan_share_policy "$(inclusive_share plan graft::cli::load_site_policy)"
+  figure plan_share_ldso "$(object_share plan ld-linux)"
+  figure plan_share_lua "$(object_share plan liblua)"
+fi

