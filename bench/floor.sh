@@ -22,7 +22,7 @@ graft_apply() {  # METHOD_POLICY ROUND -> "process_ms plugin_ms apply_ms"
     --id "floor-$2" "${REQUEST_ENV[@]}")
   [ -s "$dir/ldcache.bytes" ] || nsenter -t "$pid" -m cat "$dir/root/etc/ld.so.cache" > "$dir/ldcache.bytes"
   stop_target "$pid"
-  echo "$whole $(audit_ms "$audit" prepare+enter+apply+finish) $(audit_ms "$audit" apply)"
+  echo "$whole $(audit_fields "$audit" prepare+enter+apply+finish apply)"
 }
 
 floor_run() {  # -> "process_ms syscalls_ms"
@@ -52,7 +52,9 @@ actions=$(wc -l < "$dir/actions.tsv")
 {
   echo "Plan: 8-GPU fake host, GPU 1, compute+utility: $actions actions" \
        "($(cut -f1 "$dir/actions.tsv" | sort | uniq -c | awk '{ printf "%s%s %s", sep, $1, $2; sep=", " }'))."
-  echo "Medians of $ROUNDS interleaved rounds, milliseconds."
+  echo "Medians of $ROUNDS interleaved rounds, milliseconds. graft's plugin phases are the audit line's" \
+       "prepare, enter, apply and finish (opening the host objects is in prepare, as it is in the floor's" \
+       "timed part); the floor's whole process includes making its namespace and scratch root."
   echo
   row "what" "syscalls (plugin phases for graft)" "ratio to floor" "apply phase alone" "ratio" "whole process" "ratio"
   row "---" "---:" "---:" "---:" "---:" "---:" "---:"
@@ -64,5 +66,6 @@ actions=$(wc -l < "$dir/actions.tsv")
     row "graft apply, ldcache $method" "$plugin" "$(ratio "$plugin" "$floor_syscalls")" \
         "$apply" "$(ratio "$apply" "$floor_syscalls")" "$whole" "$(ratio "$whole" "$floor_process")"
     figure "apply_ratio_$method" "$(ratio "$plugin" "$floor_syscalls")"
+    figure "apply_phase_ratio_$method" "$(ratio "$apply" "$floor_syscalls")"
   done
 } > "$RESULTS/floor.md"

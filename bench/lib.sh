@@ -27,7 +27,7 @@ median() {
 }
 
 # a / b to two decimals.
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "nan"; else printf "%.2f\n", a / b }'; }
 # a - b to two decimals.
 minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f\n", a - b }'; }
 
@@ -51,12 +51,18 @@ with_ldcache_method() {
   echo "$copy"
 }
 
-# The last audit record's duration_ms field NAME (a plus-separated list sums).
-audit_ms() {
+# audit_fields AUDIT_LOG SPEC...: from the last audit record, one value per
+# SPEC, space-separated: "applied" (the count), or duration_ms names joined
+# by "+" (their sum). One python3 per call: it is slow to start.
+audit_fields() {
   tail -1 "$1" | python3 -c '
 import json, sys
 record = json.load(sys.stdin)
-print("%.3f" % sum(record["duration_ms"][name] for name in sys.argv[1].split("+")))' "$2"
+def value(spec):
+    if spec == "applied":
+        return str(record["applied"])
+    return "%.3f" % sum(record["duration_ms"][name] for name in spec.split("+"))
+print(" ".join(value(spec) for spec in sys.argv[1:]))' "${@:2}"
 }
 
 # A Markdown table row: row CELL...

@@ -66,7 +66,8 @@ max_rss=0
     rss=$(measure "$name" rss)
     if [[ $name = plan || $name = hook ]] && [ "$rss" -gt "$max_rss" ]; then max_rss=$rss; fi
     row "${label[$name]}" "$value" "$(ratio "$value" "$true_ms")" "$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')"
-    if [ "$name" = plan ]; then figure plan_ratio_true "$(ratio "$value" "$true_ms")"; fi
+    figure "${name}_ms" "$value"
   done
 } > "$RESULTS/process.md"
+figure plan_ratio_true "$(ratio "$(median < "$dir/plan.txt")" "$true_ms")"
 figure peak_rss_mib "$(awk -v k="$max_rss" 'BEGIN { printf "%.1f", k / 1024 }')"

@@ -3,29 +3,44 @@
 # them in one go and writes docs/performance.md (a table per benchmark, the
 # targets, the machine, the load before and after) and
 # docs/performance-scaling.png. Needs root (mount namespaces, runc, cgroups).
-#   bench/run.sh [--quick] [--no-write]
+#   bench/run.sh [--quick | --smoke] [--no-write]
 # --quick: 3 rounds per figure instead of 15, same code paths (for trying the
 # scripts). --no-write: leave docs/ alone; the results stay under the work dir.
+# --smoke: what ctest runs (bench_smoke) to prove the scripts work: 1 round,
+# no docs, no package installs and no build (the binaries of GRAFT_BENCH_BUILD,
+# already built); exits 77 (skipped) without root or a tool it needs.
 # Every figure in docs/performance.md comes from this script's run; nothing
 # there is written by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source=$PWD
 
-rounds=15 mode=full write=true
+rounds=15 mode=full write=true smoke=false
 for argument in "$@"; do
   case $argument in
     --quick) rounds=3 mode=quick ;;
+    --smoke) rounds=1 mode=smoke write=false smoke=true && export BENCH_SMOKE=1 ;;
     --no-write) write=false ;;
-    *) echo "usage: bench/run.sh [--quick] [--no-write]" >&2; exit 2 ;;
+    *) echo "usage: bench/run.sh [--quick | --smoke] [--no-write]" >&2; exit 2 ;;
   esac
 done
-if [ "$(id -u)" -ne 0 ]; then
-  echo "bench/run.sh: needs root (mount namespaces, runc, device cgroups)" >&2
+skip_or_fail() {  # REASON: a smoke run is skipped, a real one fails
+  if $smoke; then
+    echo "graft-test skipped: $1"
+    exit 77
+  fi
+  echo "bench/run.sh: $1" >&2
   exit 1
-fi
+}
+[ "$(id -u)" -eq 0 ] || skip_or_fail "needs root (mount namespaces, runc, device cgroups)"
 
-bash tests/scripts/install-deps.sh --bench
+if $smoke; then
+  for tool in runc gnuplot valgrind callgrind_annotate unshare nsenter /usr/bin/time cc; do
+    command -v "$tool" >/dev/null || skip_or_fail "$tool is not installed (tests/scripts/install-deps.sh --bench)"
+  done
+else
+  bash tests/scripts/install-deps.sh --bench
+fi
 
 # A Release tree: build/ when it is one, else build-bench/ (GRAFT_BENCH_BUILD overrides).
 build=${GRAFT_BENCH_BUILD:-}
@@ -33,11 +48,13 @@ if [ -z "$build" ]; then
   build=build-bench
   grep -qs '^CMAKE_BUILD_TYPE:STRING=Release$' build/CMakeCache.txt && build=build
 fi
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGRAFT_WERROR=ON \
-    -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" >/dev/null
+if ! $smoke; then
+  if [ ! -f "$build/CMakeCache.txt" ]; then
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGRAFT_WERROR=ON \
+      -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" >/dev/null
+  fi
+  cmake --build "$build" -j"$(nproc)" --target graft graft-fake-host graft_plugins >/dev/null
 fi
-cmake --build "$build" -j"$(nproc)" --target graft graft-fake-host graft_plugins >/dev/null
 build=$(cd "$build" && pwd)
 
 export GRAFT=$build/core/graft PLUGINS=$build/lib/graft/plugins FAKE_HOST=$build/tests/graft-fake-host
@@ -62,21 +79,29 @@ mkdir "$BENCH_CGROUP"
 trap 'rmdir "$BENCH_CGROUP" 2>/dev/null || true' EXIT
 
 {
-  echo "started=$(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "started=\"$(date -u "+%Y-%m-%d %H:%M UTC")\""
+  echo "load_start=\"$(cut -d" " -f1-3 /proc/loadavg)\""
 } > "$RESULTS/run.env"
 for benchmark in floor.sh create.sh process.sh scaling.sh callgrind/run.sh; do
   echo "bench: $benchmark" >&2
   bash "bench/$benchmark"
 done
 {
-  echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "load_end=\"$(cut -d" " -f1-3 /proc/loadavg)\""
   echo "mode=$mode"
   echo "rounds=$rounds"
-  echo "commit=$(git -C "$source" rev-parse --short HEAD)$(git -C "$source" diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "commit=\"$(git -C "$source" rev-parse --short HEAD)$(git -C "$source" diff --quiet HEAD -- . 2>/dev/null || echo " (with uncommitted changes)")\""
 } >> "$RESULTS/run.env"
 
 bash bench/report.sh "$RESULTS" "$RESULTS/performance.md" "$RESULTS/performance-scaling.png"
+if $smoke; then  # every table and the plot came out
+  for section in "## Targets" "## Floor" "## Container create" "## Whole process" "## Scaling" \
+                 "## Instruction counts"; do
+    grep -q "^$section" "$RESULTS/performance.md" || { echo "bench: no \"$section\" section" >&2; exit 1; }
+  done
+  [ -s "$RESULTS/performance-scaling.png" ] || { echo "bench: no scaling plot" >&2; exit 1; }
+  ! grep -q '| nan\b' "$RESULTS/performance.md" || { echo "bench: a figure is missing (nan)" >&2; exit 1; }
+fi
 if $write; then
   cp "$RESULTS/performance.md" docs/performance.md
   cp "$RESULTS/performance-scaling.png" docs/performance-scaling.png

@@ -29,6 +29,7 @@ grind() {  # NAME COMMAND...: callgrind.out.NAME, or NAME.unmeasured saying why 
 
 grind plan "$GRAFT" --policy "$write_policy" plan "${REQUEST_ENV[@]}"
 for method in write ldconfig; do
+  [ -z "${BENCH_SMOKE:-}" ] || { echo "not run (smoke run)" > "$dir/apply-$method.unmeasured"; continue; }
   policy_var=${method}_policy
   pid=$(start_target "$dir/root")
   grind "apply-$method" "$GRAFT" --policy "${!policy_var}" apply --pid "$pid" --rootfs "$dir/root" \
@@ -102,6 +103,7 @@ if [ ! -e "$dir/plan.unmeasured" ]; then
   figure plan_share_inventory "$(inclusive_share plan graft::discover_inventory)"
   figure plan_share_partition_caps "$(inclusive_share plan graft::read_partition_caps)"
   figure plan_share_rules "$(inclusive_share plan graft::evaluate_rules)"
+  figure plan_share_rule_load "$(inclusive_share plan graft::rules::load_rule_chunk)"
   figure plan_share_policy "$(inclusive_share plan graft::cli::load_site_policy)"
   figure plan_share_ldso "$(object_share plan ld-linux)"
   figure plan_share_lua "$(object_share plan liblua)"
