@@ -100,7 +100,7 @@ if $smoke; then  # every table and the plot came out
     grep -q "^$section" "$RESULTS/performance.md" || { echo "bench: no \"$section\" section" >&2; exit 1; }
   done
   [ -s "$RESULTS/performance-scaling.png" ] || { echo "bench: no scaling plot" >&2; exit 1; }
-  ! grep -q '| nan\b' "$RESULTS/performance.md" || { echo "bench: a figure is missing (nan)" >&2; exit 1; }
+  ! grep -q '| nan |' "$RESULTS/performance.md" || { echo "bench: a figure is missing (nan)" >&2; exit 1; }
 fi
 if $write; then
   cp "$RESULTS/performance.md" docs/performance.md
