@@ -93,7 +93,10 @@ plain=$(median < "$dir/plain.txt")
   for variant in "${variants[@]}"; do
     value=$(median < "$dir/$variant.txt")
     row "${label[$variant]}" "$value" "$(minus "$value" "$plain")" "$(ratio "$value" "$plain")"
-    [ "$variant" = plain ] || figure "create_ratio_$variant" "$(ratio "$value" "$plain")"
+    if [ "$variant" != plain ]; then
+      figure "create_ratio_$variant" "$(ratio "$value" "$plain")"
+      figure "create_added_$variant" "$(minus "$value" "$plain")"
+    fi
   done
   [ -n "$toolkit_hook" ] || row "NVIDIA's nvidia-container-runtime-hook" "not installed" "" ""
 } > "$RESULTS/create.md"

@@ -55,6 +55,7 @@ done
 
 col() { awk -v c="$1" '{ print $c }' "$2" | median; }
 floor_process=$(col 1 "$dir/floor.txt")
+figure floor_ms "$(col 2 "$dir/floor.txt")"
 floor_syscalls=$(col 2 "$dir/floor.txt")
 actions=$(wc -l < "$dir/actions.tsv")
 {
@@ -75,5 +76,7 @@ actions=$(wc -l < "$dir/actions.tsv")
         "$apply" "$(ratio "$apply" "$floor_syscalls")" "$whole" "$(ratio "$whole" "$floor_process")"
     figure "apply_ratio_$method" "$(ratio "$plugin" "$floor_syscalls")"
     figure "apply_phase_ratio_$method" "$(ratio "$apply" "$floor_syscalls")"
+    figure "plugin_ms_$method" "$plugin"
+    figure "apply_ms_$method" "$apply"
   done
 } > "$RESULTS/floor.md"

@@ -94,6 +94,13 @@ loads nothing, takes $(get version_ms) ms against /bin/true's $(get true_ms) ms.
 Across 1, 10 and 100 admin rule files the rules phase takes $(scaling rules-1 5),
 $(scaling rules-10 5) and $(scaling rules-100 5) ms.
 
+Against the floor, graft's apply phase alone takes $(get apply_ms_write) ms to the
+floor's $(get floor_ms) ms; its plugin phases together take $(get plugin_ms_write) ms,
+so prepare, enter and finish hold the difference. With the ldconfig method the
+apply phase takes $(get apply_ms_ldconfig) ms (the two differ only in the ldcache method). The hook's
+added container-create time is $(get create_added_write) ms (ldcache write); for comparison,
+one whole \`graft hook\` process takes $(get hook_ms) ms in the whole-process table.
+
 ## Floor: apply against its syscalls (bench/floor.sh)
 
 $(cat "$results/floor.md")

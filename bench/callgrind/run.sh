@@ -22,9 +22,12 @@ grind() {  # NAME COMMAND...: callgrind.out.NAME, or NAME.unmeasured saying why 
   LD_PRELOAD=$BENCH_BIN/openat2_shim.so valgrind --tool=callgrind --trace-children=no \
     --callgrind-out-file="$dir/callgrind.out.$name" "$@" >/dev/null 2>"$dir/$name.log" && return 0
   local unknown
-  unknown=$(grep -o 'unhandled amd64-linux syscall: [0-9]*' "$dir/$name.log" | sort -u | awk '{ print $NF }' | paste -sd,)
-  echo "valgrind $(valgrind --version | sed 's/valgrind-//') cannot run it: unhandled syscall(s) ${unknown:-none}" \
-       "($(grep '^graft:' "$dir/$name.log" | head -1))" > "$dir/$name.unmeasured"
+  unknown=$(grep -o 'unhandled amd64-linux syscall: [0-9]*' "$dir/$name.log" | awk '{ print $NF }' | sort -un |
+    awk 'BEGIN { n[428] = "open_tree"; n[429] = "move_mount"; n[434] = "pidfd_open"; n[437] = "openat2"
+                 n[442] = "mount_setattr" }
+         { printf "%s%s%s", sep, $1, ($1 in n) ? " (" n[$1] ")" : ""; sep = ", " }')
+  echo "valgrind $(valgrind --version | sed 's/valgrind-//') cannot run it: it answers ENOSYS to" \
+       "syscall ${unknown:-(none named; see $dir/$name.log)}" > "$dir/$name.unmeasured"
 }
 
 grind plan "$GRAFT" --policy "$write_policy" plan "${REQUEST_ENV[@]}"
