@@ -13,11 +13,13 @@ static_assert(LUA_EXTRASPACE >= sizeof(ViewReads*), "the view reads pointer live
 void ViewReads::start_rule(std::vector<std::string>* into, std::size_t* left_out) {
   lines_ = into;
   left_out_ = left_out;
+  left_out_lines_.clear();
 }
 
 void ViewReads::stop_rule() {
   lines_ = nullptr;
   left_out_ = nullptr;
+  left_out_lines_.clear();
 }
 
 void ViewReads::name(const void* view, std::string path) { paths_[view] = std::move(path); }
@@ -30,11 +32,9 @@ const std::string* ViewReads::path_of(const void* view) const {
 void ViewReads::read(std::string line) {
   if (!lines_) return;
   if (std::find(lines_->begin(), lines_->end(), line) != lines_->end()) return;
-  if (lines_->size() < kLimitPerRule) {
-    lines_->push_back(std::move(line));
-  } else if (left_out_) {
-    ++*left_out_;
-  }
+  if (lines_->size() < kLimitPerRule) return lines_->push_back(std::move(line));
+  if (left_out_lines_.size() < kCountedOnce && !left_out_lines_.insert(std::move(line)).second) return;
+  if (left_out_) ++*left_out_;
 }
 
 void attach_view_reads(lua_State* L, ViewReads* reads) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <lua.hpp>
@@ -17,8 +18,10 @@ namespace graft::rules {
 
 class ViewReads {
  public:
-  // Distinct reads kept per rule; the rest are only counted.
+  // Distinct reads kept per rule; the rest are only counted, each once
+  // among the first kCountedOnce of them, then every time.
   static constexpr std::size_t kLimitPerRule = 24;
+  static constexpr std::size_t kCountedOnce = 4096;
 
   // Reads go to `into` (and the count past the limit to `left_out`) until
   // stop_rule(); reads outside a rule (while files load) are not kept.
@@ -32,6 +35,7 @@ class ViewReads {
 
  private:
   std::unordered_map<const void*, std::string> paths_;
+  std::unordered_set<std::string> left_out_lines_;  // of the rule running now
   std::vector<std::string>* lines_ = nullptr;
   std::size_t* left_out_ = nullptr;
 };
