@@ -24,6 +24,8 @@ struct ParsedOptions {
   CdiHookOptions cdi_hook;
   CdiGenerateOptions cdi_generate;
   std::string cdi_validate_file;
+  std::string policy_command = "check";  // the `policy` subcommand given
+  std::string policy_show_format = "toml";
 };
 
 void add_global_options(CLI::App& app, GlobalOptions& global) {
@@ -41,7 +43,8 @@ void add_plan_command(CLI::App& app, PlanOptions& options) {
   command->footer(
       "Examples:\n"
       "  graft plan --env VAR=VALUE --env VAR2=VALUE   (the variables the vendor policy reads)\n"
-      "  graft plan --bundle /run/containerd/io.containerd.runtime.v2.task/k8s.io/3f2a --format json");
+      "  graft plan --bundle /run/containerd/io.containerd.runtime.v2.task/k8s.io/3f2a --format json\n"
+      "  graft plan --explain --env VAR=VALUE          (then every rule: what it read, what it changed)");
   auto* bundle = command->add_option("--bundle", options.bundle, "OCI bundle directory");
   command->add_option("--id", options.id, "Container id to show (default: audit)");
   auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)");
@@ -52,6 +55,9 @@ void add_plan_command(CLI::App& app, PlanOptions& options) {
       ->check(CLI::IsMember({"text", "json"}));
   command->add_flag("--record", options.record,
                     "Append this evaluation (planned, refused or error) to the policy's audit log");
+  command->add_flag("--explain", options.explain,
+                    "After the plan, every rule in the order it ran: where it is, what it read, what it "
+                    "changed (JSON: an \"explain\" array)");
   bundle->excludes(env);
 }
 
@@ -61,12 +67,20 @@ void add_inventory_command(CLI::App& app, std::string& format) {
   command->add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
 }
 
-void add_policy_command(CLI::App& app) {
+void add_policy_command(CLI::App& app, std::string& show_format) {
   auto* command = app.add_subcommand("policy", "Work with the site policy");
   command->require_subcommand(1);
-  command->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
+  command->footer("Examples:\n  graft policy check --policy /etc/graft/graft.toml\n  graft policy show --format json");
   command->add_subcommand("check", "Validate the policy and its rule files")
       ->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
+  auto* show = command->add_subcommand(
+      "show", "Print the merged policy as this node runs it: files, sections with file:line, rules and phases");
+  show->footer(
+      "Examples:\n"
+      "  graft policy show                      (TOML, each value's file:line in a comment)\n"
+      "  graft policy show --format json --policy /etc/graft/graft.toml");
+  show->add_option("--format", show_format, "toml or json")
+      ->check(CLI::IsMember({"toml", "json"}))->capture_default_str();
 }
 
 void add_hook_command(CLI::App& app, std::string& stage) {
@@ -212,7 +226,11 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
     return [o = parsed.cdi_hook](const GlobalOptions& g) { return run_cdi_hook(g, o); };
   if (name == "inventory")
     return [f = parsed.inventory_format](const GlobalOptions& g) { return run_inventory(g, f); };
-  if (name == "policy") return run_policy_check;  // its one subcommand, `check`, is required
+  if (name == "policy") {
+    if (parsed.policy_command == "show")
+      return [f = parsed.policy_show_format](const GlobalOptions& g) { return run_policy_show(g, f); };
+    return run_policy_check;
+  }
   return run_version;
 }
 
@@ -233,11 +251,12 @@ CommandLine parse_command_line(int argc, char** argv) {
       "  graft plan --bundle /run/containerd/.../3f2a --policy /etc/graft/graft.toml\n"
       "  graft inventory --format json\n"
       "  graft policy check\n"
+      "  graft policy show --format json\n"
       "Run `graft COMMAND --help` for a command's options and examples.");
   add_global_options(app, line.global);
   add_plan_command(app, parsed.plan);
   add_inventory_command(app, parsed.inventory_format);
-  add_policy_command(app);
+  add_policy_command(app, parsed.policy_show_format);
   add_hook_command(app, parsed.hook_stage);
   add_apply_command(app, parsed.apply);
   add_cdi_hook_command(app, parsed.cdi_hook);
@@ -255,7 +274,9 @@ CommandLine parse_command_line(int argc, char** argv) {
     line.exit_code = code == 0 ? exit_ok : exit_usage;
     return line;
   }
-  line.command = chosen(app.get_subcommands().front()->get_name(), parsed);
+  const CLI::App* command = app.get_subcommands().front();
+  if (command->get_name() == "policy") parsed.policy_command = command->get_subcommands().front()->get_name();
+  line.command = chosen(command->get_name(), parsed);
   return line;
 }
 
