@@ -85,11 +85,12 @@ const OutcomeAction* find_action(const ExpectedAction& want, const std::vector<O
 void compare_actions(const Expectation& expect, const std::vector<OutcomeAction>& actions,
                      std::vector<Mismatch>& out) {
   for (const auto& want : expect.actions_present)
-    if (!find_action(want, actions)) out.push_back({"actions_present", action_text(want.kind, want.target), "(none)"});
+    if (!find_action(want, actions))
+      out.push_back({"actions_present", action_text(want.kind, want.target), "(no such action)"});
   for (const auto& unwanted : expect.actions_absent)
     if (const OutcomeAction* found = find_action(unwanted, actions))
-      out.push_back({"actions_absent", "(none) " + action_text(unwanted.kind, unwanted.target),
-                     action_text(found->kind, found->target)});
+      out.push_back({"actions_absent", action_text(unwanted.kind, unwanted.target),
+                     "present: " + action_text(found->kind, found->target)});
 }
 
 }  // namespace
@@ -113,8 +114,21 @@ CaseOutcome outcome_of(const Plan& plan) {
   return outcome;
 }
 
+CaseOutcome outcome_of_error(const std::string& message) {
+  CaseOutcome outcome;
+  outcome.error = message;
+  return outcome;
+}
+
 std::vector<Mismatch> compare_case(const Expectation& expect, const CaseOutcome& outcome) {
   std::vector<Mismatch> out;
+  if (expect.error || outcome.error) {
+    std::string want = expect.error ? pattern_text(*expect.error) : "false";
+    std::string have = outcome.error ? toml_quoted(*outcome.error) : "false";
+    if (!expect.error || !outcome.error || !pattern_matches(*expect.error, *outcome.error))
+      out.push_back({"error", want, have});
+    return out;
+  }
   if (expect.injected && *expect.injected != outcome.injected)
     out.push_back({"injected", *expect.injected ? "true" : "false", outcome.injected ? "true" : "false"});
   compare_list("devices", expect.devices, outcome.devices, out);

@@ -28,9 +28,11 @@ struct CaseOutcome {
   std::vector<OutcomeDenial> denied;
   std::optional<std::string> refusal;
   std::vector<OutcomeAction> actions;
+  std::optional<std::string> error;  // the rules or the planner failed: no plan
 };
 
 CaseOutcome outcome_of(const Plan& plan);
+CaseOutcome outcome_of_error(const std::string& message);
 
 // One difference: `field` with what the case expected and what the plan has,
 // each as one TOML-like line.

@@ -107,6 +107,12 @@ Status read_expectation(const TomlField& field, Expectation& into) {
        }},
       {"denied", +[](const TomlField& f, Expectation& e, const FileContext&) { return read_denied(f, e); }},
       {"refused", +[](const TomlField& f, Expectation& e, const FileContext&) { return read_refused(f, e); }},
+      {"error", +[](const TomlField& f, Expectation& e, const FileContext&) {
+         auto pattern = as_pattern(f);
+         if (!pattern) return Status(pattern.error());
+         e.error = std::move(*pattern);
+         return ok_status();
+       }},
       {"actions_present", +[](const TomlField& f, Expectation& e, const FileContext&) { return read_actions(f, e.actions_present); }},
       {"actions_absent", +[](const TomlField& f, Expectation& e, const FileContext&) { return read_actions(f, e.actions_absent); }},
   };

@@ -38,6 +38,9 @@ struct Expectation {
   std::optional<std::vector<ExpectedDenial>> denied;     // the complete list, in any order
   bool refused = false;                                  // a refusal is expected
   std::optional<TextPattern> refusal;                    // ... and its text matches this
+  // The rules or the planner fail with an error matching this (e.g. a
+  // partition whose capability minors are missing); nothing else is checked.
+  std::optional<TextPattern> error;
   std::vector<ExpectedAction> actions_present;
   std::vector<ExpectedAction> actions_absent;
 };

@@ -30,8 +30,12 @@ std::size_t SuiteResult::failed() const {
 CaseResult check_case(const PolicyCase& policy_case, const Policy& policy, std::vector<RuleCoverage>& coverage) {
   CaseResult result{policy_case.name, policy_case.file, {}, {}};
   auto run = run_case(policy_case, policy);
-  if (!run) {
+  if (!run && !policy_case.expect.error) {
     result.error = run.error().message;
+    return result;
+  }
+  if (!run) {
+    result.mismatches = compare_case(policy_case.expect, outcome_of_error(run.error().message));
     return result;
   }
   add_coverage(run->activity, coverage);
