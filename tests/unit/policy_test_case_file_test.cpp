@@ -61,7 +61,8 @@ TEST_CASE("a case file's request, host and expectation are read as written", "[p
   CHECK(read->expect.actions_absent.at(0).kind.empty());
 }
 
-TEST_CASE("a case without a name or host is named after its file and runs on two GPUs without MIG", "[policy-test]") {
+TEST_CASE("a case without a name or host is named after its file and runs on two GPUs without MIG",
+          "[policy-test]") {
   auto read = parse_case_toml("[request]\nenv = { GPUS = \"0\" }\n", "/cases/gpu-zero.toml");
   REQUIRE(read.ok());
   CHECK(read->name == "gpu-zero");
@@ -87,7 +88,8 @@ TEST_CASE("an expected device must be a GPU index or GPU:PARTITION", "[policy-te
 TEST_CASE("an invalid pattern is an error when the case is read, not a failing case", "[policy-test]") {
   auto read = parse_case_toml("[expect]\nrefused = \"lease (for\"\n", "/cases/bad.toml");
   REQUIRE_FALSE(read.ok());
-  CHECK_THAT(case_error(read), Catch::Contains("/cases/bad.toml:2:11: expect.refused: invalid regular expression"));
+  CHECK_THAT(case_error(read),
+             Catch::Contains("/cases/bad.toml:2:11: expect.refused: invalid regular expression"));
 }
 
 TEST_CASE("a host is described either by gpus and mig or by [[host.gpu]], not both", "[policy-test]") {
@@ -137,7 +139,8 @@ TEST_CASE("a Lua case runs without io or os, and its unknown keys are errors too
   CHECK_THAT(case_error(function), Catch::Contains("name: a function cannot be part of a case"));
 }
 
-TEST_CASE("case files are a directory's *.toml and *.lua files in name order, and files named as given", "[policy-test]") {
+TEST_CASE("case files are a directory's *.toml and *.lua files in name order, and files named as given",
+          "[policy-test]") {
   rules_test::RuleDir dir;
   dir.write("b.toml", "");
   dir.write("a.lua", "return {}");
@@ -146,7 +149,8 @@ TEST_CASE("case files are a directory's *.toml and *.lua files in name order, an
   dir.write("nested/c.toml", "");
   auto found = find_case_files({dir.path(), dir.path() + "/notes.md"});
   REQUIRE(found.ok());
-  CHECK(*found == std::vector<std::string>{dir.path() + "/a.lua", dir.path() + "/b.toml", dir.path() + "/notes.md"});
+  CHECK(*found ==
+        std::vector<std::string>{dir.path() + "/a.lua", dir.path() + "/b.toml", dir.path() + "/notes.md"});
   auto missing = find_case_files({dir.path() + "/none"});
   CHECK_FALSE(missing.ok());
 }

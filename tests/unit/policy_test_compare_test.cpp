@@ -26,7 +26,8 @@ std::vector<std::string> fields_of(const std::vector<Mismatch>& mismatches) {
 
 }  // namespace
 
-TEST_CASE("an outcome that meets every expectation has no mismatch; lists compare in any order", "[policy-test]") {
+TEST_CASE("an outcome that meets every expectation has no mismatch; lists compare in any order",
+          "[policy-test]") {
   Expectation expect;
   expect.injected = true;
   expect.devices = std::vector<std::string>{"0", "1"};
@@ -81,7 +82,8 @@ TEST_CASE("refused = PATTERN needs a refusal whose text matches it", "[policy-te
   CHECK(compare_case(expect, outcome).at(0).expected == "/no GPU lease/");
 }
 
-TEST_CASE("an action expected present or absent is matched by target, and by kind when given", "[policy-test]") {
+TEST_CASE("an action expected present or absent is matched by target, and by kind when given",
+          "[policy-test]") {
   Expectation expect;
   expect.actions_present = {{"bind_mount", "/dev/gpu0"}};
   expect.actions_absent = {{"", "/dev/gpu0"}};
@@ -99,7 +101,9 @@ TEST_CASE("an expected error passes only when the plan fails with a matching mes
   CHECK(compare_case(expect, lease_outcome()).at(0).actual == "false");
 }
 
-TEST_CASE("the outcome of a plan lists its devices as GPU or GPU:PARTITION and its actions by kind and target", "[policy-test]") {
+TEST_CASE(
+    "the outcome of a plan lists its devices as GPU or GPU:PARTITION and its actions by kind and target",
+    "[policy-test]") {
   Plan plan;
   plan.inject = true;
   plan.devices = {GrantedDevice{.index = 0}, GrantedDevice{.index = 1, .partition = 1}};

@@ -28,14 +28,17 @@ TEST_CASE("the same outcome under both policies is no change", "[policy-test]") 
 TEST_CASE("devices, capabilities and mounts gained and lost are listed in plan order", "[policy-test]") {
   CaseOutcome before = diff_outcome({"0", "1"}, {"compute", "display"},
                                     {{"device_node", "/dev/gpu0"}, {"bind_mount", "/usr/lib/libgl.so"}});
-  CaseOutcome after = diff_outcome({"1", "3", "2"}, {"compute"}, {{"device_node", "/dev/gpu3"}, {"device_node", "/dev/gpu2"}});
+  CaseOutcome after = diff_outcome({"1", "3", "2"}, {"compute"},
+                                   {{"device_node", "/dev/gpu3"}, {"device_node", "/dev/gpu2"}});
   OutcomeChange change = diff_outcomes(before, after);
   CHECK(change.devices_gained == std::vector<std::string>{"3", "2"});
   CHECK(change.devices_lost == std::vector<std::string>{"0"});
   CHECK(change.capabilities_gained.empty());
   CHECK(change.capabilities_lost == std::vector<std::string>{"display"});
-  CHECK(change.mounts_gained == std::vector<std::string>{"/dev/gpu3 (device_node)", "/dev/gpu2 (device_node)"});
-  CHECK(change.mounts_lost == std::vector<std::string>{"/dev/gpu0 (device_node)", "/usr/lib/libgl.so (bind_mount)"});
+  CHECK(change.mounts_gained ==
+        std::vector<std::string>{"/dev/gpu3 (device_node)", "/dev/gpu2 (device_node)"});
+  CHECK(change.mounts_lost ==
+        std::vector<std::string>{"/dev/gpu0 (device_node)", "/usr/lib/libgl.so (bind_mount)"});
   CHECK_FALSE(change.empty());
 }
 
@@ -45,7 +48,8 @@ TEST_CASE("only bind mounts and device nodes count as mounts", "[policy-test]") 
   CHECK(diff_outcomes(before, after).empty());
 }
 
-TEST_CASE("a request the new policy refuses, or no longer refuses, is a change with both refusals", "[policy-test]") {
+TEST_CASE("a request the new policy refuses, or no longer refuses, is a change with both refusals",
+          "[policy-test]") {
   CaseOutcome allowed = diff_outcome({"0"}, {}, {});
   CaseOutcome refused = allowed;
   refused.refusal = "tenant 'x' has no GPU lease";
@@ -58,19 +62,21 @@ TEST_CASE("a request the new policy refuses, or no longer refuses, is a change w
   CHECK(diff_outcomes(refused, refused).empty());
 }
 
-TEST_CASE("the diff report names each changed case's gains and losses and counts the cases", "[policy-test]") {
+TEST_CASE("the diff report names each changed case's gains and losses and counts the cases",
+          "[policy-test]") {
   CaseDiff same{"same-case", "/c/same.toml", {}, {}, {}};
   CaseDiff changed{"lease", "/c/lease.toml", {}, {}, {}};
   changed.change.devices_gained = {"4"};
   changed.change.devices_lost = {"2"};
   changed.change.new_refusal = "refused now";
   std::string text = render_diff_text({same, changed});
-  CHECK(text == "same     same-case\n"
-                "changed  lease\n"
-                "  + device 4\n"
-                "  - device 2\n"
-                "  now refused: refused now\n"
-                "2 cases: 1 changed, 1 unchanged\n");
+  CHECK(text ==
+        "same     same-case\n"
+        "changed  lease\n"
+        "  + device 4\n"
+        "  - device 2\n"
+        "  now refused: refused now\n"
+        "2 cases: 1 changed, 1 unchanged\n");
   nlohmann::json json = render_diff_json({same, changed});
   CHECK(json["summary"]["changed"] == 1);
   CHECK(json["cases"][1]["devices"]["gained"] == nlohmann::json::array({"4"}));

@@ -12,7 +12,8 @@
 
 using namespace graft;
 
-TEST_CASE("a synthetic host has the GPUs of its shape, with UUIDs, minors and partition minors", "[policy-test]") {
+TEST_CASE("a synthetic host has the GPUs of its shape, with UUIDs, minors and partition minors",
+          "[policy-test]") {
   Policy policy = test::planning_policy();
   Inventory host = synthetic_inventory(uniform_host(3, {2}, 2), policy);
   REQUIRE(host.gpus.size() == 3);
@@ -27,7 +28,8 @@ TEST_CASE("a synthetic host has the GPUs of its shape, with UUIDs, minors and pa
   CHECK(host.partition_caps.count("config") == 1);
 }
 
-TEST_CASE("a synthetic host has every node and file the policy names, unless the shape lists it missing", "[policy-test]") {
+TEST_CASE("a synthetic host has every node and file the policy names, unless the shape lists it missing",
+          "[policy-test]") {
   Policy policy = test::planning_policy();
   HostShape shape = uniform_host(2, {1}, 1);
   shape.missing = {"/dev/gpu-uvm", "libgpu-ml.so", "gpu-smi"};
@@ -35,7 +37,8 @@ TEST_CASE("a synthetic host has every node and file the policy names, unless the
   CHECK(host.device_nodes.count("/dev/gpuctl") == 1);
   CHECK(host.device_nodes.count("/dev/gpu1") == 1);
   CHECK(host.device_nodes.count("/dev/gpu-uvm") == 0);
-  CHECK(host.device_nodes.count("/dev/gpu-caps/cap" + std::to_string(*host.gpus[1].partitions[0].gi_minor)) == 1);
+  CHECK(host.device_nodes.count("/dev/gpu-caps/cap" + std::to_string(*host.gpus[1].partitions[0].gi_minor)) ==
+        1);
   CHECK(host.libraries.count("libgpu-compute.so") == 1);
   CHECK(host.libraries.count("libgpu-ml.so") == 0);
   CHECK(host.binaries.count("gpu-smi") == 0);
@@ -44,7 +47,8 @@ TEST_CASE("a synthetic host has every node and file the policy names, unless the
   CHECK(host.firmware.at("gpu/*.bin").size() == 1);
 }
 
-TEST_CASE("a plan made on a synthetic host gives the granted GPUs their nodes and the sets their files", "[policy-test]") {
+TEST_CASE("a plan made on a synthetic host gives the granted GPUs their nodes and the sets their files",
+          "[policy-test]") {
   Policy policy = test::planning_policy();
   Inventory host = synthetic_inventory(uniform_host(2, {}, 0), policy);
   auto plan = make_plan(test::audit_request(), host, policy, test::granting({1}, {"compute"}));
@@ -54,7 +58,8 @@ TEST_CASE("a plan made on a synthetic host gives the granted GPUs their nodes an
   CHECK(test::has_target(*plan, ActionKind::bind_mount, "/usr/bin/gpu-smi"));
 }
 
-TEST_CASE("a case runs through the policy's rules and the planner, recording each rule's activity", "[policy-test]") {
+TEST_CASE("a case runs through the policy's rules and the planner, recording each rule's activity",
+          "[policy-test]") {
   rules_test::RuleDir dir;
   Policy policy = test::planning_policy();
   policy.default_capabilities = {SourcedString{"compute", {}}};
@@ -65,8 +70,10 @@ rule("vendor", "request", function(req, host, grant)
   grant:add_device(tonumber(req.env.GPUS), "asked")
 end)
 rule("idle", "restrict", function(req, host, grant) end)
-)"), {}}};
-  auto policy_case = parse_case_toml("[request]\nenv = { GPUS = \"1\" }\n[expect]\ndevices = [1]\n", "/c/one.toml");
+)"),
+                                {}}};
+  auto policy_case =
+      parse_case_toml("[request]\nenv = { GPUS = \"1\" }\n[expect]\ndevices = [1]\n", "/c/one.toml");
   REQUIRE(policy_case.ok());
   auto run = run_case(*policy_case, policy);
   INFO((run ? "" : run.error().message));

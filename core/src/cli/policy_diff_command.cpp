@@ -25,8 +25,10 @@ Result<int> run_policy_diff(const GlobalOptions& global, const PolicyDiffOptions
   if (!new_policy) return new_policy.error().context("--new");
   auto diffs = diff_policies(*files, *old_policy, *new_policy);
   if (!diffs) return diffs.error();
-  if (options.format == "json") std::printf("%s\n", render_diff_json(*diffs).dump(2).c_str());
-  else std::fputs(render_diff_text(*diffs).c_str(), stdout);
+  if (options.format == "json")
+    std::printf("%s\n", render_diff_json(*diffs).dump(2).c_str());
+  else
+    std::fputs(render_diff_text(*diffs).c_str(), stdout);
   bool changed = std::any_of(diffs->begin(), diffs->end(), [](const CaseDiff& d) { return d.changed(); });
   return options.fail_on_change && changed ? exit_error : exit_ok;
 }

@@ -25,7 +25,8 @@ Status write_junit(const std::string& path, const SuiteResult& result, const std
 
 Result<int> run_policy_test(const GlobalOptions& global, const PolicyTestOptions& options) {
   std::vector<std::string> paths = options.paths;
-  if (paths.empty()) paths.push_back((std::filesystem::path(global.policy_path).parent_path() / "tests").string());
+  if (paths.empty())
+    paths.push_back((std::filesystem::path(global.policy_path).parent_path() / "tests").string());
   auto files = find_case_files(paths);
   if (!files) {
     std::fprintf(stderr, "graft: %s\n", one_line(files.error().message).c_str());
@@ -40,8 +41,10 @@ Result<int> run_policy_test(const GlobalOptions& global, const PolicyTestOptions
   SuiteResult result = run_suite(*files, *policy);
   if (!options.junit.empty())
     if (auto status = write_junit(options.junit, result, global.policy_path); !status) return status.error();
-  if (options.format == "json") std::printf("%s\n", render_suite_json(result).dump(2).c_str());
-  else std::fputs(render_suite_text(result).c_str(), stdout);
+  if (options.format == "json")
+    std::printf("%s\n", render_suite_json(result).dump(2).c_str());
+  else
+    std::fputs(render_suite_text(result).c_str(), stdout);
   return result.failed() == 0 ? exit_ok : exit_error;
 }
 

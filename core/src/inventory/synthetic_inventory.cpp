@@ -17,7 +17,8 @@ constexpr unsigned kSyntheticNodeMajor = 195;
 constexpr unsigned kSyntheticCapsMajor = 511;
 
 // Every value of one field of every capability set, once each.
-std::set<std::string> synthetic_names_in_sets(const Policy& policy, std::vector<SourcedString> CapabilitySet::*field) {
+std::set<std::string> synthetic_names_in_sets(const Policy& policy,
+                                              std::vector<SourcedString> CapabilitySet::*field) {
   std::set<std::string> names;
   for (const auto& [_, set] : policy.capabilities)
     for (const auto& item : set.*field) names.insert(item.value);
@@ -32,12 +33,17 @@ Gpu make_synthetic_gpu(unsigned index, const SyntheticGpu& shape, const Policy& 
           .model = shape.model.empty() ? "synthetic GPU" : shape.model,
           .proc_dir = "",
           .partitions = {}};
-  std::string dir = join_root(policy.host.proc_root,
-                              expand_template(policy.discovery.partition_dir, {{"minor", std::to_string(index)}}));
+  std::string dir = join_root(policy.host.proc_root, expand_template(policy.discovery.partition_dir,
+                                                                     {{"minor", std::to_string(index)}}));
   for (unsigned p = 0; p < shape.partitions; ++p) {
     std::string gi_dir = dir + "/gi" + std::to_string(p + 1);
-    gpu.partitions.push_back(Partition{.index = p, .gi = p + 1, .ci = 0, .gi_access = gi_dir + "/access",
-                                       .ci_access = gi_dir + "/ci0/access", .gi_minor = {}, .ci_minor = {}});
+    gpu.partitions.push_back(Partition{.index = p,
+                                       .gi = p + 1,
+                                       .ci = 0,
+                                       .gi_access = gi_dir + "/access",
+                                       .ci_access = gi_dir + "/ci0/access",
+                                       .gi_minor = {},
+                                       .ci_minor = {}});
   }
   return gpu;
 }
@@ -47,9 +53,11 @@ void add_synthetic_caps(const HostShape& shape, const Policy& policy, Inventory&
   unsigned next = 1;
   for (const auto& [_, extra] : policy.extras)
     for (const auto& name : extra.caps)
-      if (!shape.missing.count(name) && !inventory.partition_caps.count(name)) inventory.partition_caps[name] = next++;
+      if (!shape.missing.count(name) && !inventory.partition_caps.count(name))
+        inventory.partition_caps[name] = next++;
   next = 10;
-  auto assign = [&](const std::string& key, std::optional<unsigned>& minor, const std::map<std::string, std::string>& values) {
+  auto assign = [&](const std::string& key, std::optional<unsigned>& minor,
+                    const std::map<std::string, std::string>& values) {
     if (key.empty()) return;
     std::string name = expand_template(key, values);
     if (shape.missing.count(name)) return;
@@ -66,10 +74,11 @@ void add_synthetic_caps(const HostShape& shape, const Policy& policy, Inventory&
     }
 }
 
-void add_synthetic_node(const std::string& path, unsigned major, unsigned minor, const HostShape& shape, const Policy& policy,
-              Inventory& inventory) {
+void add_synthetic_node(const std::string& path, unsigned major, unsigned minor, const HostShape& shape,
+                        const Policy& policy, Inventory& inventory) {
   if (shape.missing.count(path)) return;
-  inventory.device_nodes[path] = DeviceNode{path, join_root(policy.host.dev_root, path), 'c', major, minor, true};
+  inventory.device_nodes[path] =
+      DeviceNode{path, join_root(policy.host.dev_root, path), 'c', major, minor, true};
 }
 
 void add_synthetic_nodes(const HostShape& shape, const Policy& policy, Inventory& inventory) {
@@ -79,13 +88,14 @@ void add_synthetic_nodes(const HostShape& shape, const Policy& policy, Inventory
       add_synthetic_node(device_class.path, kSyntheticNodeMajor, fixed_minor--, shape, policy, inventory);
     } else if (device_class.per == DeviceClass::Per::gpu) {
       for (const auto& gpu : inventory.gpus)
-        add_synthetic_node(expand_template(device_class.path, {{"minor", std::to_string(gpu.minor)}}), kSyntheticNodeMajor, gpu.minor,
-                 shape, policy, inventory);
+        add_synthetic_node(expand_template(device_class.path, {{"minor", std::to_string(gpu.minor)}}),
+                           kSyntheticNodeMajor, gpu.minor, shape, policy, inventory);
     } else {
-      if (!device_class.major_name.empty()) inventory.char_majors[device_class.major_name] = kSyntheticCapsMajor;
+      if (!device_class.major_name.empty())
+        inventory.char_majors[device_class.major_name] = kSyntheticCapsMajor;
       for (const auto& [_, minor] : inventory.partition_caps)
-        add_synthetic_node(expand_template(device_class.path, {{"minor", std::to_string(minor)}}), kSyntheticCapsMajor, minor, shape,
-                 policy, inventory);
+        add_synthetic_node(expand_template(device_class.path, {{"minor", std::to_string(minor)}}),
+                           kSyntheticCapsMajor, minor, shape, policy, inventory);
     }
   }
 }
@@ -97,9 +107,11 @@ void add_synthetic_libraries(const HostShape& shape, const Policy& policy, Inven
     if (shape.missing.count(prefix)) continue;
     std::string file = prefix + "." + shape.driver_version;
     std::vector<Library>& found = inventory.libraries[prefix];
-    found.push_back({prefix + ".1", join_root(policy.host.driver_root, "/usr/lib/x86_64-linux-gnu/" + file), false});
+    found.push_back(
+        {prefix + ".1", join_root(policy.host.driver_root, "/usr/lib/x86_64-linux-gnu/" + file), false});
     if (lib32)
-      found.push_back({prefix + ".1", join_root(policy.host.driver_root, "/usr/lib/i386-linux-gnu/" + file), true});
+      found.push_back(
+          {prefix + ".1", join_root(policy.host.driver_root, "/usr/lib/i386-linux-gnu/" + file), true});
   }
 }
 
@@ -107,17 +119,21 @@ void add_synthetic_files(const HostShape& shape, const Policy& policy, Inventory
   const HostRoots& roots = policy.host;
   for (const auto& name : synthetic_names_in_sets(policy, &CapabilitySet::binaries))
     if (!shape.missing.count(name))
-      inventory.binaries[name] = HostFile{name, join_root(roots.driver_root, "/usr/bin/" + name), "/usr/bin/" + name, false};
+      inventory.binaries[name] =
+          HostFile{name, join_root(roots.driver_root, "/usr/bin/" + name), "/usr/bin/" + name, false};
   for (const auto& glob : synthetic_names_in_sets(policy, &CapabilitySet::firmware)) {
     if (shape.missing.count(glob)) continue;
     std::string relative = expand_template(glob, {{"driver_version", shape.driver_version}});
     std::string name = basename_of(relative);
-    for (auto star = name.find('*'); star != std::string::npos; star = name.find('*')) name.replace(star, 1, "0");
-    std::string path = normalize_path(policy.discovery.firmware_dir + "/" + dirname_of(relative) + "/" + name);
+    for (auto star = name.find('*'); star != std::string::npos; star = name.find('*'))
+      name.replace(star, 1, "0");
+    std::string path =
+        normalize_path(policy.discovery.firmware_dir + "/" + dirname_of(relative) + "/" + name);
     inventory.firmware[glob] = {HostFile{name, join_root(roots.driver_root, path), path, false}};
   }
   for (const auto& path : synthetic_names_in_sets(policy, &CapabilitySet::ipc))
-    if (!shape.missing.count(path)) inventory.ipc[path] = HostFile{path, join_root(roots.run_root, path), path, false};
+    if (!shape.missing.count(path))
+      inventory.ipc[path] = HostFile{path, join_root(roots.run_root, path), path, false};
   for (const auto& path : synthetic_names_in_sets(policy, &CapabilitySet::config_files))
     if (!shape.missing.count(path))
       inventory.config_files[path] = HostFile{path, join_root(roots.driver_root, path), path, false};
@@ -139,7 +155,8 @@ Inventory synthetic_inventory(const HostShape& shape, const Policy& policy) {
   Inventory inventory;
   inventory.roots = policy.host;
   inventory.driver_version = shape.driver_version;
-  for (unsigned i = 0; i < shape.gpus.size(); ++i) inventory.gpus.push_back(make_synthetic_gpu(i, shape.gpus[i], policy));
+  for (unsigned i = 0; i < shape.gpus.size(); ++i)
+    inventory.gpus.push_back(make_synthetic_gpu(i, shape.gpus[i], policy));
   add_synthetic_caps(shape, policy, inventory);
   add_synthetic_nodes(shape, policy, inventory);
   add_synthetic_libraries(shape, policy, inventory);

@@ -52,7 +52,8 @@ void compare_denied(const std::vector<ExpectedDenial>& expected, const std::vect
   for (const auto& want : expected) {
     bool found = false;
     for (std::size_t i = 0; i < actual.size() && !found; ++i)
-      if (!used[i] && actual[i].what == want.what && pattern_matches(want.reason, actual[i].reason)) used[i] = found = true;
+      if (!used[i] && actual[i].what == want.what && pattern_matches(want.reason, actual[i].reason))
+        used[i] = found = true;
     all_found &= found;
   }
   if (all_found && std::all_of(used.begin(), used.end(), [](bool u) { return u; })) return;
@@ -67,7 +68,8 @@ void compare_refusal(const Expectation& expect, const std::optional<std::string>
                      std::vector<Mismatch>& out) {
   std::string want = !expect.refused ? "false" : expect.refusal ? pattern_text(*expect.refusal) : "true";
   std::string have = refusal ? toml_quoted(*refusal) : "false";
-  bool met = expect.refused ? refusal && (!expect.refusal || pattern_matches(*expect.refusal, *refusal)) : !refusal;
+  bool met =
+      expect.refused ? refusal && (!expect.refusal || pattern_matches(*expect.refusal, *refusal)) : !refusal;
   if (!met) out.push_back({"refused", want, have});
 }
 

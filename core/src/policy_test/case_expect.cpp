@@ -31,7 +31,8 @@ Result<std::string> as_device(const TomlField& field) {
   auto text = as_string(field);
   if (!text) return field.type_error("a GPU index or \"GPU:PARTITION\"");
   static const std::regex shape("[0-9]+(:[0-9]+)?");
-  if (!std::regex_match(*text, shape)) return field.error(fmt::format("'{}': expected \"GPU\" or \"GPU:PARTITION\"", *text));
+  if (!std::regex_match(*text, shape))
+    return field.error(fmt::format("'{}': expected \"GPU\" or \"GPU:PARTITION\"", *text));
   return *text;
 }
 
@@ -48,7 +49,8 @@ Status read_devices(const TomlField& field, Expectation& into) {
 Status read_denied(const TomlField& field, Expectation& into) {
   static const KeyReader<ExpectedDenial> readers[] = {
       {"what", read_string<&ExpectedDenial::what>},
-      {"reason", +[](const TomlField& f, ExpectedDenial& d, const FileContext&) { return store(as_pattern(f), d.reason); }},
+      {"reason", +[](const TomlField& f, ExpectedDenial& d,
+                     const FileContext&) { return store(as_pattern(f), d.reason); }},
   };
   into.denied.emplace();
   return read_each(field, [&](const TomlField& element) {
@@ -68,10 +70,7 @@ Status read_refused(const TomlField& field, Expectation& into) {
   }
   if (!field.node.is_string()) return field.type_error("false, true or a pattern string");
   into.refused = true;
-  auto pattern = as_pattern(field);
-  if (!pattern) return pattern.error();
-  into.refusal = std::move(*pattern);
-  return ok_status();
+  return store(as_pattern(field), into.refusal);
 }
 
 Status read_actions(const TomlField& field, std::vector<ExpectedAction>& into) {
@@ -92,29 +91,19 @@ Status read_actions(const TomlField& field, std::vector<ExpectedAction>& into) {
 
 Status read_expectation(const TomlField& field, Expectation& into) {
   static const KeyReader<Expectation> readers[] = {
-      {"injected", +[](const TomlField& f, Expectation& e, const FileContext&) {
-         auto value = as_bool(f);
-         if (!value) return Status(value.error());
-         e.injected = *value;
-         return ok_status();
-       }},
+      {"injected",
+       +[](const TomlField& f, Expectation& e, const FileContext&) { return store(as_bool(f), e.injected); }},
       {"devices", +[](const TomlField& f, Expectation& e, const FileContext&) { return read_devices(f, e); }},
-      {"capabilities", +[](const TomlField& f, Expectation& e, const FileContext&) {
-         auto names = as_string_list(f);
-         if (!names) return Status(names.error());
-         e.capabilities = std::move(*names);
-         return ok_status();
-       }},
+      {"capabilities", +[](const TomlField& f, Expectation& e,
+                           const FileContext&) { return store(as_string_list(f), e.capabilities); }},
       {"denied", +[](const TomlField& f, Expectation& e, const FileContext&) { return read_denied(f, e); }},
       {"refused", +[](const TomlField& f, Expectation& e, const FileContext&) { return read_refused(f, e); }},
-      {"error", +[](const TomlField& f, Expectation& e, const FileContext&) {
-         auto pattern = as_pattern(f);
-         if (!pattern) return Status(pattern.error());
-         e.error = std::move(*pattern);
-         return ok_status();
-       }},
-      {"actions_present", +[](const TomlField& f, Expectation& e, const FileContext&) { return read_actions(f, e.actions_present); }},
-      {"actions_absent", +[](const TomlField& f, Expectation& e, const FileContext&) { return read_actions(f, e.actions_absent); }},
+      {"error",
+       +[](const TomlField& f, Expectation& e, const FileContext&) { return store(as_pattern(f), e.error); }},
+      {"actions_present", +[](const TomlField& f, Expectation& e,
+                              const FileContext&) { return read_actions(f, e.actions_present); }},
+      {"actions_absent", +[](const TomlField& f, Expectation& e,
+                             const FileContext&) { return read_actions(f, e.actions_absent); }},
   };
   if (const auto* array = field.node.as_array(); array && array->empty()) return ok_status();  // Lua's {}
   return read_table(field, readers, into, FileContext{});

@@ -3,6 +3,7 @@
 // storing a read value.
 #pragma once
 
+#include <optional>
 #include <utility>
 
 #include "policy/member_readers.hpp"
@@ -21,6 +22,13 @@ Status read_each(const TomlField& field, ReadElement&& read_element) {
 
 template <typename T>
 Status store(Result<T> value, T& into) {
+  if (!value) return value.error();
+  into = std::move(*value);
+  return ok_status();
+}
+
+template <typename T>
+Status store(Result<T> value, std::optional<T>& into) {
   if (!value) return value.error();
   into = std::move(*value);
   return ok_status();

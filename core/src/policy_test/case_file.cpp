@@ -32,14 +32,16 @@ Status read_pairs(const TomlField& field, std::map<std::string, std::string>& in
     }
     return ok_status();
   }
-  if (!field.node.is_array()) return field.type_error("a table of strings or an array of \"KEY=VALUE\" strings");
+  if (!field.node.is_array())
+    return field.type_error("a table of strings or an array of \"KEY=VALUE\" strings");
   const auto& array = *field.node.as_array();
   for (std::size_t i = 0; i < array.size(); ++i) {
     TomlField element = field.element(i, array[i]);
     auto pair = as_string(element);
     if (!pair) return pair.error();
     auto eq = pair->find('=');
-    if (eq == std::string::npos || eq == 0) return element.error(fmt::format("'{}': expected KEY=VALUE", *pair));
+    if (eq == std::string::npos || eq == 0)
+      return element.error(fmt::format("'{}': expected KEY=VALUE", *pair));
     into[pair->substr(0, eq)] = pair->substr(eq + 1);
   }
   return ok_status();
@@ -67,10 +69,12 @@ Status read_mount(const TomlField& field, RequestMount& mount) {
 
 const KeyReader<Request> kCaseRequestReaders[] = {
     {"env", +[](const TomlField& f, Request& r, const FileContext&) { return read_pairs(f, r.env); }},
-    {"annotations", +[](const TomlField& f, Request& r, const FileContext&) { return read_pairs(f, r.annotations); }},
+    {"annotations",
+     +[](const TomlField& f, Request& r, const FileContext&) { return read_pairs(f, r.annotations); }},
     {"privileged", read_bool<&Request::privileged>},
     {"id", read_string<&Request::container_id>},
-    {"mounts", +[](const TomlField& f, Request& r, const FileContext&) {
+    {"mounts",
+     +[](const TomlField& f, Request& r, const FileContext&) {
        return read_each(f, [&](const TomlField& e) {
          RequestMount mount;
          if (auto status = read_mount(e, mount); !status) return status;
@@ -108,28 +112,34 @@ Status read_listed_gpu(const TomlField& field, SyntheticGpu& gpu) {
   static const KeyReader<SyntheticGpu> readers[] = {
       {"uuid", read_string<&SyntheticGpu::uuid>},
       {"model", read_string<&SyntheticGpu::model>},
-      {"partitions", +[](const TomlField& f, SyntheticGpu& g, const FileContext&) { return store(as_case_count(f, 64), g.partitions); }},
+      {"partitions", +[](const TomlField& f, SyntheticGpu& g,
+                         const FileContext&) { return store(as_case_count(f, 64), g.partitions); }},
   };
   return read_table(field, readers, gpu, FileContext{});
 }
 
 const KeyReader<HostFields> kCaseHostReaders[] = {
-    {"gpus", +[](const TomlField& f, HostFields& h, const FileContext&) {
+    {"gpus",
+     +[](const TomlField& f, HostFields& h, const FileContext&) {
        auto count = as_case_count(f, 1024);
        if (!count) return Status(count.error());
        h.gpus = *count;
        return ok_status();
      }},
     {"mig", +[](const TomlField& f, HostFields& h, const FileContext&) { return read_mig(f, h); }},
-    {"partitions", +[](const TomlField& f, HostFields& h, const FileContext&) { return store(as_case_count(f, 64), h.partitions); }},
-    {"driver_version", +[](const TomlField& f, HostFields& h, const FileContext&) { return store(as_string(f), h.shape.driver_version); }},
-    {"missing", +[](const TomlField& f, HostFields& h, const FileContext&) {
+    {"partitions", +[](const TomlField& f, HostFields& h,
+                       const FileContext&) { return store(as_case_count(f, 64), h.partitions); }},
+    {"driver_version", +[](const TomlField& f, HostFields& h,
+                           const FileContext&) { return store(as_string(f), h.shape.driver_version); }},
+    {"missing",
+     +[](const TomlField& f, HostFields& h, const FileContext&) {
        auto names = as_string_list(f);
        if (!names) return Status(names.error());
        h.shape.missing.insert(names->begin(), names->end());
        return ok_status();
      }},
-    {"gpu", +[](const TomlField& f, HostFields& h, const FileContext&) {
+    {"gpu",
+     +[](const TomlField& f, HostFields& h, const FileContext&) {
        h.listed.emplace();
        return read_each(f, [&](const TomlField& e) {
          SyntheticGpu gpu;
@@ -144,7 +154,8 @@ Result<HostShape> read_host(const TomlField& field) {
   HostFields fields;
   if (auto status = read_section(field, kCaseHostReaders, fields); !status) return status.error();
   if (fields.listed && (fields.gpus || fields.mig_all || !fields.mig.empty()))
-    return field.error("gpus and mig describe a uniform host; [[host.gpu]] lists each GPU instead: use one or the other");
+    return field.error(
+        "gpus and mig describe a uniform host; [[host.gpu]] lists each GPU instead: use one or the other");
   HostShape shape = std::move(fields.shape);
   if (fields.listed) {
     shape.gpus = std::move(*fields.listed);
@@ -174,9 +185,12 @@ Result<PolicyCase> read_case_table(const toml::table& table, const std::string& 
   static const KeyReader<PolicyCase> readers[] = {
       {"name", read_string<&PolicyCase::name>},
       {"description", read_string<&PolicyCase::description>},
-      {"request", +[](const TomlField& f, PolicyCase& c, const FileContext&) { return read_section(f, kCaseRequestReaders, c.request); }},
-      {"host", +[](const TomlField& f, PolicyCase& c, const FileContext&) { return store(read_host(f), c.host); }},
-      {"expect", +[](const TomlField& f, PolicyCase& c, const FileContext&) { return read_expectation(f, c.expect); }},
+      {"request", +[](const TomlField& f, PolicyCase& c,
+                      const FileContext&) { return read_section(f, kCaseRequestReaders, c.request); }},
+      {"host",
+       +[](const TomlField& f, PolicyCase& c, const FileContext&) { return store(read_host(f), c.host); }},
+      {"expect",
+       +[](const TomlField& f, PolicyCase& c, const FileContext&) { return read_expectation(f, c.expect); }},
   };
   if (auto status = read_table(root, readers, policy_case, FileContext{}); !status) return status.error();
   return policy_case;
@@ -212,7 +226,8 @@ Result<std::vector<std::string>> find_case_files(const std::vector<std::string>&
     std::vector<std::string> found;
     for (const auto& entry : fs::directory_iterator(path, error)) {
       std::string ext = entry.path().extension().string();
-      if (entry.is_regular_file() && (ext == ".toml" || ext == ".lua")) found.push_back(entry.path().string());
+      if (entry.is_regular_file() && (ext == ".toml" || ext == ".lua"))
+        found.push_back(entry.path().string());
     }
     if (error) return make_error("{}: {}", path, error.message());
     std::sort(found.begin(), found.end());

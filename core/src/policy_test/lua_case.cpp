@@ -40,10 +40,11 @@ bool lua_is_sequence(lua_State* L, int index) {
 
 // Converts the value at `index` (absolute). Raises no Lua error: every
 // problem is a message in `error`, so no C++ object is skipped by a longjmp.
-std::unique_ptr<toml::node> lua_to_toml(lua_State* L, int index, const std::string& key, int depth, std::string& error);
+std::unique_ptr<toml::node> lua_to_toml(lua_State* L, int index, const std::string& key, int depth,
+                                        std::string& error);
 
 std::unique_ptr<toml::node> lua_table_to_toml(lua_State* L, int index, const std::string& key, int depth,
-                                          std::string& error) {
+                                              std::string& error) {
   if (depth > 16 || !lua_checkstack(L, 4)) {
     error = key + ": nested too deeply";
     return nullptr;
@@ -79,16 +80,21 @@ std::unique_ptr<toml::node> lua_table_to_toml(lua_State* L, int index, const std
   return table;
 }
 
-std::unique_ptr<toml::node> lua_to_toml(lua_State* L, int index, const std::string& key, int depth, std::string& error) {
+std::unique_ptr<toml::node> lua_to_toml(lua_State* L, int index, const std::string& key, int depth,
+                                        std::string& error) {
   switch (lua_type(L, index)) {
-    case LUA_TBOOLEAN: return std::make_unique<toml::value<bool>>(lua_toboolean(L, index) != 0);
-    case LUA_TSTRING: return std::make_unique<toml::value<std::string>>(lua_tostring(L, index));
+    case LUA_TBOOLEAN:
+      return std::make_unique<toml::value<bool>>(lua_toboolean(L, index) != 0);
+    case LUA_TSTRING:
+      return std::make_unique<toml::value<std::string>>(lua_tostring(L, index));
     case LUA_TNUMBER:
       if (lua_isinteger(L, index)) return std::make_unique<toml::value<int64_t>>(lua_tointeger(L, index));
       error = key + ": expected an integer, got a float";
       return nullptr;
-    case LUA_TTABLE: return lua_table_to_toml(L, index, key, depth, error);
-    default: error = std::string(key) + ": a " + lua_typename(L, lua_type(L, index)) + " cannot be part of a case";
+    case LUA_TTABLE:
+      return lua_table_to_toml(L, index, key, depth, error);
+    default:
+      error = std::string(key) + ": a " + lua_typename(L, lua_type(L, index)) + " cannot be part of a case";
   }
   return nullptr;
 }
@@ -106,8 +112,10 @@ int run_case_chunk(lua_State* L) {
     return 0;
   }
   auto converted = lua_table_to_toml(L, lua_gettop(L), "", 0, chunk->error);
-  if (converted && converted->is_table()) chunk->table = std::move(*converted->as_table());
-  else if (converted) chunk->error.clear();  // an empty or list-shaped return: read as an empty case
+  if (converted && converted->is_table())
+    chunk->table = std::move(*converted->as_table());
+  else if (converted)
+    chunk->error.clear();  // an empty or list-shaped return: read as an empty case
   return 0;
 }
 

@@ -20,7 +20,7 @@ struct TextPattern {
 };
 
 struct ExpectedDenial {
-  std::string what;     // exactly as the plan names it: "GPU 0", "capability display"
+  std::string what;  // exactly as the plan names it: "GPU 0", "capability display"
   TextPattern reason;
 };
 

@@ -13,7 +13,8 @@ namespace graft {
 namespace {
 
 // Items of `from` missing from `other`, in `from`'s order, once each.
-std::vector<std::string> missing_from(const std::vector<std::string>& from, const std::vector<std::string>& other) {
+std::vector<std::string> missing_from(const std::vector<std::string>& from,
+                                      const std::vector<std::string>& other) {
   std::set<std::string> seen(other.begin(), other.end());
   std::vector<std::string> out;
   for (const auto& item : from)
@@ -42,8 +43,9 @@ void add_change_lines(std::string& text, char sign, const char* what, const std:
 }  // namespace
 
 bool OutcomeChange::empty() const {
-  return devices_gained.empty() && devices_lost.empty() && capabilities_gained.empty() && capabilities_lost.empty() &&
-         mounts_gained.empty() && mounts_lost.empty() && !old_refusal && !new_refusal;
+  return devices_gained.empty() && devices_lost.empty() && capabilities_gained.empty() &&
+         capabilities_lost.empty() && mounts_gained.empty() && mounts_lost.empty() && !old_refusal &&
+         !new_refusal;
 }
 
 OutcomeChange diff_outcomes(const CaseOutcome& before, const CaseOutcome& after) {
@@ -95,8 +97,10 @@ std::string render_diff_text(const std::vector<CaseDiff>& diffs) {
     add_change_lines(text, '-', "capability", c.capabilities_lost);
     add_change_lines(text, '+', "mount", c.mounts_gained);
     add_change_lines(text, '-', "mount", c.mounts_lost);
-    if (c.new_refusal) text += fmt::format("  now refused: {}\n", *c.new_refusal);
-    else if (c.old_refusal) text += fmt::format("  no longer refused (was: {})\n", *c.old_refusal);
+    if (c.new_refusal)
+      text += fmt::format("  now refused: {}\n", *c.new_refusal);
+    else if (c.old_refusal)
+      text += fmt::format("  no longer refused (was: {})\n", *c.old_refusal);
     if (diff.old_error != diff.new_error) {
       if (!diff.old_error.empty()) text += fmt::format("  old policy error: {}\n", diff.old_error);
       if (!diff.new_error.empty()) text += fmt::format("  new policy error: {}\n", diff.new_error);
@@ -112,17 +116,22 @@ nlohmann::json render_diff_json(const std::vector<CaseDiff>& diffs) {
   for (const auto& diff : diffs) {
     const OutcomeChange& c = diff.change;
     changed += diff.changed() ? 1 : 0;
-    nlohmann::json entry{{"name", diff.name}, {"file", diff.file}, {"changed", diff.changed()},
+    nlohmann::json entry{{"name", diff.name},
+                         {"file", diff.file},
+                         {"changed", diff.changed()},
                          {"devices", {{"gained", c.devices_gained}, {"lost", c.devices_lost}}},
                          {"capabilities", {{"gained", c.capabilities_gained}, {"lost", c.capabilities_lost}}},
                          {"mounts", {{"gained", c.mounts_gained}, {"lost", c.mounts_lost}}},
-                         {"refusal", {{"old", c.old_refusal ? nlohmann::json(*c.old_refusal) : nlohmann::json()},
-                                      {"new", c.new_refusal ? nlohmann::json(*c.new_refusal) : nlohmann::json()}}}};
+                         {"refusal",
+                          {{"old", c.old_refusal ? nlohmann::json(*c.old_refusal) : nlohmann::json()},
+                           {"new", c.new_refusal ? nlohmann::json(*c.new_refusal) : nlohmann::json()}}}};
     if (!diff.old_error.empty()) entry["old_error"] = diff.old_error;
     if (!diff.new_error.empty()) entry["new_error"] = diff.new_error;
     cases.push_back(entry);
   }
-  return {{"cases", cases}, {"summary", {{"cases", diffs.size()}, {"changed", changed}, {"unchanged", diffs.size() - changed}}}};
+  return {
+      {"cases", cases},
+      {"summary", {{"cases", diffs.size()}, {"changed", changed}, {"unchanged", diffs.size() - changed}}}};
 }
 
 }  // namespace graft

@@ -1,3 +1,5 @@
+// run_case: a case's synthetic host built from the policy, then the rules
+// (activity recorded) and the planner; add_coverage folds activity together.
 #include "policy_test/run_case.hpp"
 
 #include "inventory/synthetic_inventory.hpp"

@@ -24,10 +24,12 @@ std::string CaseResult::failure_text() const {
 }
 
 std::size_t SuiteResult::failed() const {
-  return static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [](const CaseResult& c) { return !c.passed(); }));
+  return static_cast<std::size_t>(
+      std::count_if(cases.begin(), cases.end(), [](const CaseResult& c) { return !c.passed(); }));
 }
 
-CaseResult check_case(const PolicyCase& policy_case, const Policy& policy, std::vector<RuleCoverage>& coverage) {
+CaseResult check_case(const PolicyCase& policy_case, const Policy& policy,
+                      std::vector<RuleCoverage>& coverage) {
   CaseResult result{policy_case.name, policy_case.file, {}, {}};
   auto run = run_case(policy_case, policy);
   if (!run && !policy_case.expect.error) {
@@ -48,7 +50,8 @@ SuiteResult run_suite(const std::vector<std::string>& files, const Policy& polic
   for (const auto& file : files) {
     auto policy_case = read_case_file(file);
     if (!policy_case) {
-      suite.cases.push_back(CaseResult{std::filesystem::path(file).stem().string(), file, {}, policy_case.error().message});
+      suite.cases.push_back(
+          CaseResult{std::filesystem::path(file).stem().string(), file, {}, policy_case.error().message});
       continue;
     }
     suite.cases.push_back(check_case(*policy_case, policy, suite.coverage));
@@ -70,7 +73,8 @@ std::string render_suite_text(const SuiteResult& result) {
     }
   }
   std::size_t failed = result.failed();
-  text += fmt::format("{} cases: {} passed, {} failed\n", result.cases.size(), result.cases.size() - failed, failed);
+  text += fmt::format("{} cases: {} passed, {} failed\n", result.cases.size(), result.cases.size() - failed,
+                      failed);
   text += fmt::format("rule coverage ({} rules):\n", result.coverage.size());
   for (const auto& rule : result.coverage)
     text += fmt::format("  {:<9}  {}  {}\n", coverage_word(rule), rule.name, rule.origin.full());
@@ -83,16 +87,19 @@ nlohmann::json render_suite_json(const SuiteResult& result) {
     nlohmann::json mismatches = nlohmann::json::array();
     for (const auto& m : c.mismatches)
       mismatches.push_back({{"field", m.field}, {"expected", m.expected}, {"actual", m.actual}});
-    nlohmann::json entry{{"name", c.name}, {"file", c.file}, {"passed", c.passed()}, {"mismatches", mismatches}};
+    nlohmann::json entry{
+        {"name", c.name}, {"file", c.file}, {"passed", c.passed()}, {"mismatches", mismatches}};
     if (!c.error.empty()) entry["error"] = c.error;
     cases.push_back(entry);
   }
   nlohmann::json coverage = nlohmann::json::array();
   for (const auto& rule : result.coverage)
-    coverage.push_back({{"rule", rule.name}, {"origin", rule.origin.full()}, {"ran", rule.ran}, {"changed", rule.changed}});
+    coverage.push_back(
+        {{"rule", rule.name}, {"origin", rule.origin.full()}, {"ran", rule.ran}, {"changed", rule.changed}});
   std::size_t failed = result.failed();
   return {{"cases", cases},
-          {"summary", {{"cases", result.cases.size()}, {"passed", result.cases.size() - failed}, {"failed", failed}}},
+          {"summary",
+           {{"cases", result.cases.size()}, {"passed", result.cases.size() - failed}, {"failed", failed}}},
           {"coverage", coverage}};
 }
 

@@ -36,7 +36,8 @@ struct SuiteResult {
 SuiteResult run_suite(const std::vector<std::string>& files, const Policy& policy);
 
 // The result of one case read and run (for run_suite and tests).
-CaseResult check_case(const PolicyCase& policy_case, const Policy& policy, std::vector<RuleCoverage>& coverage);
+CaseResult check_case(const PolicyCase& policy_case, const Policy& policy,
+                      std::vector<RuleCoverage>& coverage);
 
 std::string render_suite_text(const SuiteResult& result);
 nlohmann::json render_suite_json(const SuiteResult& result);
