@@ -130,13 +130,7 @@ Status read_listed_gpu(const TomlField& field, SyntheticGpu& gpu) {
 
 const KeyReader<HostFields> kCaseHostReaders[] = {
     {"name", +[](const TomlField& f, HostFields& h, const FileContext&) { return read_host_name(f, h); }},
-    {"gpus",
-     +[](const TomlField& f, HostFields& h, const FileContext&) {
-       auto count = as_case_count(f, 1024);
-       if (!count) return Status(count.error());
-       h.gpus = *count;
-       return ok_status();
-     }},
+    {"gpus", +[](const TomlField& f, HostFields& h, const FileContext&) { return store(as_case_count(f, 1024), h.gpus); }},
     {"mig", +[](const TomlField& f, HostFields& h, const FileContext&) { return read_mig(f, h); }},
     {"partitions", +[](const TomlField& f, HostFields& h,
                        const FileContext&) { return store(as_case_count(f, 64), h.partitions); }},
