@@ -153,6 +153,9 @@ TEST_CASE("case files are a directory's *.toml and *.lua files in name order, an
         std::vector<std::string>{dir.path() + "/a.lua", dir.path() + "/b.toml", dir.path() + "/notes.md"});
   auto missing = find_case_files({dir.path() + "/none"});
   CHECK_FALSE(missing.ok());
+  std::filesystem::create_directory(dir.path() + "/empty");
+  auto empty = find_case_files({dir.path() + "/empty"});
+  CHECK_THAT((empty ? "" : empty.error().message), Catch::StartsWith("no case files (*.toml, *.lua) in "));
 }
 
 TEST_CASE("a host named sample is the one graft policy check runs its samples on", "[policy-test]") {

@@ -16,10 +16,6 @@ Result<int> run_policy_diff(const GlobalOptions& global, const PolicyDiffOptions
     std::fprintf(stderr, "graft: %s\n", one_line(files.error().message).c_str());
     return exit_usage;
   }
-  if (files->empty()) {
-    std::fprintf(stderr, "graft: no case files (*.toml, *.lua) in the paths given\n");
-    return exit_usage;
-  }
   GlobalOptions old_global = global, new_global = global;
   old_global.policy_path = options.old_policy;
   new_global.policy_path = options.new_policy;

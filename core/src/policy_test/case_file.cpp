@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <fmt/ranges.h>
+
 #include "graft/base/bounded_read.hpp"
 #include "policy_test/case_fields.hpp"
 #include "policy_test/case_expect.hpp"
@@ -245,6 +247,7 @@ Result<std::vector<std::string>> find_case_files(const std::vector<std::string>&
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }
+  if (files.empty()) return make_error("no case files (*.toml, *.lua) in {}", fmt::join(paths, ", "));
   return files;
 }
 

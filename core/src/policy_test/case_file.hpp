@@ -28,7 +28,8 @@ Result<toml::table> lua_case_table(std::string_view text, const std::string& fil
 Result<PolicyCase> read_case_file(const std::string& path);
 
 // The case files named: files as given, directories' *.toml and *.lua files
-// (not their subdirectories), each directory's sorted by name.
+// (not their subdirectories), each directory's sorted by name. Finding none
+// is an error.
 Result<std::vector<std::string>> find_case_files(const std::vector<std::string>& paths);
 
 }  // namespace graft
