@@ -25,6 +25,8 @@ struct ParsedOptions {
   CdiGenerateOptions cdi_generate;
   std::string cdi_validate_file;
   std::string policy_command = "check";  // the `policy` subcommand given
+  PolicyTestOptions policy_test;
+  PolicyDiffOptions policy_diff;
   std::string policy_show_format = "toml";
 };
 
@@ -67,19 +69,54 @@ void add_inventory_command(CLI::App& app, std::string& format) {
   command->add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
 }
 
-void add_policy_command(CLI::App& app, std::string& show_format) {
+void add_policy_test_command(CLI::App& policy, PolicyTestOptions& options) {
+  auto* command = policy.add_subcommand("test", "Run policy test cases against the site policy (docs/policy-test.md)");
+  command->footer(
+      "Examples:\n"
+      "  graft policy test /etc/graft/tests\n"
+      "  graft --policy site.toml policy test tests/ --junit policy-tests.xml\n"
+      "Exit: 0 all cases pass, 1 a case failed (or an error), 2 usage.");
+  command->add_option("paths", options.paths,
+                      "Case files, or directories of *.toml and *.lua cases (default: tests/ beside the policy)");
+  command->add_option("--junit", options.junit, "Also write the results as JUnit XML to FILE");
+  command->add_option("--format", options.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+}
+
+void add_policy_diff_command(CLI::App& policy, PolicyDiffOptions& options) {
+  auto* command = policy.add_subcommand("diff", "What changes for a set of requests between two policies");
+  command->footer(
+      "Examples:\n"
+      "  graft policy diff --old /etc/graft/graft.toml --new ./graft.toml --cases /etc/graft/tests\n"
+      "  graft policy diff --old a.toml --new b.toml --cases tests/ --format json --fail-on-change\n"
+      "Exit: 0, or 1 with --fail-on-change when any case changed (or on an error), 2 usage.");
+  command->add_option("--old", options.old_policy, "The policy in use")->required();
+  command->add_option("--new", options.new_policy, "The changed policy")->required();
+  command->add_option("--cases", options.cases, "Case files, or directories of them")->required();
+  command->add_option("--format", options.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  command->add_flag("--fail-on-change", options.fail_on_change, "Exit 1 when any case changed");
+}
+
+void add_policy_command(CLI::App& app, ParsedOptions& parsed) {
   auto* command = app.add_subcommand("policy", "Work with the site policy");
   command->require_subcommand(1);
-  command->footer("Examples:\n  graft policy check --policy /etc/graft/graft.toml\n  graft policy show --format json");
+  command->footer(
+      "Examples:\n"
+      "  graft policy check --policy /etc/graft/graft.toml\n"
+      "  graft policy test /etc/graft/tests\n"
+      "  graft policy show --format json");
   command->add_subcommand("check", "Validate the policy and its rule files")
       ->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
+  add_policy_test_command(*command, parsed.policy_test);
+  add_policy_diff_command(*command, parsed.policy_diff);
   auto* show = command->add_subcommand(
       "show", "Print the merged policy as this node runs it: files, sections with file:line, rules and phases");
   show->footer(
       "Examples:\n"
       "  graft policy show                      (TOML, each value's file:line in a comment)\n"
       "  graft policy show --format json --policy /etc/graft/graft.toml");
-  show->add_option("--format", show_format, "toml or json")
+  show->add_option("--format", parsed.policy_show_format, "toml or json")
       ->check(CLI::IsMember({"toml", "json"}))->capture_default_str();
 }
 
@@ -229,6 +266,10 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
   if (name == "policy") {
     if (parsed.policy_command == "show")
       return [f = parsed.policy_show_format](const GlobalOptions& g) { return run_policy_show(g, f); };
+    if (parsed.policy_command == "test")
+      return [o = parsed.policy_test](const GlobalOptions& g) { return run_policy_test(g, o); };
+    if (parsed.policy_command == "diff")
+      return [o = parsed.policy_diff](const GlobalOptions& g) { return run_policy_diff(g, o); };
     return run_policy_check;
   }
   return run_version;
@@ -256,7 +297,7 @@ CommandLine parse_command_line(int argc, char** argv) {
   add_global_options(app, line.global);
   add_plan_command(app, parsed.plan);
   add_inventory_command(app, parsed.inventory_format);
-  add_policy_command(app, parsed.policy_show_format);
+  add_policy_command(app, parsed);
   add_hook_command(app, parsed.hook_stage);
   add_apply_command(app, parsed.apply);
   add_cdi_hook_command(app, parsed.cdi_hook);
