@@ -59,7 +59,9 @@ void check_may_change(lua_State* L, const char* method) {
              "use a request or restrict rule", method, phase_name(phase).data());
 }
 
-Reason reason_of(const Call& call) { return Reason{std::string(call.reason), call.place.origin()}; }
+Reason reason_of(const Call& call) {
+  return Reason{std::string(call.reason), call.place.origin(), call.grant->rule()};
+}
 
 std::string_view check_name(lua_State* L, int arg) {
   size_t size = 0;
@@ -188,7 +190,7 @@ int restrict_devices(lua_State* L) {
       call.grant->deny(Reason{fmt::format("{}: none of the granted GPUs is in the list, so the container "
                                           "would start with no GPU (pass {{allow_none = true}} to allow that)",
                                           call.reason),
-                              call.place.origin()});
+                              call.place.origin(), call.grant->rule()});
     return ok_status();
   });
   if (failure.failed) return raise(L, failure);
