@@ -38,10 +38,11 @@ CommandResult validate_audit_lines(const std::string& log) {
                       log, std::string(GRAFT_SOURCE_DIR) + "/docs/audit-record.schema.json"});
 }
 
-// A policy over the shared hook host with its audit log at `audit` (emptied).
-std::string schema_test_policy(const std::string& name, const std::string& audit, const std::string& extra = "") {
+// A policy over the shared hook host with its audit log at `audit` (emptied);
+// `top` holds top-level keys, which must come before the [audit] table.
+std::string schema_test_policy(const std::string& name, const std::string& audit, const std::string& top = "") {
   std::filesystem::remove(audit);
-  return harness::write_policy(name, "", extra, audit);
+  return harness::write_policy(name, "", top + "[audit]\nlog = \"" + audit + "\"\n");
 }
 
 std::vector<std::string> planned_env(const std::string& devices) {

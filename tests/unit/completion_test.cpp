@@ -99,9 +99,11 @@ TEST_CASE("every command graft --help lists is completed by bash", "[completion]
 }
 
 TEST_CASE("zsh completes graft's commands and a subcommand's with the same tree", "[completion]") {
-  if (run_command({"/bin/sh", "-c", "command -v zsh"}).exit_code != 0) {
+  auto found = run_command({"/bin/sh", "-c", "command -v zsh"});
+  if (found.exit_code != 0) {
     GRAFT_SKIP("zsh is not installed (tests/scripts/install-deps.sh --tests installs it)");
   }
+  std::string zsh = found.out.substr(0, found.out.find('\n'));
   fixture::TempDir dir("graft-completion-");
   std::string file = dir.path() + "/_graft";
   std::ofstream(file) << graft_script("zsh");
@@ -112,12 +114,12 @@ TEST_CASE("zsh completes graft's commands and a subcommand's with the same tree"
       "_describe() { print -l -- \"${(@P)${@[-1]}}\" }\n"
       "_files() { print '<files>' }\n"
       "source \"$1\"\n";
-  auto top = run_command({"zsh", "-c", stubs + "words=(graft pol); CURRENT=2; _graft", "zsh", file});
+  auto top = run_command({zsh, "-c", stubs + "words=(graft pol); CURRENT=2; _graft", "zsh", file});
   INFO(top.err);
   CHECK_THAT(top.out, Catch::Contains("policy:Work with the site policy\n"));
-  auto policy = run_command({"zsh", "-c", stubs + "words=(graft policy ''); CURRENT=3; _graft", "zsh", file});
+  auto policy = run_command({zsh, "-c", stubs + "words=(graft policy ''); CURRENT=3; _graft", "zsh", file});
   CHECK_THAT(policy.out, Catch::Contains("check:"));
-  auto value = run_command({"zsh", "-c", stubs + "words=(graft log --outcome ''); CURRENT=4; _graft", "zsh", file});
+  auto value = run_command({zsh, "-c", stubs + "words=(graft log --outcome ''); CURRENT=4; _graft", "zsh", file});
   CHECK(value.out == "planned\napplied\nrefused\nerror\n");
 }
 

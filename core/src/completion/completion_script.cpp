@@ -14,17 +14,6 @@ struct CommandAt {
   const CompletionCommand* command;
 };
 
-void collect_commands(const CompletionCommand& command, const std::string& path, std::vector<CommandAt>& out) {
-  out.push_back({path, &command});
-  for (const auto& sub : command.subcommands) collect_commands(sub, path + " " + sub.name, out);
-}
-
-std::vector<CommandAt> commands_of(const CompletionCommand& root) {
-  std::vector<CommandAt> out;
-  collect_commands(root, root.name, out);
-  return out;
-}
-
 // Names and values go into the script unquoted in word lists and case
 // patterns: anything but plain characters is left out rather than escaped.
 bool plain_word(std::string_view word) {
@@ -32,6 +21,19 @@ bool plain_word(std::string_view word) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
            std::string_view("-_.+,/@%").find(c) != std::string_view::npos;
   });
+}
+
+// Every command with a plain name, under parents with plain names.
+void collect_commands(const CompletionCommand& command, const std::string& path, std::vector<CommandAt>& out) {
+  out.push_back({path, &command});
+  for (const auto& sub : command.subcommands)
+    if (plain_word(sub.name)) collect_commands(sub, path + " " + sub.name, out);
+}
+
+std::vector<CommandAt> commands_of(const CompletionCommand& root) {
+  std::vector<CommandAt> out;
+  collect_commands(root, root.name, out);
+  return out;
 }
 
 void add_plain(std::vector<std::string>& out, const std::string& word) {
@@ -55,13 +57,22 @@ std::vector<std::string> valued_names(const std::vector<CommandAt>& commands) {
   return out;
 }
 
-// The options in force at `at`: its own, then the root's (global options
-// may follow any command).
+bool names_overlap(const CompletionOption& a, const CompletionOption& b) {
+  return std::any_of(a.names.begin(), a.names.end(), [&](const std::string& name) {
+    return std::find(b.names.begin(), b.names.end(), name) != b.names.end();
+  });
+}
+
+// The options in force at `at`: its own, then the root's that it does not
+// have itself (global options may follow any command; each has its --help).
 std::vector<const CompletionOption*> options_at(const CommandAt& at, const CompletionCommand& root) {
   std::vector<const CompletionOption*> out;
   for (const auto& option : at.command->options) out.push_back(&option);
-  if (at.command != &root)
-    for (const auto& option : root.options) out.push_back(&option);
+  if (at.command == &root) return out;
+  for (const auto& global : root.options)
+    if (std::none_of(at.command->options.begin(), at.command->options.end(),
+                     [&](const CompletionOption& own) { return names_overlap(own, global); }))
+      out.push_back(&global);
   return out;
 }
 
