@@ -151,6 +151,17 @@ std::string walk_words(const std::vector<CommandAt>& commands, std::string_view 
   return out;
 }
 
+// The case on "$node $prev": after an option that takes a value, its
+// choices or files. `open` opens a pattern (zsh's "("); `action` completes.
+template <typename Action>
+std::string value_case(const std::vector<CommandAt>& commands, const CompletionCommand& root, std::string_view open,
+                       Action action) {
+  std::string out = "  case \"$node $prev\" in\n";
+  for (const auto& arm : value_arms(commands, root))
+    out += fmt::format("    {}{}) {}; return 0 ;;\n", open, joined(arm.patterns, "|"), action(arm.choices));
+  return out + "  esac\n";
+}
+
 }  // namespace
 
 std::string bash_completion(const CompletionCommand& root) {
@@ -164,11 +175,11 @@ std::string bash_completion(const CompletionCommand& root) {
       "  local node={0} word i words= flags= files=\n",
       root.name, fn);
   out += walk_words(commands, "${COMP_WORDS[i]}", "1", "COMP_CWORD", "");
-  out += "  case \"$node $prev\" in\n";
-  for (const auto& arm : value_arms(commands, root))
-    out += fmt::format("    {}) COMPREPLY=($(compgen {} -- \"$cur\")); return 0 ;;\n", joined(arm.patterns, "|"),
-                       arm.choices.empty() ? "-f" : "-W \"" + joined(arm.choices, " ") + "\"");
-  out += "  esac\n  case $node in\n";
+  out += value_case(commands, root, "", [](const std::vector<std::string>& choices) {
+    return "COMPREPLY=($(compgen " + (choices.empty() ? "-f" : "-W \"" + joined(choices, " ") + "\"") +
+           " -- \"$cur\"))";
+  });
+  out += "  case $node in\n";
   for (const auto& at : commands) {
     std::vector<std::string> words, flags;
     for (const auto& sub : at.command->subcommands) add_plain(words, sub.name);
@@ -201,11 +212,10 @@ std::string zsh_completion(const CompletionCommand& root) {
       "  local -a graft_commands graft_options graft_values\n",
       root.name, fn);
   out += walk_words(commands, "${words[i]}", "2", "CURRENT", "(");
-  out += "  case \"$node $prev\" in\n";
-  for (const auto& arm : value_arms(commands, root))
-    out += fmt::format("    ({}) {}; return 0 ;;\n", joined(arm.patterns, "|"),
-                       arm.choices.empty() ? "_files" : "compadd -- " + joined(arm.choices, " "));
-  out += "  esac\n  case $node in\n";
+  out += value_case(commands, root, "(", [](const std::vector<std::string>& choices) {
+    return choices.empty() ? std::string("_files") : "compadd -- " + joined(choices, " ");
+  });
+  out += "  case $node in\n";
   for (const auto& at : commands) {
     std::vector<std::string> subs, options;
     for (const auto& sub : at.command->subcommands)
