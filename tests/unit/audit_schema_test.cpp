@@ -95,6 +95,24 @@ TEST_CASE("an error record from graft plan --record validates against the audit 
   CHECK(check.exit_code == 0);
 }
 
+TEST_CASE("the error record a passing deadline writes validates against the audit record schema", "[audit]") {
+  GRAFT_SKIP_IF(schema_validator_missing());
+  // A pattern that backtracks for minutes inside C, so the deadline's
+  // handler writes the record (late_error_record.hpp), not the command.
+  std::string rule = harness::host().path("/schema-late-rule.lua");
+  std::ofstream(rule) << "rule('late', function(req, host, grant) local _ = ('a'):rep(40000):find('.-.-.-b') end)\n";
+  std::string audit = harness::host().path("/schema-late.jsonl");
+  std::string policy =
+      schema_test_policy("schema-late", audit, "rules = [\"" + rule + "\"]\n[limits]\ndeadline_ms = 1500\n");
+  auto result = record_plan(policy, "l1", "0");
+  INFO(result.err);
+  REQUIRE(result.exit_code == 1);
+  REQUIRE_THAT(result.err, Catch::Contains("did not finish within 1500 ms"));
+  auto check = validate_audit_lines(audit);
+  INFO(check.err);
+  CHECK(check.exit_code == 0);
+}
+
 TEST_CASE("an applied record from graft apply validates against the audit record schema", "[audit]") {
   GRAFT_SKIP_IF(schema_validator_missing());
   if (!harness::hook_can_run() || ::geteuid() != 0) {
