@@ -26,6 +26,19 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 file(WRITE ${PROJECT_BINARY_DIR}/debian/conffiles "${GRAFT_SYSCONF_DIR}/graft.toml\n")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/debian/conffiles)
 
+# Debian's documentation files for every package: the copyright file and the
+# changelog, gzipped as Debian installs it (-n: no name or time stamp, so the
+# package is reproducible). The changelog's newest entry must be this version
+# (tests/scripts/package-test.sh).
+set(GRAFT_DEBIAN_DIR ${PROJECT_SOURCE_DIR}/cmake/debian)
+add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/debian/changelog.gz
+  COMMAND gzip -9nc ${GRAFT_DEBIAN_DIR}/changelog > ${PROJECT_BINARY_DIR}/debian/changelog.gz
+  DEPENDS ${GRAFT_DEBIAN_DIR}/changelog
+  VERBATIM)
+add_custom_target(graft_debian_changelog ALL DEPENDS ${PROJECT_BINARY_DIR}/debian/changelog.gz)
+install(FILES ${GRAFT_DEBIAN_DIR}/copyright ${PROJECT_BINARY_DIR}/debian/changelog.gz
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
 # One package from every component, the site policy (EXCLUDE_FROM_ALL for
 # `cmake --install`) included.
 get_cmake_property(CPACK_COMPONENTS_ALL COMPONENTS)

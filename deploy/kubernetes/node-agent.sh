@@ -8,26 +8,23 @@
 # 2. writes the site policy from the ConfigMap (mounted at $POLICY_SOURCE) to
 #    the host's /etc/graft, after `graft policy check` accepted it: a policy
 #    that does not load never replaces one that does;
-# 3. loops: when the driver version (/proc/driver/nvidia/version, through the
-#    read-only host /proc/driver) or the policy changed, or the CDI spec is
-#    missing, regenerates the node's CDI spec /var/run/cdi/graft.json.
+# 3. loops: when the driver version (/proc/driver/nvidia/version) or the
+#    policy changed, or the CDI spec is missing, regenerates the node's CDI
+#    spec /var/run/cdi/graft.json with the graft just installed on the host
+#    (`cdi generate --host-root`): it reads the driver's files through the
+#    read-only host root mounted at $HOST_ROOT and names the host's own
+#    paths, its hooks the host's graft and /etc/graft/graft.toml.
 #
 # Every file and the symlink are written beside their target and renamed over
 # it, so a runtime reading one mid-update sees the old one or the new one.
-#
-# Step 3 needs `graft cdi generate --host-root`: generate reads the driver's
-# files where the policy's [host] roots say and writes those paths into the
-# spec, but this pod sees the host only under $HOST_ROOT (and not its driver
-# libraries). Until graft can read under a root and write host paths
-# (docs/kubernetes.md, "Open"), the agent says so once and writes no spec: it
-# never writes a spec naming paths of its own view. The hook path (crio.conf)
-# works without it.
+# ONCE=1 runs one pass and exits (a Job, or a test).
 set -eu
 
 IMAGE_TREE=${IMAGE_TREE:-/opt/graft/current}   # graft as installed in the image
 HOST_ROOT=${HOST_ROOT:-/host}                  # where the host paths are mounted
 POLICY_SOURCE=${POLICY_SOURCE:-/config}        # the ConfigMap volume
 INTERVAL=${INTERVAL:-30}                       # seconds between checks
+ONCE=${ONCE:-}                                 # set: one pass, then exit
 
 host_graft=$HOST_ROOT/opt/graft
 host_policy=$HOST_ROOT/etc/graft
@@ -81,19 +78,12 @@ install_policy() {
 # The driver's version line, or nothing when no driver is loaded.
 driver_version() { head -n 1 "$driver_version_file" 2>/dev/null || true; }
 
+# The host's graft (not the image's) runs, so the spec's hooks name a binary
+# the host has; generate writes the spec beside it and renames it over.
 generate_cdi_spec() {
-  if ! "$graft" cdi generate --help 2>/dev/null | grep -q -- '--host-root'; then
-    [ -n "${told_no_generator:-}" ] ||
-      log "this graft's 'cdi generate' cannot read the host from a pod yet (no --host-root); no CDI spec written (docs/kubernetes.md)"
-    told_no_generator=1
-    return 0
-  fi
   mkdir -p "${cdi_spec%/*}"
-  if ! "$graft" cdi generate --policy "$host_policy/graft.toml" --output "$cdi_spec.tmp"; then
-    rm -f "$cdi_spec.tmp"
-    return 1
-  fi
-  mv -f "$cdi_spec.tmp" "$cdi_spec"
+  "$host_graft/current/bin/graft" --policy "$host_policy/graft.toml" \
+    cdi generate --host-root "$HOST_ROOT" --output "$cdi_spec" || return 1
   log "CDI spec for driver '$1' written to /var/run/cdi/graft.json"
 }
 
@@ -116,8 +106,10 @@ while :; do
     if generate_cdi_spec "$driver"; then
       seen_driver=$driver
     else
+      [ -n "$ONCE" ] && exit 1
       log "CDI spec generation failed; retrying in ${INTERVAL}s"
     fi
   fi
+  [ -z "$ONCE" ] || exit 0
   sleep "$INTERVAL"
 done

@@ -11,6 +11,7 @@ packages=(
   cmake g++ make pkg-config
   liblua5.4-dev libtomlplusplus-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libcli11-dev catch2
+  libyaml-cpp-dev      # reads CDI specs written in YAML (graft cdi validate)
   python3-jsonschema   # validates `graft plan --format json` and audit records against docs/*.schema.json
   runc crun            # the end-to-end tests start real containers with graft as their hook
   busybox-static       # the containers' userland, built into OCI bundles by the tests
@@ -26,7 +27,9 @@ if $for_tests; then
   # The real clients each runtime path is tested with (tests/e2e): CDI and
   # hooks.d with podman, the runtime shim with Docker and containerd.
   packages+=(podman docker.io containerd)
-  packages+=(zsh)  # the zsh completion script is tested in zsh (bash's is tested in bash)
+  packages+=(patchelf)  # the node agent image's self-contained tree (deploy/kubernetes/bundle-tree.sh)
+  packages+=(lintian)   # Debian's checks of the .deb (tests/scripts/package-test.sh)
+  packages+=(zsh)       # the zsh completion script is tested in zsh (bash's is tested in bash)
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)
 fi

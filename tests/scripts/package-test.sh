@@ -63,6 +63,18 @@ dpkg-deb -e "$deb" "$scratch/control"
 [ "$(cat "$scratch/control/conffiles")" = /etc/graft/graft.toml ] ||
   fail "conffiles: $(cat "$scratch/control/conffiles")"
 
+# Debian's own checks: lintian finds no error (warnings are printed, not fatal).
+changelog_version=$(zcat "$build/debian/changelog.gz" | sed -n '1s/^graft (\([^)]*\)).*/\1/p')
+[ "$changelog_version" = "$version" ] ||
+  fail "cmake/debian/changelog's newest entry is $changelog_version, not the project's $version"
+if command -v lintian >/dev/null; then
+  lintian --allow-root --tag-display-limit 0 "$deb" >"$scratch/lintian.log" 2>&1 || true
+  cat "$scratch/lintian.log"
+  ! grep -q '^E: ' "$scratch/lintian.log" || fail "lintian reports errors"
+else
+  echo "package-test: lintian is not installed; Debian's package checks not run (tests/scripts/install-deps.sh --tests)"
+fi
+
 # Unpacked: the installed graft, its hooks.d file, its man page.
 root=$scratch/root
 dpkg -x "$deb" "$root"

@@ -105,6 +105,31 @@ TEST_CASE("cdi generate --format yaml reads back, with a YAML parser, as the JSO
   CHECK(json::parse(converted.out) == json::parse(as_json.out));
 }
 
+TEST_CASE("cdi validate accepts the YAML cdi generate writes, and judges a YAML spec as its JSON", "[cdi][cli]") {
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/graft.yaml";
+  REQUIRE(generate({"--format", "yaml", "--output", path}).exit_code == 0);
+  auto valid = testing::run_graft({"cdi", "validate", path});
+  INFO(valid.err);
+  CHECK(valid.exit_code == 0);
+  CHECK(valid.out == path + ": valid CDI spec\n");
+  std::ofstream(path, std::ios::trunc) << "cdiVersion: \"0.5.0\"\nkind: nvidia.com/gpu\ndevices:\n"
+                                          "  - name: \"0\"\n    containerEdits:\n      env: [A=1]\n    extra: 1\n";
+  auto broken = testing::run_graft({"cdi", "validate", path});
+  CHECK(broken.exit_code == 1);
+  CHECK(broken.err == "graft: " + path + ": $.devices[0].extra: unknown field\n");
+}
+
+TEST_CASE("cdi validate says where a file that is neither JSON nor YAML stops parsing", "[cdi][cli]") {
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/graft.yaml";
+  std::ofstream(path) << "kind: [unclosed\n";
+  auto result = testing::run_graft({"cdi", "validate", path});
+  CHECK(result.exit_code == 1);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::StartsWith("graft: " + path + ": neither JSON nor YAML: line "));
+}
+
 TEST_CASE("cdi validate accepts what cdi generate writes, and names each problem of a broken spec on its own line",
           "[cdi][cli]") {
   fixture::TempDir dir;
@@ -120,4 +145,82 @@ TEST_CASE("cdi validate accepts what cdi generate writes, and names each problem
   CHECK(broken.err == "graft: " + path + ": $.devices[0].extra: unknown field\ngraft: " + path +
                           ": $.devices[0].name: a device name starting with a digit needs cdiVersion 0.5.0 or later "
                           "(declared 0.4.0)\n");
+}
+
+namespace {
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+}
+
+// A device node whose host path is its path leaves hostPath out.
+void drop_default_host_paths(json& edits) {
+  if (!edits.contains("deviceNodes")) return;
+  for (auto& node : edits["deviceNodes"])
+    if (node.contains("hostPath") && node["hostPath"] == node["path"]) node.erase("hostPath");
+}
+
+// The fake host as a node agent's pod sees a node: graft and the site policy
+// (roots left at "/") installed under it.
+struct MountedHost {
+  std::string root = host().root();
+  std::string graft = "/opt/graft-mounted/bin/graft";
+  std::string policy = "/etc/graft-mounted/graft.toml";
+
+  MountedHost() {
+    std::filesystem::create_directories(root + "/opt/graft-mounted/bin");
+    std::filesystem::copy_file(GRAFT_BINARY, root + graft, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::create_directories(root + "/etc/graft-mounted");
+    std::ofstream(root + policy) << "include = [\"" << fixture::source_policy_dir() << "/nvidia/nvidia.toml\"]\n";
+  }
+
+  testing::CommandResult generate(const std::string& policy_path, const std::string& host_root) const {
+    return testing::run_command(
+        {root + graft, "--policy", policy_path, "cdi", "generate", "--host-root", host_root});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("cdi generate --host-root reads a mounted host and writes the spec that host would write for itself",
+          "[cdi][cli][host-root]") {
+  MountedHost mounted;
+  auto seen = mounted.generate(mounted.root + mounted.policy, mounted.root);
+  INFO(seen.err);
+  REQUIRE(seen.exit_code == 0);
+  CHECK(seen.out.find(mounted.root) == std::string::npos);
+
+  // What generate says when the policy's own roots point at the fake host,
+  // with the fake host's directory taken out of every path.
+  auto direct = generate({});
+  REQUIRE(direct.exit_code == 0);
+  std::string expected = direct.out;
+  replace_all(expected, GRAFT_BINARY, mounted.graft);
+  replace_all(expected, nvidia_policy(), mounted.policy);
+  replace_all(expected, mounted.root, "");
+  json want = json::parse(expected), got = json::parse(seen.out);
+  drop_default_host_paths(want["containerEdits"]);
+  for (auto& device : want["devices"]) drop_default_host_paths(device["containerEdits"]);
+  CHECK(got == want);
+}
+
+TEST_CASE("cdi generate --host-root refuses a policy the host cannot read at any path", "[cdi][cli][host-root]") {
+  MountedHost mounted;
+  fixture::TempDir elsewhere;
+  std::filesystem::copy_file(mounted.root + mounted.policy, elsewhere.path() + "/graft.toml");
+  auto result = mounted.generate(elsewhere.path() + "/graft.toml", mounted.root);
+  CHECK(result.exit_code == 1);
+  CHECK(line_count(result.err) == 1);
+  CHECK_THAT(result.err, Catch::Contains("the CDI hooks read the policy on the host") &&
+                             Catch::Contains("is not under the host root"));
+  CHECK(result.out.empty());
+}
+
+TEST_CASE("cdi generate --host-root refuses to name a graft the host does not have", "[cdi][cli][host-root]") {
+  MountedHost mounted;
+  auto result = testing::run_graft({"--policy", mounted.root + mounted.policy, "cdi", "generate", "--host-root",
+                                    mounted.root});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("run the host's own graft") && Catch::Contains(GRAFT_BINARY));
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cdi/cdi_names.hpp"
+#include "cdi/host_root.hpp"
 #include "plan/planner.hpp"
 
 namespace graft::cdi {
@@ -39,7 +40,9 @@ Result<ContainerEdits> edits_of(const Planning& planning, const Intent& intent) 
   request.container_id = "cdi";
   auto plan = make_plan(request, planning.inventory, planning.policy, intent);
   if (!plan) return plan.error();
-  return split_plan(*plan);
+  auto on_host = plan_on_host(std::move(*plan), planning.request.host_root);
+  if (!on_host) return on_host.error();
+  return split_plan(*on_host);
 }
 
 bool same_work(const Action& a, const Action& b) {

@@ -53,6 +53,8 @@ struct SpecRequest {
   std::optional<Version> version;  // none: the lowest the spec's features need
   std::string graft_binary;        // absolute: the hooks' path
   std::string policy_path;         // absolute: the hooks' --policy
+  std::string host_root;           // where the inventory read the host ("" = here):
+                                   // the spec names host paths without it (host_root.hpp)
 };
 
 // Capability devices are named kCapabilityPrefix + the set's name.

@@ -2,16 +2,13 @@
 // (cdi/cdi_spec.hpp), as JSON or YAML, to stdout or to a file replaced
 // whole (written beside it, then renamed) so a runtime watching /etc/cdi
 // never reads half a spec.
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "cdi/cdi_render.hpp"
+#include "cdi/host_root.hpp"
 #include "cli/commands.hpp"
+#include "graft/base/replace_file.hpp"
 
 namespace graft::cli {
 namespace {
@@ -34,26 +31,19 @@ Result<cdi::SpecRequest> spec_request(const GlobalOptions& global, const Policy&
     if (!version) return version.error().context("--cdi-version");
     request.version = *version;
   }
+  // The hooks run on the host: they name the host's graft and policy.
   auto binary = own_binary();
   if (!binary) return binary.error();
-  request.graft_binary = *binary;
-  request.policy_path = std::filesystem::absolute(global.policy_path).lexically_normal().string();
+  auto host_binary = cdi::path_on_host(options.host_root, *binary);
+  if (!host_binary)
+    return host_binary.error().context("the CDI hooks run this graft on the host; run the host's own graft");
+  request.graft_binary = *host_binary;
+  auto policy_path = cdi::path_on_host(options.host_root,
+                                       std::filesystem::absolute(global.policy_path).lexically_normal().string());
+  if (!policy_path) return policy_path.error().context("the CDI hooks read the policy on the host");
+  request.policy_path = *policy_path;
+  request.host_root = options.host_root;
   return request;
-}
-
-Status write_whole(const std::string& path, const std::string& text) {
-  std::string temporary = path + ".graft-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) return make_error("{}: cannot write: {}", temporary, std::strerror(errno));
-  }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (!error) return ok_status();
-  std::filesystem::remove(temporary);
-  return make_error("{}: {}", path, error.message());
 }
 
 }  // namespace
@@ -63,6 +53,7 @@ Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptio
   if (!policy) return policy.error();
   auto request = spec_request(global, *policy, options);
   if (!request) return request.error();
+  policy->host = cdi::roots_under(policy->host, options.host_root);
   auto inventory = discover_inventory(*policy);
   if (!inventory) return inventory.error();
   auto spec = cdi::generate_spec(*inventory, *policy, *request);
@@ -72,7 +63,7 @@ Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptio
     std::fputs(text.c_str(), stdout);
     return exit_ok;
   }
-  if (auto status = write_whole(options.output, text); !status) return status.error();
+  if (auto status = replace_file(options.output, text); !status) return status.error();
   return exit_ok;
 }
 

@@ -121,7 +121,10 @@ void add_cdi_command(CLI::App& app, ParsedOptions& parsed) {
   generate->footer(
       "Examples:\n"
       "  graft cdi generate --output /etc/cdi/graft.json\n"
-      "  graft cdi generate --format yaml --cdi-version 0.6.0 --kind example.com/gpu");
+      "  graft cdi generate --format yaml --cdi-version 0.6.0 --kind example.com/gpu\n"
+      "  # from a pod that mounts the node at /host, running the node's own graft:\n"
+      "  /host/opt/graft/current/bin/graft --policy /host/etc/graft/graft.toml \\\n"
+      "      cdi generate --host-root /host --output /host/var/run/cdi/graft.json");
   CdiGenerateOptions& options = parsed.cdi_generate;
   generate->add_option("--output", options.output, "File to write (replaced whole), or - for stdout")
       ->capture_default_str();
@@ -131,6 +134,9 @@ void add_cdi_command(CLI::App& app, ParsedOptions& parsed) {
                        "auto (the lowest the spec needs) or a released version such as 0.5.0")
       ->capture_default_str();
   generate->add_option("--kind", options.kind, "VENDOR/CLASS (default: the policy's [cdi] kind)");
+  generate->add_option("--host-root", options.host_root,
+                       "Read the host mounted at this directory; the spec names the host's own paths, "
+                       "so the policy and this graft must lie under it too");
   auto* validate = command->add_subcommand("validate", "Check a CDI spec file against the CDI rules");
   validate->footer("Example:\n  graft cdi validate /etc/cdi/graft.json");
   validate->add_option("file", parsed.cdi_validate_file, "The spec (JSON or YAML)")->required();

@@ -67,6 +67,7 @@ struct CdiGenerateOptions {
   std::string format = "json";
   std::string cdi_version = "auto";
   std::string kind;  // empty: the policy's [cdi] kind
+  std::string host_root;  // read the host mounted here, name its own paths (cdi/host_root.hpp)
 };
 
 // `graft log`: the filter's parts as given (times as text; log_command.cpp

@@ -36,7 +36,7 @@ bool same_effect(const Action& a, const Action& b) {
          a.content == b.content && a.paths == b.paths && a.access == b.access;
 }
 
-std::string describe(const Action& action) {
+std::string conflict_side(const Action& action) {
   std::string what = action.kind == ActionKind::config_file
                          ? fmt::format("of {} bytes", action.content.size())
                          : (action.source.empty() ? action.content : action.source);
@@ -65,8 +65,8 @@ Status order_and_merge(Plan& plan) {
     }
     const Action& first = merged[seen->second];
     if (!same_effect(first, action))
-      return make_error("conflicting actions on {}: {} versus {}", action.target, describe(first),
-                        describe(action));
+      return make_error("conflicting actions on {}: {} versus {}", action.target, conflict_side(first),
+                        conflict_side(action));
   }
   plan.actions = std::move(merged);
   return ok_status();

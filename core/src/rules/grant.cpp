@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "graft/base/did_you_mean.hpp"
 
 namespace graft::rules {
@@ -94,11 +96,17 @@ Status Grant::remove_device(std::int64_t gpu, const Reason& reason) {
   return ok_status();
 }
 
-void Grant::restrict_devices(std::span<const unsigned char> keep, const Reason& reason) {
+void Grant::restrict_devices(std::span<const unsigned char> keep, const Reason& reason, bool allow_none) {
+  bool had_devices = !intent_.devices.empty();
   for (std::size_t gpu = 0; gpu < inventory_.gpus.size(); ++gpu) {
     if (gpu < keep.size() && keep[gpu] != 0) continue;
     remove_gpu(static_cast<unsigned>(gpu), reason);
   }
+  if (had_devices && intent_.devices.empty() && intent_.inject && !allow_none)
+    deny(Reason{fmt::format("{}: none of the granted GPUs is in the list, so the container would start with "
+                            "no GPU (pass {{allow_none = true}} to allow that)",
+                            reason.text),
+                reason.origin, reason.rule});
 }
 
 std::optional<unsigned> Grant::gpu_by_uuid(std::string_view uuid) const noexcept {

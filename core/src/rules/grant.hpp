@@ -28,7 +28,10 @@ class Grant {
   Status add_partition(std::int64_t gpu, std::int64_t partition, const Reason& reason);
   Status remove_device(std::int64_t gpu, const Reason& reason);
   // keep[i] != 0 keeps GPU i; every other granted GPU is removed and denied.
-  void restrict_devices(std::span<const unsigned char> keep, const Reason& reason);
+  // A restriction that leaves an injecting container, which had GPUs, with
+  // none refuses it, unless `allow_none`: a mistyped lease must not start a
+  // silent CPU-only job.
+  void restrict_devices(std::span<const unsigned char> keep, const Reason& reason, bool allow_none);
 
   Status add_capability(std::string_view name, const Reason& reason);
   Status drop_capability(std::string_view name, const Reason& reason);

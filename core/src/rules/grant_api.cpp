@@ -183,14 +183,8 @@ int restrict_devices(lua_State* L) {
     mark_entry(L, *call.grant, keep, entry);
     lua_pop(L, 1);
   }
-  bool had_devices = !call.grant->intent().devices.empty();
   Failure failure = guarded([&] {
-    call.grant->restrict_devices(std::span<const unsigned char>(keep, count), reason_of(call));
-    if (had_devices && call.grant->intent().devices.empty() && call.grant->intent().inject && !allow_none)
-      call.grant->deny(Reason{fmt::format("{}: none of the granted GPUs is in the list, so the container "
-                                          "would start with no GPU (pass {{allow_none = true}} to allow that)",
-                                          call.reason),
-                              call.place.origin(), call.grant->rule()});
+    call.grant->restrict_devices(std::span<const unsigned char>(keep, count), reason_of(call), allow_none);
     return ok_status();
   });
   if (failure.failed) return raise(L, failure);
