@@ -25,6 +25,9 @@ struct ParsedOptions {
   CdiHookOptions cdi_hook;
   CdiGenerateOptions cdi_generate;
   std::string cdi_validate_file;
+  std::string policy_command;  // check, test or diff
+  PolicyTestOptions policy_test;
+  PolicyDiffOptions policy_diff;
   LogOptions log;
   std::string completion_shell;
 };
@@ -64,12 +67,46 @@ void add_inventory_command(CLI::App& app, std::string& format) {
   command->add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
 }
 
-void add_policy_command(CLI::App& app) {
+void add_policy_test_command(CLI::App& policy, PolicyTestOptions& options) {
+  auto* command = policy.add_subcommand("test", "Run policy test cases against the site policy (docs/policy-test.md)");
+  command->footer(
+      "Examples:\n"
+      "  graft policy test /etc/graft/tests\n"
+      "  graft --policy site.toml policy test tests/ --junit policy-tests.xml\n"
+      "Exit: 0 all cases pass, 1 a case failed (or an error), 2 usage.");
+  command->add_option("paths", options.paths,
+                      "Case files, or directories of *.toml and *.lua cases (default: tests/ beside the policy)");
+  command->add_option("--junit", options.junit, "Also write the results as JUnit XML to FILE");
+  command->add_option("--format", options.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+}
+
+void add_policy_diff_command(CLI::App& policy, PolicyDiffOptions& options) {
+  auto* command = policy.add_subcommand("diff", "What changes for a set of requests between two policies");
+  command->footer(
+      "Examples:\n"
+      "  graft policy diff --old /etc/graft/graft.toml --new ./graft.toml --cases /etc/graft/tests\n"
+      "  graft policy diff --old a.toml --new b.toml --cases tests/ --format json --fail-on-change\n"
+      "Exit: 0, or 1 with --fail-on-change when any case changed (or on an error), 2 usage.");
+  command->add_option("--old", options.old_policy, "The policy in use")->required();
+  command->add_option("--new", options.new_policy, "The changed policy")->required();
+  command->add_option("--cases", options.cases, "Case files, or directories of them")->required();
+  command->add_option("--format", options.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  command->add_flag("--fail-on-change", options.fail_on_change, "Exit 1 when any case changed");
+}
+
+void add_policy_command(CLI::App& app, ParsedOptions& parsed) {
   auto* command = app.add_subcommand("policy", "Work with the site policy");
   command->require_subcommand(1);
-  command->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
+  command->footer(
+      "Examples:\n"
+      "  graft policy check --policy /etc/graft/graft.toml\n"
+      "  graft policy test /etc/graft/tests");
   command->add_subcommand("check", "Validate the policy and its rule files")
       ->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
+  add_policy_test_command(*command, parsed.policy_test);
+  add_policy_diff_command(*command, parsed.policy_diff);
 }
 
 void add_hook_command(CLI::App& app, std::string& stage) {
@@ -283,7 +320,13 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
   if (name == "inventory")
     return [f = parsed.inventory_format](const GlobalOptions& g) { return run_inventory(g, f); };
   if (name == "log") return [o = parsed.log](const GlobalOptions& g) { return run_log(g, o); };
-  if (name == "policy") return run_policy_check;  // its one subcommand, `check`, is required
+  if (name == "policy") {
+    if (parsed.policy_command == "test")
+      return [o = parsed.policy_test](const GlobalOptions& g) { return run_policy_test(g, o); };
+    if (parsed.policy_command == "diff")
+      return [o = parsed.policy_diff](const GlobalOptions& g) { return run_policy_diff(g, o); };
+    return run_policy_check;
+  }
   return run_version;
 }
 
@@ -308,7 +351,7 @@ CommandLine parse_command_line(int argc, char** argv) {
   add_global_options(app, line.global);
   add_plan_command(app, parsed.plan);
   add_inventory_command(app, parsed.inventory_format);
-  add_policy_command(app);
+  add_policy_command(app, parsed);
   add_hook_command(app, parsed.hook_stage);
   add_apply_command(app, parsed.apply);
   add_cdi_hook_command(app, parsed.cdi_hook);
@@ -328,8 +371,8 @@ CommandLine parse_command_line(int argc, char** argv) {
     line.exit_code = code == 0 ? exit_ok : exit_usage;
     return line;
   }
-  std::string name = app.get_subcommands().front()->get_name();
-  if (name == "completion") {
+  const CLI::App* command = app.get_subcommands().front();
+  if (command->get_name() == "completion") {
     CompletionCommand tree = completion_tree(app);
     tree.name = "graft";  // CLI11 names the app after argv[0], which may be a path
     std::string script = parsed.completion_shell == "zsh" ? zsh_completion(tree) : bash_completion(tree);
@@ -339,7 +382,8 @@ CommandLine parse_command_line(int argc, char** argv) {
     };
     return line;
   }
-  line.command = chosen(name, parsed);
+  if (command->get_name() == "policy") parsed.policy_command = command->get_subcommands().front()->get_name();
+  line.command = chosen(command->get_name(), parsed);
   return line;
 }
 

@@ -79,9 +79,26 @@ struct LogOptions {
   std::string format = "text";
 };
 
+// `graft policy test` (docs/policy-test.md).
+struct PolicyTestOptions {
+  std::vector<std::string> paths;  // case files and directories of them
+  std::string junit;               // JUnit XML file to write; empty: none
+  std::string format = "text";
+};
+
+// `graft policy diff`.
+struct PolicyDiffOptions {
+  std::string old_policy, new_policy;
+  std::vector<std::string> cases;  // case files and directories of them
+  std::string format = "text";
+  bool fail_on_change = false;
+};
+
 Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options);
 Result<int> run_inventory(const GlobalOptions& global, const std::string& format);
 Result<int> run_policy_check(const GlobalOptions& global);
+Result<int> run_policy_test(const GlobalOptions& global, const PolicyTestOptions& options);
+Result<int> run_policy_diff(const GlobalOptions& global, const PolicyDiffOptions& options);
 Result<int> run_hook(const GlobalOptions& global, const std::string& stage);
 Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options);
 Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptions& options);
