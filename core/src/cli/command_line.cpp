@@ -25,9 +25,10 @@ struct ParsedOptions {
   CdiHookOptions cdi_hook;
   CdiGenerateOptions cdi_generate;
   std::string cdi_validate_file;
-  std::string policy_command;  // check, test or diff
+  std::string policy_command = "check";  // the `policy` subcommand given
   PolicyTestOptions policy_test;
   PolicyDiffOptions policy_diff;
+  std::string policy_show_format = "toml";
   LogOptions log;
   std::string completion_shell;
 };
@@ -47,7 +48,8 @@ void add_plan_command(CLI::App& app, PlanOptions& options) {
   command->footer(
       "Examples:\n"
       "  graft plan --env VAR=VALUE --env VAR2=VALUE   (the variables the vendor policy reads)\n"
-      "  graft plan --bundle /run/containerd/io.containerd.runtime.v2.task/k8s.io/3f2a --format json");
+      "  graft plan --bundle /run/containerd/io.containerd.runtime.v2.task/k8s.io/3f2a --format json\n"
+      "  graft plan --explain --env VAR=VALUE          (then every rule: what it read, what it changed)");
   auto* bundle = command->add_option("--bundle", options.bundle, "OCI bundle directory");
   command->add_option("--id", options.id, "Container id to show (default: audit)");
   auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)");
@@ -58,6 +60,9 @@ void add_plan_command(CLI::App& app, PlanOptions& options) {
       ->check(CLI::IsMember({"text", "json"}));
   command->add_flag("--record", options.record,
                     "Append this evaluation (planned, refused or error) to the policy's audit log");
+  command->add_flag("--explain", options.explain,
+                    "After the plan, every rule in the order it ran: where it is, what it read, what it "
+                    "changed (JSON: an \"explain\" array)");
   bundle->excludes(env);
 }
 
@@ -102,11 +107,20 @@ void add_policy_command(CLI::App& app, ParsedOptions& parsed) {
   command->footer(
       "Examples:\n"
       "  graft policy check --policy /etc/graft/graft.toml\n"
-      "  graft policy test /etc/graft/tests");
+      "  graft policy test /etc/graft/tests\n"
+      "  graft policy show --format json");
   command->add_subcommand("check", "Validate the policy and its rule files")
       ->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
   add_policy_test_command(*command, parsed.policy_test);
   add_policy_diff_command(*command, parsed.policy_diff);
+  auto* show = command->add_subcommand(
+      "show", "Print the merged policy as this node runs it: files, sections with file:line, rules and phases");
+  show->footer(
+      "Examples:\n"
+      "  graft policy show                      (TOML, each value's file:line in a comment)\n"
+      "  graft policy show --format json --policy /etc/graft/graft.toml");
+  show->add_option("--format", parsed.policy_show_format, "toml or json")
+      ->check(CLI::IsMember({"toml", "json"}))->capture_default_str();
 }
 
 void add_hook_command(CLI::App& app, std::string& stage) {
@@ -325,6 +339,8 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
       return [o = parsed.policy_test](const GlobalOptions& g) { return run_policy_test(g, o); };
     if (parsed.policy_command == "diff")
       return [o = parsed.policy_diff](const GlobalOptions& g) { return run_policy_diff(g, o); };
+    if (parsed.policy_command == "show")
+      return [f = parsed.policy_show_format](const GlobalOptions& g) { return run_policy_show(g, f); };
     return run_policy_check;
   }
   return run_version;
@@ -347,6 +363,7 @@ CommandLine parse_command_line(int argc, char** argv) {
       "  graft plan --bundle /run/containerd/.../3f2a --policy /etc/graft/graft.toml\n"
       "  graft inventory --format json\n"
       "  graft policy check\n"
+      "  graft policy show --format json\n"
       "Run `graft COMMAND --help` for a command's options and examples.");
   add_global_options(app, line.global);
   add_plan_command(app, parsed.plan);

@@ -44,6 +44,7 @@ struct PlanOptions {
   bool privileged = false;
   std::string format = "text";
   bool record = false;  // a dry run leaves the audit log alone unless asked
+  bool explain = false;  // also every rule: what it read and what it changed
 };
 
 struct ApplyOptions {
@@ -99,6 +100,7 @@ Result<int> run_inventory(const GlobalOptions& global, const std::string& format
 Result<int> run_policy_check(const GlobalOptions& global);
 Result<int> run_policy_test(const GlobalOptions& global, const PolicyTestOptions& options);
 Result<int> run_policy_diff(const GlobalOptions& global, const PolicyDiffOptions& options);
+Result<int> run_policy_show(const GlobalOptions& global, const std::string& format);
 Result<int> run_hook(const GlobalOptions& global, const std::string& stage);
 Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options);
 Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptions& options);
