@@ -65,8 +65,27 @@ TEST_CASE("graft plan --explain on a refused container says which rules were not
                            "NVIDIA_VISIBLE_DEVICES=99"});
   CHECK(result.exit_code == 3);
   std::size_t refused = position(result.out, "change  refused (unknown device '99'");
-  std::size_t not_reached = position(result.out, "not reached: the container was refused before it ran");
+  std::size_t not_reached = position(result.out, "not reached: an earlier rule refused the container or failed");
   CHECK(refused < not_reached);
+}
+
+TEST_CASE("graft plan --explain lists the rules up to one that fails, with what it read", "[cli][explain]") {
+  // A host of its own: the policy written here is not the shared host's.
+  auto host = fixture::FakeHost::build(fixture::FakeHostSpec::with_gpus(2));
+  std::string rule = host.path("/explain-failing.lua");
+  std::ofstream(rule) << "rule('limit', function(req, host, grant)\n"
+                         "  if req.privileged then return end\n"
+                         "  local x = policy.data.gpu_limit.max\nend)\n";
+  std::string policy = fixture::write_site_policy(host, "rules = [\"" + rule + "\"]\n");
+  auto result = run_graft({"--policy", policy, "plan", "--explain", "--env", "NVIDIA_VISIBLE_DEVICES=0"});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("explain-failing.lua:3"));
+  std::size_t failing = position(result.out, "restrict limit  " + rule + ":1\n"
+                                             "       read    req.privileged = false\n"
+                                             "       read    policy.data.gpu_limit = nil\n"
+                                             "       failed: the evaluation stopped with its error\n");
+  CHECK(failing < position(result.out, "derive   nvidia-graphics-profile"));
+  CHECK_THAT(result.out, Catch::Contains("not reached"));
 }
 
 TEST_CASE("graft plan --explain --format json adds an explain array in run order", "[cli][explain]") {

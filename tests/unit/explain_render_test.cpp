@@ -54,7 +54,16 @@ TEST_CASE("the explain text gives each rule's phase, name, full path:line, reads
 TEST_CASE("the explain text says a rule after a refusal was not reached", "[explain]") {
   CHECK_THAT(render_explain_text(evaluation()),
              Catch::Contains("  3. check    late  /etc/graft/rules/late.lua:7\n"
-                             "       not reached: the container was refused before it ran\n"));
+                             "       not reached: an earlier rule refused the container or failed\n"));
+}
+
+TEST_CASE("the explain text says which rule failed", "[explain]") {
+  auto failing = activity("broken", rules::RulePhase::restrict, true, false);
+  failing.failed = true;
+  failing.reads = {"policy.data.limit = nil"};
+  CHECK_THAT(render_explain_text({failing}), Catch::Contains("       read    policy.data.limit = nil\n"
+                                                             "       failed: the evaluation stopped with its error\n"));
+  CHECK(render_explain_json({failing})[0]["failed"] == true);
 }
 
 TEST_CASE("the explain JSON is one object per rule in run order", "[explain]") {

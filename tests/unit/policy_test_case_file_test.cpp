@@ -154,3 +154,17 @@ TEST_CASE("case files are a directory's *.toml and *.lua files in name order, an
   auto missing = find_case_files({dir.path() + "/none"});
   CHECK_FALSE(missing.ok());
 }
+
+TEST_CASE("a host named sample is the one graft policy check runs its samples on", "[policy-test]") {
+  auto sample = parse_case_toml("[host]\nname = \"sample\"\ndriver_version = \"2.0\"\n", "/cases/host.toml");
+  REQUIRE(sample.ok());
+  REQUIRE(sample->host.gpus.size() == 2);
+  CHECK(sample->host.gpus[0].partitions == 0);
+  CHECK(sample->host.gpus[1].partitions == 2);
+  CHECK(sample->host.driver_version == "2.0");
+  auto typo = parse_case_toml("[host]\nname = \"sampel\"\n", "/cases/host.toml");
+  CHECK_THAT(case_error(typo), Catch::Equals("/cases/host.toml:2:8: host.name: 'sampel': a built-in host is "
+                                             "'uniform' or 'sample'; did you mean 'sample'?"));
+  auto sized = parse_case_toml("[host]\nname = \"sample\"\ngpus = 4\n", "/cases/host.toml");
+  CHECK_THAT(case_error(sized), Catch::Contains("the sample host has its own GPUs"));
+}

@@ -26,7 +26,7 @@ std::vector<std::string> fields_of(const std::vector<Mismatch>& mismatches) {
 
 }  // namespace
 
-TEST_CASE("an outcome that meets every expectation has no mismatch; lists compare in any order",
+TEST_CASE("an outcome that meets every expectation has no mismatch, whatever the order of its lists",
           "[policy-test]") {
   Expectation expect;
   expect.injected = true;

@@ -129,6 +129,21 @@ TEST_CASE("rules after a refusal are listed as not run", "[rules][explain]") {
   CHECK_FALSE(activity[1].ran);
 }
 
+TEST_CASE("a rule that fails is marked failed, with what it read before failing", "[rules][explain]") {
+  RuleDir dir;
+  std::string path = dir.write("broken.lua", one_rule("broken", "local x = policy.data.gpu_limit.max"));
+  std::string quiet = dir.write("quiet.lua", kQuiet);
+  std::vector<RuleActivity> activity;
+  auto result = evaluate_rules(test_request(), test_inventory(), test_policy({path, quiet}), &activity,
+                               ActivityDetail::explained);
+  REQUIRE_FALSE(result.ok());
+  REQUIRE(activity.size() == 2);
+  CHECK(activity[0].failed);
+  CHECK(activity[0].reads == std::vector<std::string>{"policy.data.gpu_limit = nil"});
+  CHECK_FALSE(activity[1].ran);
+  CHECK_FALSE(activity[1].failed);
+}
+
 TEST_CASE("registered_rules lists every rule with its phase and runs none", "[rules][explain]") {
   RuleDir dir;
   std::string failing = dir.write("fail.lua", "rule('fail', 'derive', function() error('ran') end)\n");

@@ -3,7 +3,8 @@
 // audit log alone; with --record it logs the evaluation as the hook would
 // (planned, refused, or error, a deadline passing included). --explain
 // follows the plan with every rule in the order it ran (text), or adds an
-// "explain" array to the JSON document.
+// "explain" array to the JSON document; when a rule fails there is no plan,
+// and the text still lists the rules up to the failing one.
 #include <cstdio>
 
 #include "audit/audit_log.hpp"
@@ -59,6 +60,9 @@ Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
   }();
   deadline.disarm();  // printing and the record are not cut short
   if (!evaluation) {
+    // The rules up to the one that failed (its reads say what it was looking at).
+    if (options.explain && !explained.empty() && options.format == "text")
+      std::fputs(render_explain_text(explained).c_str(), stdout);
     AuditRecord record{*request, nullptr, ContainerOutcome::error, evaluation.error().message, policy->audit_env};
     (void)append_audit_record(log->get(), policy->audit_log, record);  // the evaluation's error comes first
     return evaluation.error();

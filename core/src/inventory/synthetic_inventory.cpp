@@ -151,6 +151,8 @@ HostShape uniform_host(unsigned count, const std::set<unsigned>& mig, unsigned p
   return shape;
 }
 
+HostShape sample_host() { return uniform_host(2, {1}, 2); }
+
 Inventory synthetic_inventory(const HostShape& shape, const Policy& policy) {
   Inventory inventory;
   inventory.roots = policy.host;

@@ -33,6 +33,10 @@ struct HostShape {
 // `count` GPUs; those whose index is in `mig` get `partitions` partitions each.
 HostShape uniform_host(unsigned count, const std::set<unsigned>& mig, unsigned partitions);
 
+// The host `graft policy check` runs its samples on: two GPUs, the second
+// with two partitions.
+HostShape sample_host();
+
 // The UUID a synthetic GPU gets when its shape names none.
 std::string synthetic_uuid(unsigned index);
 

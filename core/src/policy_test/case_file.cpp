@@ -86,6 +86,7 @@ const KeyReader<Request> kCaseRequestReaders[] = {
 
 // [host] as written, before it becomes a HostShape.
 struct HostFields {
+  std::string name = "uniform";
   std::optional<unsigned> gpus;
   std::set<unsigned> mig;
   bool mig_all = false;
@@ -93,6 +94,15 @@ struct HostFields {
   std::optional<std::vector<SyntheticGpu>> listed;  // [[host.gpu]]
   HostShape shape;
 };
+
+Status read_host_name(const TomlField& f, HostFields& h) {
+  static constexpr std::string_view kHostNames[] = {"uniform", "sample"};
+  if (auto status = store(as_string(f), h.name); !status) return status;
+  if (std::find(std::begin(kHostNames), std::end(kHostNames), h.name) != std::end(kHostNames))
+    return ok_status();
+  return f.error(fmt::format("'{}': a built-in host is 'uniform' or 'sample'{}", h.name,
+                             did_you_mean(h.name, kHostNames)));
+}
 
 Status read_mig(const TomlField& f, HostFields& h) {
   if (const auto* flag = f.node.as_boolean()) {
@@ -119,13 +129,8 @@ Status read_listed_gpu(const TomlField& field, SyntheticGpu& gpu) {
 }
 
 const KeyReader<HostFields> kCaseHostReaders[] = {
-    {"gpus",
-     +[](const TomlField& f, HostFields& h, const FileContext&) {
-       auto count = as_case_count(f, 1024);
-       if (!count) return Status(count.error());
-       h.gpus = *count;
-       return ok_status();
-     }},
+    {"name", +[](const TomlField& f, HostFields& h, const FileContext&) { return read_host_name(f, h); }},
+    {"gpus", +[](const TomlField& f, HostFields& h, const FileContext&) { return store(as_case_count(f, 1024), h.gpus); }},
     {"mig", +[](const TomlField& f, HostFields& h, const FileContext&) { return read_mig(f, h); }},
     {"partitions", +[](const TomlField& f, HostFields& h,
                        const FileContext&) { return store(as_case_count(f, 64), h.partitions); }},
@@ -156,7 +161,14 @@ Result<HostShape> read_host(const TomlField& field) {
   if (fields.listed && (fields.gpus || fields.mig_all || !fields.mig.empty()))
     return field.error(
         "gpus and mig describe a uniform host; [[host.gpu]] lists each GPU instead: use one or the other");
+  if (fields.name == "sample" && (fields.listed || fields.gpus || fields.mig_all || !fields.mig.empty()))
+    return field.error(
+        "the sample host has its own GPUs: drop gpus, mig and [[host.gpu]], or name 'uniform'");
   HostShape shape = std::move(fields.shape);
+  if (fields.name == "sample") {
+    shape.gpus = sample_host().gpus;
+    return shape;
+  }
   if (fields.listed) {
     shape.gpus = std::move(*fields.listed);
     return shape;

@@ -15,7 +15,8 @@ std::vector<RuleActivity> in_run_order(std::vector<RuleActivity> activity) {
 namespace {
 
 std::string explained_outcome(const RuleActivity& rule) {
-  if (!rule.ran) return "not reached: the container was refused before it ran";
+  if (!rule.ran) return "not reached: an earlier rule refused the container or failed";
+  if (rule.failed) return "failed: the evaluation stopped with its error";
   return rule.changed ? "" : "no change";
 }
 
@@ -46,6 +47,7 @@ nlohmann::json render_explain_json(const std::vector<RuleActivity>& activity) {
                    {"origin", rule.origin.full()},
                    {"ran", rule.ran},
                    {"changed", rule.changed},
+                   {"failed", rule.failed},
                    {"reads", rule.reads},
                    {"reads_left_out", rule.reads_left_out},
                    {"changes", rule.changes}});

@@ -1,6 +1,7 @@
 // `graft plan --explain`: every rule of one evaluation in the order it ran
 // (phase by phase), with where it is defined, what it read through the views
-// and what it changed, or that it was not reached after a refusal.
+// and what it changed, or that it failed, or was not reached after a refusal
+// or a failure.
 #pragma once
 
 #include <string>

@@ -124,6 +124,7 @@ Result<bool> RuleRun::run_observed(std::size_t i) {
   Result<bool> refused = run_rule(i);
   if (reads_) reads_->stop_rule();
   activity.ran = true;
+  activity.failed = !refused.ok();
   activity.changed = !(grant_.intent() == before);
   if (reads_ && activity.changed) activity.changes = intent_changes(before, grant_.intent());
   return refused;

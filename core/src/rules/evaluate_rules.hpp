@@ -25,6 +25,7 @@ struct RuleActivity {
   Origin origin;
   bool ran = false;      // reached: a refusal stops the rules after it
   bool changed = false;  // the Intent differed after it ran
+  bool failed = false;   // it raised an error (or hit a limit): the evaluation ends with that error
   rules::RulePhase phase = rules::RulePhase::restrict;
   // Only with ActivityDetail::explained:
   std::vector<std::string> reads;  // through the views, distinct, the first ViewReads::kLimitPerRule

@@ -22,7 +22,7 @@ std::vector<SampleRequest> all_samples(const Policy& policy) {
 }  // namespace
 
 Inventory sample_inventory(const Policy& policy) {
-  return synthetic_inventory(uniform_host(2, {1}, 2), policy);
+  return synthetic_inventory(sample_host(), policy);
 }
 
 Result<SampleCheck> check_rules_on_samples(const Policy& policy) {

@@ -56,7 +56,7 @@ bool is_identifier(const char* text, std::size_t size) {
 
 constexpr std::size_t kShownChars = 80;
 
-std::string quoted(const char* text, std::size_t size) {
+std::string lua_quoted(const char* text, std::size_t size) {
   std::string out = "\"";
   for (std::size_t i = 0; i < std::min(size, kShownChars); ++i) {
     char c = text[i];
@@ -82,7 +82,7 @@ std::string key_path(lua_State* L, const std::string& parent, int index) {
     std::size_t size = 0;
     const char* key = lua_tolstring(L, index, &size);
     if (is_identifier(key, size)) return parent + "." + std::string(key, size);
-    return parent + "[" + quoted(key, size) + "]";
+    return parent + "[" + lua_quoted(key, size) + "]";
   }
   if (lua_isinteger(L, index)) return fmt::format("{}[{}]", parent, lua_tointeger(L, index));
   return parent + "[" + value_text(L, index) + "]";
@@ -101,7 +101,7 @@ std::string value_text(lua_State* L, int index) {
     case LUA_TSTRING: {
       std::size_t size = 0;
       const char* text = lua_tolstring(L, index, &size);
-      return quoted(text, size);
+      return lua_quoted(text, size);
     }
     default:
       return lua_typename(L, lua_type(L, index));
