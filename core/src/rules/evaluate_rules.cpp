@@ -181,6 +181,7 @@ Status RuleRun::load(const SourcedString& file) {
 // True when the rule refused the container.
 Result<bool> RuleRun::run_rule(std::size_t i) {
   const RegisteredRule& rule = book_.rules()[i];
+  grant_.enter_rule(rule.name);
   lua_State* L = sandbox_->state();
   book_.push_function(L, i);
   lua_rawgeti(L, LUA_REGISTRYINDEX, request_ref_);
