@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 
 #include "graft/base/unique_fd.hpp"
@@ -13,50 +12,72 @@
 namespace graft {
 namespace {
 
-Status write_all(int fd, std::string_view text, const std::string& name) {
-  std::size_t done = 0;
-  while (done < text.size()) {
+Status write_all(int fd, std::string_view text, const std::string& shown) {
+  for (std::size_t done = 0; done < text.size();) {
     ssize_t n = ::write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return make_error("{}: write: {}", name, std::strerror(errno));
+    if (n < 0) return make_error("{}: write: {}", shown, std::strerror(errno));
     done += static_cast<std::size_t>(n);
   }
   return ok_status();
 }
 
-// The temporary, complete, with the mode and owner the file will have.
-Status fill(int fd, const std::string& name, std::string_view text, const std::string& path, mode_t new_mode) {
-  if (auto status = write_all(fd, text, name); !status) return status;
+// The owner the new file takes: the one asked for, or the old file's.
+Result<std::optional<FileOwner>> owner_for(int dir_fd, const std::string& name,
+                                           const std::optional<FileOwner>& owner, const std::string& shown) {
+  if (owner) return owner;
   struct stat old {};
-  if (::lstat(path.c_str(), &old) != 0) {
-    if (errno != ENOENT) return make_error("{}: {}", path, std::strerror(errno));
-    if (::fchmod(fd, new_mode) != 0) return make_error("{}: chmod: {}", name, std::strerror(errno));
-    return ok_status();
-  }
-  if (::fchmod(fd, old.st_mode & 07777) != 0) return make_error("{}: chmod: {}", name, std::strerror(errno));
-  if (::fchown(fd, old.st_uid, old.st_gid) != 0) return make_error("{}: chown: {}", name, std::strerror(errno));
+  if (::fstatat(dir_fd, name.c_str(), &old, AT_SYMLINK_NOFOLLOW) == 0)
+    return std::optional<FileOwner>(FileOwner{static_cast<mode_t>(old.st_mode & 07777), old.st_uid, old.st_gid});
+  if (errno != ENOENT) return make_error("{}: {}", shown, std::strerror(errno));
+  return std::optional<FileOwner>();
+}
+
+Status fill(int fd, std::string_view text, const std::optional<FileOwner>& owner, const std::string& shown) {
+  if (auto status = write_all(fd, text, shown); !status) return status;
+  if (!owner) return ok_status();
+  if (::fchown(fd, owner->uid, owner->gid) != 0) return make_error("{}: chown: {}", shown, std::strerror(errno));
+  if (::fchmod(fd, owner->mode) != 0) return make_error("{}: chmod: {}", shown, std::strerror(errno));
   return ok_status();
 }
 
-std::string temporary_beside(const std::string& path) {
-  auto slash = path.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
-  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  return (dir == "/" ? "" : dir) + "/." + base + ".graft-XXXXXX";
+// A new file beside `name`, created exclusively (O_EXCL|O_NOFOLLOW): nothing
+// planted under a guessed name is opened.
+Result<std::pair<UniqueFd, std::string>> create_beside(int dir_fd, const std::string& name,
+                                                       const std::string& shown) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string temporary = fmt::format(".{}.graft-{}-{}", name, ::getpid(), attempt);
+    UniqueFd fd(::openat(dir_fd, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+    if (fd.valid()) return std::pair{std::move(fd), temporary};
+    if (errno != EEXIST) return make_error("{}: cannot create a file beside it: {}", shown, std::strerror(errno));
+  }
+  return make_error("{}: no free name beside it", shown);
 }
 
 }  // namespace
 
-Status replace_file(const std::string& path, std::string_view text, mode_t new_mode) {
-  std::string temporary = temporary_beside(path);
-  UniqueFd fd(::mkostemp(temporary.data(), O_CLOEXEC));
-  if (!fd.valid()) return make_error("{}: cannot create: {}", temporary, std::strerror(errno));
-  Status done = fill(fd.get(), temporary, text, path, new_mode);
-  if (done && ::close(fd.release()) != 0) done = make_error("{}: close: {}", temporary, std::strerror(errno));
-  if (done && ::rename(temporary.c_str(), path.c_str()) != 0)
-    done = make_error("{}: cannot replace: {}", path, std::strerror(errno));
-  if (!done) ::unlink(temporary.c_str());
+Status replace_file_at(int dir_fd, const std::string& name, std::string_view text,
+                       const std::optional<FileOwner>& owner, const std::string& shown) {
+  auto final_owner = owner_for(dir_fd, name, owner, shown);
+  if (!final_owner) return final_owner.error();
+  auto created = create_beside(dir_fd, name, shown);
+  if (!created) return created.error();
+  auto& [fd, temporary] = *created;
+  Status done = fill(fd.get(), text, *final_owner, shown);
+  if (done && ::close(fd.release()) != 0) done = make_error("{}: close: {}", shown, std::strerror(errno));
+  if (done && ::renameat(dir_fd, temporary.c_str(), dir_fd, name.c_str()) != 0)
+    done = make_error("{}: cannot replace: {}", shown, std::strerror(errno));
+  if (!done) ::unlinkat(dir_fd, temporary.c_str(), 0);
   return done;
+}
+
+Status replace_file(const std::string& path, std::string_view text) {
+  auto slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  UniqueFd dir_fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!dir_fd.valid()) return make_error("{}: cannot create: {}: {}", path, dir, std::strerror(errno));
+  return replace_file_at(dir_fd.get(), name, text, std::nullopt, path);
 }
 
 }  // namespace graft

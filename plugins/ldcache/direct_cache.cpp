@@ -1,13 +1,12 @@
 #include "direct_cache.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "graft/base/ldcache_write.hpp"
+#include "graft/base/replace_file.hpp"
 #include "graft/base/unique_fd.hpp"
 
 namespace graft::ldcache {
@@ -38,37 +37,6 @@ std::vector<LdCacheEntry> image_entries(const plugin::Host& host, int dir_fd, co
   return {};
 }
 
-Status write_all(int fd, const std::string& bytes, const std::string& shown) {
-  for (std::size_t done = 0; done < bytes.size();) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return make_error("{}: write: {}", shown, std::strerror(errno));
-    done += static_cast<std::size_t>(n);
-  }
-  return ok_status();
-}
-
-// A new file in `dir_fd`, created exclusively: nothing the image planted is
-// opened or followed.
-Result<std::pair<UniqueFd, std::string>> create_temporary(int dir_fd, const std::string& name,
-                                                          const std::string& shown) {
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    std::string temporary = fmt::format(".{}.graft-{}-{}", name, ::getpid(), attempt);
-    UniqueFd fd(::openat(dir_fd, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-    if (fd.valid()) return std::pair{std::move(fd), temporary};
-    if (errno != EEXIST) return make_error("{}: cannot create a file beside it: {}", shown, std::strerror(errno));
-  }
-  return make_error("{}: no free temporary name beside it", shown);
-}
-
-Status fill(int fd, const std::string& bytes, const CacheFile& file, const std::string& shown) {
-  if (auto status = write_all(fd, bytes, shown); !status) return status;
-  if ((file.uid != 0 || file.gid != 0) && ::fchown(fd, file.uid, file.gid) != 0)
-    return make_error("{}: chown: {}", shown, std::strerror(errno));
-  if (::fchmod(fd, 0644) != 0) return make_error("{}: chmod: {}", shown, std::strerror(errno));
-  return ok_status();
-}
-
 }  // namespace
 
 Result<std::vector<LdCacheEntry>> injected_entries(const graft_action& action,
@@ -94,15 +62,8 @@ Status write_cache_directly(const plugin::Host& host, const CacheFile& file, con
   UniqueFd dir_fd(dir);
   std::string name = name_of(cache_path);
   auto entries = merge_ldcache_entries(std::move(injected), image_entries(host, dir_fd.get(), name, shown));
-  auto temporary = create_temporary(dir_fd.get(), name, shown);
-  if (!temporary) return temporary.error();
-  auto& [fd, temporary_name] = *temporary;
-  Status done = fill(fd.get(), render_ldcache(entries, kGenerator), file, shown);
-  if (done && ::close(fd.release()) != 0) done = make_error("{}: close: {}", shown, std::strerror(errno));
-  if (done && ::renameat(dir_fd.get(), temporary_name.c_str(), dir_fd.get(), name.c_str()) != 0)
-    done = make_error("{}: cannot replace: {}", shown, std::strerror(errno));
-  if (!done) ::unlinkat(dir_fd.get(), temporary_name.c_str(), 0);
-  return done;
+  return replace_file_at(dir_fd.get(), name, render_ldcache(entries, kGenerator),
+                         FileOwner{0644, file.uid, file.gid}, shown);
 }
 
 }  // namespace graft::ldcache

@@ -14,7 +14,7 @@ packages=(
   liblua5.4-dev libtomlplusplus-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libcli11-dev catch2
   libyaml-cpp-dev      # reads CDI specs written in YAML (graft cdi validate)
-  python3-jsonschema   # validates `graft plan --format json` against docs/plan-schema.json
+  python3-jsonschema   # validates `graft plan --format json` and audit records against docs/*.schema.json
   runc crun            # the end-to-end tests start real containers with graft as their hook
   busybox-static       # the containers' userland, built into OCI bundles by the tests
   util-linux           # unshare, for runc in cgroup v2 mode
@@ -31,6 +31,7 @@ if $for_tests; then
   packages+=(podman docker.io containerd)
   packages+=(patchelf)  # the node agent image's self-contained tree (deploy/kubernetes/bundle-tree.sh)
   packages+=(lintian)   # Debian's checks of the .deb (tests/scripts/package-test.sh)
+  packages+=(zsh)       # the zsh completion script is tested in zsh (bash's is tested in bash)
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)
 fi

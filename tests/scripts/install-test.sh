@@ -2,7 +2,8 @@
 # An install under another prefix than the configured one, and one staged
 # with DESTDIR, find their shipped policies and plugins from where the
 # binary is: `graft version` names the directories, they hold what was
-# installed, and `include = ["nvidia"]` resolves. Usage: install-test.sh BUILD_DIR
+# installed, `include = ["nvidia"]` resolves, and the installed policy test
+# suites pass. Usage: install-test.sh BUILD_DIR
 set -euo pipefail
 build=$1
 scratch=$(mktemp -d /tmp/graft-install-XXXXXX)
@@ -28,6 +29,11 @@ check_installed() {
   printf 'include = ["nvidia"]\n' >"$scratch/site.toml"
   "$graft" --policy "$scratch/site.toml" policy check >/dev/null ||
     fail "$graft cannot resolve include = [\"nvidia\"]"
+  # The policy test suites are installed beside the policies they test.
+  "$graft" --policy "$scratch/site.toml" policy test "$policies/nvidia/tests" >/dev/null ||
+    fail "the installed nvidia test cases do not pass with $graft"
+  "$graft" --policy "$policies/examples/example-site.toml" policy test "$policies/examples/tests" >/dev/null ||
+    fail "the installed example test cases do not pass with $graft"
   echo "install-test: $prefix: policies $policies, plugins $plugins"
 }
 

@@ -26,9 +26,12 @@ host=$scratch/host image=$scratch/image config=$scratch/config
 rm -f "$host/etc/graft/graft.toml"  # the fake host's own policy points at it; a node's does not
 cmake --install "$build" --prefix "$image" >/dev/null
 sh "$source_dir/deploy/kubernetes/bundle-tree.sh" "$image"
+# Output captured before grep -q reads it: under pipefail, a grep that stops
+# early can make the writer die of SIGPIPE and fail the pipeline.
 for program in graft graft-runtime; do
-  ldd "$image/bin/$program" | grep -q "liblua5.4.so.0 => $image/bin/../lib/bundled/" ||
-    fail "$program does not find its libraries in the tree: $(ldd "$image/bin/$program" | grep lua)"
+  libraries=$(ldd "$image/bin/$program")
+  grep -q "liblua5.4.so.0 => $image/bin/../lib/bundled/" <<<"$libraries" ||
+    fail "$program does not find its libraries in the tree: $(grep lua <<<"$libraries")"
 done
 mkdir -p "$config"
 printf 'include = ["nvidia"]\n' >"$config/graft.toml"
@@ -44,7 +47,8 @@ version=$("$image/bin/graft" --version | awk '{print $NF}')
 [ "$(readlink "$host/opt/graft/current")" = "releases/$version" ] ||
   fail "/opt/graft/current -> $(readlink "$host/opt/graft/current"), not releases/$version"
 [ "$("$host/opt/graft/current/bin/graft" --version)" = "graft $version" ] || fail "the host's graft does not run"
-"$host/opt/graft/current/bin/graft-runtime" --version | grep -qF "$version" || fail "the host's graft-runtime does not run"
+[ "$("$host/opt/graft/current/bin/graft-runtime" --version)" = "graft-runtime $version" ] ||
+  fail "the host's graft-runtime does not run"
 cmp -s "$config/graft.toml" "$host/etc/graft/graft.toml" || fail "the ConfigMap's policy is not the host's"
 
 # The spec: valid, the host's paths only, hooks on the host's graft and policy.

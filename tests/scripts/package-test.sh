@@ -3,7 +3,8 @@
 # this build tree: its files are exactly what the install rules install plus
 # the site policy, which is a conffile; its control data names the package,
 # version, computed Depends and Recommends; the man pages cover every
-# program and subcommand. Then, unpacked with `dpkg -x` into a scratch root,
+# program and subcommand; the shell completion scripts are what the packaged
+# graft prints. Then, unpacked with `dpkg -x` into a scratch root,
 # the installed graft runs, checks the shipped site policy, and hooks a runc
 # container (tests/e2e/package_install_test.cpp).
 # Usage: package-test.sh BUILD_DIR E2E_TEST_BINARY
@@ -39,6 +40,8 @@ diff -u "$scratch/expected" "$scratch/packaged" >&2 ||
   fail "the package's files differ from the install rules' (- installed, + packaged)"
 for file in ./usr/bin/graft ./etc/graft/graft.toml ./usr/share/containers/oci/hooks.d/graft.json \
             ./usr/share/graft/policies/nvidia/nvidia.toml ./usr/share/man/man1/graft.1.gz \
+            ./usr/share/bash-completion/completions/graft ./usr/share/zsh/vendor-completions/_graft \
+            ./usr/share/graft/audit-record.schema.json \
             "./usr/lib/$multiarch/graft/plugins/"lib{devices,libraries,ipc,procfs,cgroup,ldcache}.so; do
   grep -qxF "$file" "$scratch/packaged" || fail "the package lacks $file"
 done
@@ -82,6 +85,13 @@ grep -q '"path": *"/usr/bin/graft"' "$root/usr/share/containers/oci/hooks.d/graf
 man_page=$(zcat "$root/usr/share/man/man1/graft.1.gz")
 for command in $("$graft" --help | sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\).*/\1/p'); do
   grep -qF ".SS \"graft $command\"" <<<"$man_page" || fail "graft.1 lacks the $command command"
+done
+# Its completion scripts are what it prints: generated from its own commands.
+for shell in bash zsh; do
+  [ "$shell" = bash ] && script=$root/usr/share/bash-completion/completions/graft ||
+    script=$root/usr/share/zsh/vendor-completions/_graft
+  "$graft" completion "$shell" | cmp -s - "$script" ||
+    fail "$script is not what the packaged graft completion $shell prints"
 done
 # It takes what it ships from where it is installed, not from this build.
 where=$("$graft" version)

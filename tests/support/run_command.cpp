@@ -54,4 +54,11 @@ CommandResult run_graft(const std::vector<std::string>& args) {
   return run_command(argv);
 }
 
+CommandResult check_plan_schema(const std::string& file) {
+  return run_command({"/usr/bin/python3", "-c",
+                      "import json,sys,jsonschema;"
+                      "jsonschema.validate(json.load(open(sys.argv[1])),json.load(open(sys.argv[2])))",
+                      file, std::string(GRAFT_SOURCE_DIR) + "/docs/plan-schema.json"});
+}
+
 }  // namespace graft::testing

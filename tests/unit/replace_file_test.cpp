@@ -2,6 +2,7 @@
 // generate --output` and graft-runtime's config.json edit do.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "graft/base/replace_file.hpp"
+#include "graft/base/unique_fd.hpp"
 #include "temp_dir.hpp"
 
 using namespace graft;
@@ -47,14 +49,33 @@ TEST_CASE("a replaced file holds the new text and keeps its mode and owner", "[r
   CHECK(files_in(dir.path()) == 1);
 }
 
-TEST_CASE("a new file gets the mode asked for", "[replace-file]") {
+TEST_CASE("a new file is 0644", "[replace-file]") {
   fixture::TempDir dir;
   std::string path = dir.path() + "/graft.json";
-  REQUIRE(replace_file(path, "{}", 0644));
+  REQUIRE(replace_file(path, "{}"));
   struct stat st {};
   REQUIRE(::stat(path.c_str(), &st) == 0);
   CHECK((st.st_mode & 07777) == 0644);
   CHECK(contents(path) == "{}");
+}
+
+TEST_CASE("an owner given replaces the old file's, and a symlink at the name is replaced, not followed",
+          "[replace-file]") {
+  fixture::TempDir dir, elsewhere;
+  std::ofstream(elsewhere.path() + "/target") << "keep";
+  std::filesystem::create_symlink(elsewhere.path() + "/target", dir.path() + "/ld.so.cache");
+  UniqueFd dir_fd(::open(dir.path().c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  REQUIRE(dir_fd.valid());
+  uid_t uid = ::geteuid() == 0 ? 4321 : ::geteuid();
+  gid_t gid = ::geteuid() == 0 ? 8765 : ::getegid();
+  REQUIRE(replace_file_at(dir_fd.get(), "ld.so.cache", "cache", FileOwner{0640, uid, gid}, "ld.so.cache"));
+  struct stat st {};
+  REQUIRE(::lstat((dir.path() + "/ld.so.cache").c_str(), &st) == 0);
+  CHECK(S_ISREG(st.st_mode));
+  CHECK((st.st_mode & 07777) == 0640);
+  CHECK(st.st_uid == uid);
+  CHECK(st.st_gid == gid);
+  CHECK(contents(elsewhere.path() + "/target") == "keep");
 }
 
 TEST_CASE("a replacement that cannot be made is an error naming the path and leaves the old file alone",

@@ -34,7 +34,8 @@ json request_json(const Request& request, const std::vector<std::string>& env_pa
 
 json record_json(const AuditRecord& record) {
   auto now = std::chrono::system_clock::now().time_since_epoch();
-  json line = {{"time", std::chrono::duration<double>(now).count()},
+  json line = {{"schema", audit_schema_version},
+               {"time", std::chrono::duration<double>(now).count()},
                {"id", record.request.container_id},
                {"outcome", outcome_name(record.outcome)},
                {"request", request_json(record.request, record.env_patterns)}};

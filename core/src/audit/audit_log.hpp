@@ -15,6 +15,10 @@
 
 namespace graft {
 
+// Each record's "schema": docs/audit-log.md says what each field means and
+// when this number changes; docs/audit-record.schema.json checks a record.
+inline constexpr int audit_schema_version = 1;
+
 struct AuditRecord {
   const Request& request;
   const ContainerPlan* evaluation;  // null when evaluation failed

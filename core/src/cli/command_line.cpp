@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "completion/completion_script.hpp"
 #include "files/install_dirs.hpp"
 #include "graft/base/did_you_mean.hpp"
 #include "graft/base/one_line.hpp"
@@ -24,6 +25,12 @@ struct ParsedOptions {
   CdiHookOptions cdi_hook;
   CdiGenerateOptions cdi_generate;
   std::string cdi_validate_file;
+  std::string policy_command = "check";  // the `policy` subcommand given
+  PolicyTestOptions policy_test;
+  PolicyDiffOptions policy_diff;
+  std::string policy_show_format = "toml";
+  LogOptions log;
+  std::string completion_shell;
 };
 
 void add_global_options(CLI::App& app, GlobalOptions& global) {
@@ -41,7 +48,8 @@ void add_plan_command(CLI::App& app, PlanOptions& options) {
   command->footer(
       "Examples:\n"
       "  graft plan --env VAR=VALUE --env VAR2=VALUE   (the variables the vendor policy reads)\n"
-      "  graft plan --bundle /run/containerd/io.containerd.runtime.v2.task/k8s.io/3f2a --format json");
+      "  graft plan --bundle /run/containerd/io.containerd.runtime.v2.task/k8s.io/3f2a --format json\n"
+      "  graft plan --explain --env VAR=VALUE          (then every rule: what it read, what it changed)");
   auto* bundle = command->add_option("--bundle", options.bundle, "OCI bundle directory");
   command->add_option("--id", options.id, "Container id to show (default: audit)");
   auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)");
@@ -52,6 +60,9 @@ void add_plan_command(CLI::App& app, PlanOptions& options) {
       ->check(CLI::IsMember({"text", "json"}));
   command->add_flag("--record", options.record,
                     "Append this evaluation (planned, refused or error) to the policy's audit log");
+  command->add_flag("--explain", options.explain,
+                    "After the plan, every rule in the order it ran: where it is, what it read, what it "
+                    "changed (JSON: an \"explain\" array)");
   bundle->excludes(env);
 }
 
@@ -61,12 +72,55 @@ void add_inventory_command(CLI::App& app, std::string& format) {
   command->add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
 }
 
-void add_policy_command(CLI::App& app) {
+void add_policy_test_command(CLI::App& policy, PolicyTestOptions& options) {
+  auto* command = policy.add_subcommand("test", "Run policy test cases against the site policy (docs/policy-test.md)");
+  command->footer(
+      "Examples:\n"
+      "  graft policy test /etc/graft/tests\n"
+      "  graft --policy site.toml policy test tests/ --junit policy-tests.xml\n"
+      "Exit: 0 all cases pass, 1 a case failed (or an error), 2 usage.");
+  command->add_option("paths", options.paths,
+                      "Case files, or directories of *.toml and *.lua cases (default: tests/ beside the policy)");
+  command->add_option("--junit", options.junit, "Also write the results as JUnit XML to FILE");
+  command->add_option("--format", options.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+}
+
+void add_policy_diff_command(CLI::App& policy, PolicyDiffOptions& options) {
+  auto* command = policy.add_subcommand("diff", "What changes for a set of requests between two policies");
+  command->footer(
+      "Examples:\n"
+      "  graft policy diff --old /etc/graft/graft.toml --new ./graft.toml --cases /etc/graft/tests\n"
+      "  graft policy diff --old a.toml --new b.toml --cases tests/ --format json --fail-on-change\n"
+      "Exit: 0, or 1 with --fail-on-change when any case changed (or on an error), 2 usage.");
+  command->add_option("--old", options.old_policy, "The policy in use")->required();
+  command->add_option("--new", options.new_policy, "The changed policy")->required();
+  command->add_option("--cases", options.cases, "Case files, or directories of them")->required();
+  command->add_option("--format", options.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  command->add_flag("--fail-on-change", options.fail_on_change, "Exit 1 when any case changed");
+}
+
+void add_policy_command(CLI::App& app, ParsedOptions& parsed) {
   auto* command = app.add_subcommand("policy", "Work with the site policy");
   command->require_subcommand(1);
-  command->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
+  command->footer(
+      "Examples:\n"
+      "  graft policy check --policy /etc/graft/graft.toml\n"
+      "  graft policy test /etc/graft/tests\n"
+      "  graft policy show --format json");
   command->add_subcommand("check", "Validate the policy and its rule files")
       ->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
+  add_policy_test_command(*command, parsed.policy_test);
+  add_policy_diff_command(*command, parsed.policy_diff);
+  auto* show = command->add_subcommand(
+      "show", "Print the merged policy as this node runs it: files, sections with file:line, rules and phases");
+  show->footer(
+      "Examples:\n"
+      "  graft policy show                      (TOML, each value's file:line in a comment)\n"
+      "  graft policy show --format json --policy /etc/graft/graft.toml");
+  show->add_option("--format", parsed.policy_show_format, "toml or json")
+      ->check(CLI::IsMember({"toml", "json"}))->capture_default_str();
 }
 
 void add_hook_command(CLI::App& app, std::string& stage) {
@@ -160,6 +214,73 @@ void add_apply_command(CLI::App& app, ApplyOptions& options) {
   bundle->excludes(env);
 }
 
+void add_log_command(CLI::App& app, LogOptions& options) {
+  auto* command = app.add_subcommand("log", "Show the audit log's records, filtered (docs/audit-log.md)");
+  command->footer(
+      "Examples:\n"
+      "  graft log --outcome refused --since 1h       (refusals in the last hour, from [audit] log)\n"
+      "  graft log /var/log/graft/audit.jsonl --container 'train-*' --rule tenant-lease --format json\n"
+      "  graft log --since 2026-11-24T06:00:00Z --until 2026-11-24T07:00:00Z");
+  command->add_option("file", options.file, "Audit log to read (default: the policy's [audit] log)");
+  command->add_option("--container", options.container, "Only container ids matching this glob");
+  command->add_option("--outcome", options.outcomes, "Only this outcome (repeatable: any of them)")
+      ->check(CLI::IsMember({"planned", "applied", "refused", "error"}));
+  command->add_option("--rule", options.rule, "Only records with a decision by a rule matching this glob");
+  command->add_option("--since", options.since, "Only records at or after: RFC 3339, or a span back (30m, 1h, 2d)");
+  command->add_option("--until", options.until, "Only records at or before: RFC 3339, or a span back");
+  command->add_option("--format", options.format, "text (one line per record) or json (the records)")
+      ->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+}
+
+void add_completion_command(CLI::App& app, std::string& shell) {
+  auto* command = app.add_subcommand("completion", "Print the shell completion script for bash or zsh");
+  command->footer(
+      "Examples (the Debian package installs both):\n"
+      "  source <(graft completion bash)\n"
+      "  graft completion zsh > ~/.zfunc/_graft     (a directory on zsh's fpath)");
+  command->add_option("shell", shell, "bash or zsh")->required()->check(CLI::IsMember({"bash", "zsh"}));
+}
+
+// CLI11 shows an IsMember check only in the type name ("TEXT:{text,json}"),
+// so the choices are read back from there.
+std::vector<std::string> option_choices(const CLI::Option& option) {
+  std::string type = option.get_type_name();
+  auto open = type.find(":{");
+  auto close = type.find('}', open);
+  std::vector<std::string> choices;
+  if (open == std::string::npos || close == std::string::npos) return choices;
+  std::string list = type.substr(open + 2, close - open - 2);
+  for (std::size_t start = 0; start <= list.size();) {
+    std::size_t comma = std::min(list.find(',', start), list.size());
+    if (comma > start) choices.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return choices;
+}
+
+CompletionOption completion_option(const CLI::Option& option) {
+  CompletionOption out;
+  for (const auto& name : option.get_lnames()) out.names.push_back("--" + name);
+  for (const auto& name : option.get_snames()) out.names.push_back("-" + name);
+  out.takes_value = option.get_positional() || option.get_items_expected_max() > 0;  // flags expect 0
+  out.choices = option_choices(option);
+  out.description = option.get_description();
+  return out;
+}
+
+// The app's commands and options as the completion scripts need them.
+CompletionCommand completion_tree(const CLI::App& app) {
+  CompletionCommand out{app.get_name(), app.get_description(), {}, {}, {}};
+  for (const CLI::Option* option : app.get_options()) {
+    CompletionOption described = completion_option(*option);
+    (option->get_positional() && option->get_lnames().empty() ? out.positionals : out.options)
+        .push_back(std::move(described));
+  }
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    out.subcommands.push_back(completion_tree(*sub));
+  return out;
+}
+
 void add_version_command(CLI::App& app) {
   app.add_subcommand("version", "Print the graft version and where it looks for what it ships")
       ->footer("Example:\n  graft version        (its first line is what graft --version prints)");
@@ -212,7 +333,16 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
     return [o = parsed.cdi_hook](const GlobalOptions& g) { return run_cdi_hook(g, o); };
   if (name == "inventory")
     return [f = parsed.inventory_format](const GlobalOptions& g) { return run_inventory(g, f); };
-  if (name == "policy") return run_policy_check;  // its one subcommand, `check`, is required
+  if (name == "log") return [o = parsed.log](const GlobalOptions& g) { return run_log(g, o); };
+  if (name == "policy") {
+    if (parsed.policy_command == "test")
+      return [o = parsed.policy_test](const GlobalOptions& g) { return run_policy_test(g, o); };
+    if (parsed.policy_command == "diff")
+      return [o = parsed.policy_diff](const GlobalOptions& g) { return run_policy_diff(g, o); };
+    if (parsed.policy_command == "show")
+      return [f = parsed.policy_show_format](const GlobalOptions& g) { return run_policy_show(g, f); };
+    return run_policy_check;
+  }
   return run_version;
 }
 
@@ -233,15 +363,18 @@ CommandLine parse_command_line(int argc, char** argv) {
       "  graft plan --bundle /run/containerd/.../3f2a --policy /etc/graft/graft.toml\n"
       "  graft inventory --format json\n"
       "  graft policy check\n"
+      "  graft policy show --format json\n"
       "Run `graft COMMAND --help` for a command's options and examples.");
   add_global_options(app, line.global);
   add_plan_command(app, parsed.plan);
   add_inventory_command(app, parsed.inventory_format);
-  add_policy_command(app);
+  add_policy_command(app, parsed);
   add_hook_command(app, parsed.hook_stage);
   add_apply_command(app, parsed.apply);
   add_cdi_hook_command(app, parsed.cdi_hook);
   add_cdi_command(app, parsed);
+  add_log_command(app, parsed.log);
+  add_completion_command(app, parsed.completion_shell);
   add_version_command(app);
   if (auto unknown = unknown_command(argc, argv, app)) {
     std::fprintf(stderr, "graft: %s\n", one_line(*unknown).c_str());
@@ -255,7 +388,19 @@ CommandLine parse_command_line(int argc, char** argv) {
     line.exit_code = code == 0 ? exit_ok : exit_usage;
     return line;
   }
-  line.command = chosen(app.get_subcommands().front()->get_name(), parsed);
+  const CLI::App* command = app.get_subcommands().front();
+  if (command->get_name() == "completion") {
+    CompletionCommand tree = completion_tree(app);
+    tree.name = "graft";  // CLI11 names the app after argv[0], which may be a path
+    std::string script = parsed.completion_shell == "zsh" ? zsh_completion(tree) : bash_completion(tree);
+    line.command = [script](const GlobalOptions&) -> Result<int> {
+      std::fputs(script.c_str(), stdout);
+      return exit_ok;
+    };
+    return line;
+  }
+  if (command->get_name() == "policy") parsed.policy_command = command->get_subcommands().front()->get_name();
+  line.command = chosen(command->get_name(), parsed);
   return line;
 }
 

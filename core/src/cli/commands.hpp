@@ -44,6 +44,7 @@ struct PlanOptions {
   bool privileged = false;
   std::string format = "text";
   bool record = false;  // a dry run leaves the audit log alone unless asked
+  bool explain = false;  // also every rule: what it read and what it changed
 };
 
 struct ApplyOptions {
@@ -70,14 +71,42 @@ struct CdiGenerateOptions {
   std::string host_root;  // read the host mounted here, name its own paths (cdi/host_root.hpp)
 };
 
+// `graft log`: the filter's parts as given (times as text; log_command.cpp
+// parses them).
+struct LogOptions {
+  std::string file;  // empty: the policy's [audit] log
+  std::string container, rule, since, until;
+  std::vector<std::string> outcomes;
+  std::string format = "text";
+};
+
+// `graft policy test` (docs/policy-test.md).
+struct PolicyTestOptions {
+  std::vector<std::string> paths;  // case files and directories of them
+  std::string junit;               // JUnit XML file to write; empty: none
+  std::string format = "text";
+};
+
+// `graft policy diff`.
+struct PolicyDiffOptions {
+  std::string old_policy, new_policy;
+  std::vector<std::string> cases;  // case files and directories of them
+  std::string format = "text";
+  bool fail_on_change = false;
+};
+
 Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options);
 Result<int> run_inventory(const GlobalOptions& global, const std::string& format);
 Result<int> run_policy_check(const GlobalOptions& global);
+Result<int> run_policy_test(const GlobalOptions& global, const PolicyTestOptions& options);
+Result<int> run_policy_diff(const GlobalOptions& global, const PolicyDiffOptions& options);
+Result<int> run_policy_show(const GlobalOptions& global, const std::string& format);
 Result<int> run_hook(const GlobalOptions& global, const std::string& stage);
 Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options);
 Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptions& options);
 Result<int> run_cdi_validate(const GlobalOptions& global, const std::string& file);
 Result<int> run_cdi_hook(const GlobalOptions& global, const CdiHookOptions& options);
+Result<int> run_log(const GlobalOptions& global, const LogOptions& options);
 Result<int> run_version(const GlobalOptions& global);
 
 // What a hook reads before anything else: the OCI state on stdin, the

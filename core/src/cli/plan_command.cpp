@@ -1,7 +1,10 @@
 // `graft plan`: evaluates one container (from a bundle, or from flags for an
 // audit) and prints the plan without touching anything. A dry run leaves the
 // audit log alone; with --record it logs the evaluation as the hook would
-// (planned, refused, or error, a deadline passing included).
+// (planned, refused, or error, a deadline passing included). --explain
+// follows the plan with every rule in the order it ran (text), or adds an
+// "explain" array to the JSON document; when a rule fails there is no plan,
+// and the text still lists the rules up to the failing one.
 #include <cstdio>
 
 #include "audit/audit_log.hpp"
@@ -10,6 +13,7 @@
 #include "engine/container_plan.hpp"
 #include "fault/running_note.hpp"
 #include "graft/base/unique_fd.hpp"
+#include "render/explain_render.hpp"
 #include "render/render.hpp"
 
 namespace graft::cli {
@@ -49,21 +53,29 @@ Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
   if (!request) return request.error();
   auto log = open_record_log(options, *policy, *request, deadline);
   if (!log) return log.error();
+  std::vector<RuleActivity> explained;
   auto evaluation = [&] {
     RunningNote note("container " + request->container_id);
-    return plan_container(*request, *policy);
+    return plan_container(*request, *policy, options.explain ? &explained : nullptr);
   }();
   deadline.disarm();  // printing and the record are not cut short
   if (!evaluation) {
+    // The rules up to the one that failed (its reads say what it was looking at).
+    if (options.explain && !explained.empty() && options.format == "text")
+      std::fputs(render_explain_text(explained).c_str(), stdout);
     AuditRecord record{*request, nullptr, ContainerOutcome::error, evaluation.error().message, policy->audit_env};
     (void)append_audit_record(log->get(), policy->audit_log, record);  // the evaluation's error comes first
     return evaluation.error();
   }
   const Plan& plan = evaluation->plan;
-  if (options.format == "json")
-    std::printf("%s\n", render_plan_json(plan).dump(2).c_str());
-  else
+  if (options.format == "json") {
+    nlohmann::json document = render_plan_json(plan);
+    if (options.explain) document["explain"] = render_explain_json(explained);
+    std::printf("%s\n", document.dump(2).c_str());
+  } else {
     std::fputs(render_plan_text(plan).c_str(), stdout);
+    if (options.explain) std::fputs(render_explain_text(explained).c_str(), stdout);
+  }
   bool refused = plan.intent.refusal.has_value();
   AuditRecord record{*request, &*evaluation, refused ? ContainerOutcome::refused : ContainerOutcome::planned, "",
                      policy->audit_env};

@@ -26,7 +26,8 @@ auto in_phase(const char* name, Phase&& phase) {
 
 }  // namespace
 
-Result<ContainerPlan> plan_container(const Request& request, const Policy& policy) {
+Result<ContainerPlan> plan_container(const Request& request, const Policy& policy,
+                                     std::vector<RuleActivity>* explain) {
   const std::string where = "container " + request.container_id;
   auto start = Clock::now();
   ContainerPlan evaluation;
@@ -37,7 +38,9 @@ Result<ContainerPlan> plan_container(const Request& request, const Policy& polic
   for (const auto& warning : evaluation.inventory.warnings) spdlog::info("{}: {}", where, warning);
 
   auto rules_start = Clock::now();
-  auto intent = in_phase("rules", [&] { return evaluate_rules(request, evaluation.inventory, policy); });
+  auto intent = in_phase("rules", [&] {
+    return evaluate_rules(request, evaluation.inventory, policy, explain, ActivityDetail::explained);
+  });
   if (!intent) return intent.error().context(where);
   evaluation.times.rules_ms = elapsed_ms(rules_start);
 

@@ -8,6 +8,7 @@
 #include "plan/plan.hpp"
 #include "policy/policy.hpp"
 #include "request/request.hpp"
+#include "rules/evaluate_rules.hpp"
 
 namespace graft {
 
@@ -24,7 +25,9 @@ struct ContainerPlan {
   PhaseTimes times;
 };
 
-// Errors come back prefixed with the container id.
-Result<ContainerPlan> plan_container(const Request& request, const Policy& policy);
+// Errors come back prefixed with the container id. With `explain`, what each
+// rule read and changed (`graft plan --explain`); the hook passes none.
+Result<ContainerPlan> plan_container(const Request& request, const Policy& policy,
+                                     std::vector<RuleActivity>* explain = nullptr);
 
 }  // namespace graft

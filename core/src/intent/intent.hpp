@@ -14,6 +14,7 @@ namespace graft {
 struct Reason {
   std::string text;  // "VISIBLE_DEVICES=0", "lease for team-a"
   Origin origin;     // rule file:line, or policy file:line
+  std::string rule;  // the rule that decided it; empty for the policy's own decisions
 
   bool operator==(const Reason&) const = default;
 };

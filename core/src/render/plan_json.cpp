@@ -8,7 +8,9 @@ namespace {
 using json = nlohmann::json;
 
 json reason_json(const Reason& reason) {
-  return {{"reason", reason.text}, {"origin", reason.origin.brief()}};
+  json entry = {{"reason", reason.text}, {"origin", reason.origin.brief()}};
+  if (!reason.rule.empty()) entry["rule"] = reason.rule;
+  return entry;
 }
 
 json named_json(const std::vector<NamedGrant>& grants) {

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "intent/intent_changes.hpp"
 #include "rules/environment.hpp"
 #include "rules/grant.hpp"
 #include "rules/grant_api.hpp"
@@ -19,6 +20,7 @@
 #include "rules/rule_file.hpp"
 #include "rules/rule_modules.hpp"
 #include "rules/sandbox.hpp"
+#include "rules/view_reads.hpp"
 #include "rules/views.hpp"
 
 namespace graft {
@@ -35,8 +37,9 @@ struct RuleFile {
 class RuleRun {
  public:
   RuleRun(const Request& request, const Inventory& inventory, const Policy& policy,
-          std::vector<RuleActivity>* activity)
+          std::vector<RuleActivity>* activity, ActivityDetail detail)
       : activity_(activity),
+        reads_(activity && detail == ActivityDetail::explained ? std::make_unique<ViewReads>() : nullptr),
         policy_(policy),
         inventory_(inventory),
         request_facts_(request_facts(request, policy)),
@@ -44,6 +47,9 @@ class RuleRun {
         grant_(inventory, policy),
         modules_(policy.rule_modules) {}
 
+  Status load_rules();
+  // The rules load_rules() registered, in registration order, none run yet.
+  std::vector<RuleActivity> registered() const;
   Result<Intent> run();
 
  private:
@@ -56,6 +62,7 @@ class RuleRun {
   std::vector<RuleFile> loaded_sources() const;
 
   std::vector<RuleActivity>* activity_;
+  std::unique_ptr<ViewReads> reads_;  // null unless explaining; outlives the sandbox
   const Policy& policy_;
   const Inventory& inventory_;
   RequestFacts request_facts_;
@@ -71,16 +78,29 @@ class RuleRun {
   std::unique_ptr<Sandbox> sandbox_;
 };
 
-Result<Intent> RuleRun::run() {
+Status RuleRun::load_rules() {
   auto sandbox = Sandbox::create(policy_.limits);
   if (!sandbox) return sandbox.error();
   sandbox_ = std::move(sandbox.value());
-  if (Status prepared = prepare(); !prepared) return prepared.error();
+  if (Status prepared = prepare(); !prepared) return prepared;
   for (const SourcedString& file : policy_.rules)
-    if (Status loaded = load(file); !loaded) return loaded.error();
+    if (Status loaded = load(file); !loaded) return loaded;
   book_.close();
-  if (activity_)
-    for (const RegisteredRule& rule : book_.rules()) activity_->push_back({rule.name, rule.origin});
+  return ok_status();
+}
+
+std::vector<RuleActivity> RuleRun::registered() const {
+  std::vector<RuleActivity> rules;
+  for (const RegisteredRule& rule : book_.rules()) {
+    rules.push_back({rule.name, rule.origin});
+    rules.back().phase = rule.phase;
+  }
+  return rules;
+}
+
+Result<Intent> RuleRun::run() {
+  if (Status loaded = load_rules(); !loaded) return loaded.error();
+  if (activity_) *activity_ = registered();
   for (RulePhase phase : kRulePhases) {
     grant_.enter_phase(phase);
     for (std::size_t i = 0; i < book_.rules().size(); ++i) {
@@ -95,12 +115,18 @@ Result<Intent> RuleRun::run() {
 
 // run_rule, noting in activity_ (when asked for) that the rule ran and
 // whether the Intent changed: a copy per rule, paid only by those who ask.
+// Explaining, it also notes what the rule read and what it changed.
 Result<bool> RuleRun::run_observed(std::size_t i) {
   if (!activity_) return run_rule(i);
+  RuleActivity& activity = (*activity_)[i];
   Intent before = grant_.intent();
+  if (reads_) reads_->start_rule(&activity.reads, &activity.reads_left_out);
   Result<bool> refused = run_rule(i);
-  (*activity_)[i].ran = true;
-  (*activity_)[i].changed = !(grant_.intent() == before);
+  if (reads_) reads_->stop_rule();
+  activity.ran = true;
+  activity.failed = !refused.ok();
+  activity.changed = !(grant_.intent() == before);
+  if (reads_ && activity.changed) activity.changes = intent_changes(before, grant_.intent());
   return refused;
 }
 
@@ -108,14 +134,19 @@ int RuleRun::setup(lua_State* L) {
   auto* self = static_cast<RuleRun*>(lua_touserdata(L, 1));
   open_safe_libraries(L);
   register_views(L);
+  attach_view_reads(L, self->reads_.get());
   register_grant_api(L);
   self->book_.install(L);
   self->modules_.install(L);
   push_policy_view(L, self->policy_facts_);
+  name_view(L, -1, "policy");
   add_global(L, "policy");
+  // The names the documented rules give their arguments.
   push_request_view(L, self->request_facts_);
+  name_view(L, -1, "req");
   self->request_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
   push_host_view(L, self->inventory_);
+  name_view(L, -1, "host");
   self->host_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
   push_grant(L, self->grant_);
   self->grant_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -150,6 +181,7 @@ Status RuleRun::load(const SourcedString& file) {
 // True when the rule refused the container.
 Result<bool> RuleRun::run_rule(std::size_t i) {
   const RegisteredRule& rule = book_.rules()[i];
+  grant_.enter_rule(rule.name);
   lua_State* L = sandbox_->state();
   book_.push_function(L, i);
   lua_rawgeti(L, LUA_REGISTRYINDEX, request_ref_);
@@ -197,11 +229,23 @@ Sandbox::Failure RuleRun::locate(Sandbox::Failure failure) const {
 }  // namespace
 
 Result<Intent> evaluate_rules(const Request& request, const Inventory& inventory, const Policy& policy,
-                              std::vector<RuleActivity>* activity) {
+                              std::vector<RuleActivity>* activity, ActivityDetail detail) {
   try {
-    return RuleRun(request, inventory, policy, activity).run();
+    return RuleRun(request, inventory, policy, activity, detail).run();
   } catch (const std::exception& e) {
     return make_error("evaluating rules: {}", e.what());
+  }
+}
+
+Result<std::vector<RuleActivity>> registered_rules(const Policy& policy) {
+  try {
+    Request request;
+    Inventory inventory;
+    RuleRun run(request, inventory, policy, nullptr, ActivityDetail::outcome);
+    if (Status loaded = run.load_rules(); !loaded) return loaded.error();
+    return run.registered();
+  } catch (const std::exception& e) {
+    return make_error("loading rules: {}", e.what());
   }
 }
 

@@ -106,7 +106,7 @@ void Grant::restrict_devices(std::span<const unsigned char> keep, const Reason& 
     deny(Reason{fmt::format("{}: none of the granted GPUs is in the list, so the container would start with "
                             "no GPU (pass {{allow_none = true}} to allow that)",
                             reason.text),
-                reason.origin});
+                reason.origin, reason.rule});
 }
 
 std::optional<unsigned> Grant::gpu_by_uuid(std::string_view uuid) const noexcept {

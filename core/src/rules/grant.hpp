@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "graft/base/error.hpp"
@@ -46,6 +47,10 @@ class Grant {
   // change what is granted (grant_api checks before each such method).
   void enter_phase(RulePhase phase) { phase_ = phase; }
   RulePhase phase() const { return phase_; }
+  // The rule running now: each Reason names it, so the audit log can be
+  // searched by rule (`graft log --rule`).
+  void enter_rule(std::string_view name) { rule_ = name; }
+  const std::string& rule() const { return rule_; }
 
   std::size_t gpu_count() const { return inventory_.gpus.size(); }
   std::optional<unsigned> gpu_by_uuid(std::string_view uuid) const noexcept;
@@ -62,6 +67,7 @@ class Grant {
   const Policy& policy_;
   Intent intent_;
   RulePhase phase_ = RulePhase::request;
+  std::string rule_;
 };
 
 }  // namespace graft::rules

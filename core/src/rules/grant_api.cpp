@@ -59,7 +59,9 @@ void check_may_change(lua_State* L, const char* method) {
              "use a request or restrict rule", method, phase_name(phase).data());
 }
 
-Reason reason_of(const Call& call) { return Reason{std::string(call.reason), call.place.origin()}; }
+Reason reason_of(const Call& call) {
+  return Reason{std::string(call.reason), call.place.origin(), call.grant->rule()};
+}
 
 std::string_view check_name(lua_State* L, int arg) {
   size_t size = 0;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "inventory/synthetic_inventory.hpp"
 #include "request/request.hpp"
 
 namespace graft {
@@ -18,32 +19,15 @@ std::vector<SampleRequest> all_samples(const Policy& policy) {
   return samples;
 }
 
-Gpu sample_gpu(unsigned index) {
-  return Gpu{.index = index,
-             .minor = index,
-             .uuid = fmt::format("GPU-{:08x}-0000-4000-8000-{:012x}", index, index),
-             .bus_id = fmt::format("0000:{:02x}:00.0", index + 1),
-             .model = "sample GPU",
-             .proc_dir = "",
-             .partitions = {}};
-}
-
 }  // namespace
 
-Inventory sample_inventory() {
-  Inventory inventory;
-  inventory.driver_version = "1.0.0";
-  inventory.gpus = {sample_gpu(0), sample_gpu(1)};
-  inventory.gpus[1].partitions = {Partition{.index = 0, .gi = 1, .ci = 0, .gi_access = "", .ci_access = "",
-                                            .gi_minor = 10, .ci_minor = 11},
-                                  Partition{.index = 1, .gi = 2, .ci = 0, .gi_access = "", .ci_access = "",
-                                            .gi_minor = 20, .ci_minor = 21}};
-  return inventory;
+Inventory sample_inventory(const Policy& policy) {
+  return synthetic_inventory(sample_host(), policy);
 }
 
 Result<SampleCheck> check_rules_on_samples(const Policy& policy) {
   SampleCheck check;
-  Inventory inventory = sample_inventory();
+  Inventory inventory = sample_inventory(policy);
   std::vector<RuleActivity> acted;
   for (const SampleRequest& sample : all_samples(policy)) {
     std::string where = sample.origin.file.empty() ? fmt::format("sample '{}'", sample.name)

@@ -24,7 +24,8 @@ struct SampleCheck {
 
 Result<SampleCheck> check_rules_on_samples(const Policy& policy);
 
-// The host the samples run on: two GPUs, the second with two partitions.
-Inventory sample_inventory();
+// The host the samples run on (inventory/synthetic_inventory.hpp): two GPUs,
+// the second with two partitions, and every file the policy names.
+Inventory sample_inventory(const Policy& policy = {});
 
 }  // namespace graft

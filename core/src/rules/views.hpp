@@ -29,6 +29,9 @@ struct ViewType {
 // Creates the metatable all views share. Runs inside a protected call.
 void register_views(lua_State* L);
 void push_view(lua_State* L, const ViewType& type, const void* data);
+// Gives the view at `index` the path its reads are shown under ("req"), when
+// ViewReads are attached (view_reads.hpp); does nothing otherwise.
+void name_view(lua_State* L, int index, const char* path);
 
 // What `req` shows beyond the Request: which request channels the policy
 // trusts for this container.

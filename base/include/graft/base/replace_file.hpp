@@ -1,12 +1,14 @@
-// Replacing a file whole: the new content goes to a temporary file beside
-// it (same directory, so the rename is atomic), complete and with its final
-// mode and owner, and is then renamed over the path. A reader (a runtime
-// watching /etc/cdi, runc reading config.json) sees the old file or the new
-// one, never half of either.
+// Replacing a file whole: the new content goes to a file created
+// exclusively beside it (same directory, so the rename is atomic), complete
+// and with its final mode and owner, and is then renamed over the name. A
+// reader (a runtime watching /etc/cdi, runc reading config.json, a dynamic
+// linker mapping ld.so.cache) sees the old file or the new one, never half.
+// Nothing at the name is opened or followed: a symlink there is replaced.
 #pragma once
 
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,8 +16,20 @@
 
 namespace graft {
 
-// An existing file keeps its mode and owner; a new one gets `new_mode` and
-// the caller's owner. On failure nothing is left beside the path.
-Status replace_file(const std::string& path, std::string_view text, mode_t new_mode = 0644);
+struct FileOwner {
+  mode_t mode = 0644;
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+
+// In the directory `dir_fd` (O_PATH will do). With `owner`, the new file
+// gets it; without, an existing file keeps its mode and owner and a new one
+// is 0644 and the caller's. `shown` names the file in messages. On failure
+// nothing is left beside the name.
+Status replace_file_at(int dir_fd, const std::string& name, std::string_view text,
+                       const std::optional<FileOwner>& owner, const std::string& shown);
+
+// The same for a path, its directory opened here.
+Status replace_file(const std::string& path, std::string_view text);
 
 }  // namespace graft

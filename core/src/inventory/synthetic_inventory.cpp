@@ -1,0 +1,169 @@
+// synthetic_inventory: GPUs numbered by index (minor = index), partitions
+// numbered (gi = partition + 1, ci 0) with capability minors counted up from
+// 10, and everything the policy's capability sets, device classes and
+// extras name, under the policy's host roots. Majors are made up: 195 for
+// fixed and per-GPU nodes, 511 for partition capabilities.
+#include "inventory/synthetic_inventory.hpp"
+
+#include <fmt/format.h>
+
+#include "files/paths.hpp"
+#include "inventory/driver_procfs.hpp"
+
+namespace graft {
+namespace {
+
+constexpr unsigned kSyntheticNodeMajor = 195;
+constexpr unsigned kSyntheticCapsMajor = 511;
+
+// Every value of one field of every capability set, once each.
+std::set<std::string> synthetic_names_in_sets(const Policy& policy,
+                                              std::vector<SourcedString> CapabilitySet::*field) {
+  std::set<std::string> names;
+  for (const auto& [_, set] : policy.capabilities)
+    for (const auto& item : set.*field) names.insert(item.value);
+  return names;
+}
+
+Gpu make_synthetic_gpu(unsigned index, const SyntheticGpu& shape, const Policy& policy) {
+  Gpu gpu{.index = index,
+          .minor = index,
+          .uuid = shape.uuid.empty() ? synthetic_uuid(index) : shape.uuid,
+          .bus_id = fmt::format("0000:{:02x}:00.0", index + 1),
+          .model = shape.model.empty() ? "synthetic GPU" : shape.model,
+          .proc_dir = "",
+          .partitions = {}};
+  std::string dir = join_root(policy.host.proc_root, expand_template(policy.discovery.partition_dir,
+                                                                     {{"minor", std::to_string(index)}}));
+  for (unsigned p = 0; p < shape.partitions; ++p) {
+    std::string gi_dir = dir + "/gi" + std::to_string(p + 1);
+    gpu.partitions.push_back(Partition{.index = p,
+                                       .gi = p + 1,
+                                       .ci = 0,
+                                       .gi_access = gi_dir + "/access",
+                                       .ci_access = gi_dir + "/ci0/access",
+                                       .gi_minor = {},
+                                       .ci_minor = {}});
+  }
+  return gpu;
+}
+
+// Minors for the extras' named capabilities and each partition's GI and CI.
+void add_synthetic_caps(const HostShape& shape, const Policy& policy, Inventory& inventory) {
+  unsigned next = 1;
+  for (const auto& [_, extra] : policy.extras)
+    for (const auto& name : extra.caps)
+      if (!shape.missing.count(name) && !inventory.partition_caps.count(name))
+        inventory.partition_caps[name] = next++;
+  next = 10;
+  auto assign = [&](const std::string& key, std::optional<unsigned>& minor,
+                    const std::map<std::string, std::string>& values) {
+    if (key.empty()) return;
+    std::string name = expand_template(key, values);
+    if (shape.missing.count(name)) return;
+    minor = next++;
+    inventory.partition_caps[name] = *minor;
+  };
+  for (auto& gpu : inventory.gpus)
+    for (auto& partition : gpu.partitions) {
+      std::map<std::string, std::string> values{{"minor", std::to_string(gpu.minor)},
+                                                {"gi", std::to_string(partition.gi)},
+                                                {"ci", std::to_string(partition.ci)}};
+      assign(policy.discovery.partition_gi_key, partition.gi_minor, values);
+      assign(policy.discovery.partition_ci_key, partition.ci_minor, values);
+    }
+}
+
+void add_synthetic_node(const std::string& path, unsigned major, unsigned minor, const HostShape& shape,
+                        const Policy& policy, Inventory& inventory) {
+  if (shape.missing.count(path)) return;
+  inventory.device_nodes[path] =
+      DeviceNode{path, join_root(policy.host.dev_root, path), 'c', major, minor, true};
+}
+
+void add_synthetic_nodes(const HostShape& shape, const Policy& policy, Inventory& inventory) {
+  unsigned fixed_minor = 255;
+  for (const auto& [_, device_class] : policy.devices) {
+    if (device_class.per == DeviceClass::Per::fixed) {
+      add_synthetic_node(device_class.path, kSyntheticNodeMajor, fixed_minor--, shape, policy, inventory);
+    } else if (device_class.per == DeviceClass::Per::gpu) {
+      for (const auto& gpu : inventory.gpus)
+        add_synthetic_node(expand_template(device_class.path, {{"minor", std::to_string(gpu.minor)}}),
+                           kSyntheticNodeMajor, gpu.minor, shape, policy, inventory);
+    } else {
+      if (!device_class.major_name.empty())
+        inventory.char_majors[device_class.major_name] = kSyntheticCapsMajor;
+      for (const auto& [_, minor] : inventory.partition_caps)
+        add_synthetic_node(expand_template(device_class.path, {{"minor", std::to_string(minor)}}),
+                           kSyntheticCapsMajor, minor, shape, policy, inventory);
+    }
+  }
+}
+
+void add_synthetic_libraries(const HostShape& shape, const Policy& policy, Inventory& inventory) {
+  bool lib32 = false;
+  for (const auto& [_, set] : policy.capabilities) lib32 |= set.lib32;
+  for (const auto& prefix : synthetic_names_in_sets(policy, &CapabilitySet::libraries)) {
+    if (shape.missing.count(prefix)) continue;
+    std::string file = prefix + "." + shape.driver_version;
+    std::vector<Library>& found = inventory.libraries[prefix];
+    found.push_back(
+        {prefix + ".1", join_root(policy.host.driver_root, "/usr/lib/x86_64-linux-gnu/" + file), false});
+    if (lib32)
+      found.push_back(
+          {prefix + ".1", join_root(policy.host.driver_root, "/usr/lib/i386-linux-gnu/" + file), true});
+  }
+}
+
+void add_synthetic_files(const HostShape& shape, const Policy& policy, Inventory& inventory) {
+  const HostRoots& roots = policy.host;
+  for (const auto& name : synthetic_names_in_sets(policy, &CapabilitySet::binaries))
+    if (!shape.missing.count(name))
+      inventory.binaries[name] =
+          HostFile{name, join_root(roots.driver_root, "/usr/bin/" + name), "/usr/bin/" + name, false};
+  for (const auto& glob : synthetic_names_in_sets(policy, &CapabilitySet::firmware)) {
+    if (shape.missing.count(glob)) continue;
+    std::string relative = expand_template(glob, {{"driver_version", shape.driver_version}});
+    std::string name = basename_of(relative);
+    for (auto star = name.find('*'); star != std::string::npos; star = name.find('*'))
+      name.replace(star, 1, "0");
+    std::string path =
+        normalize_path(policy.discovery.firmware_dir + "/" + dirname_of(relative) + "/" + name);
+    inventory.firmware[glob] = {HostFile{name, join_root(roots.driver_root, path), path, false}};
+  }
+  for (const auto& path : synthetic_names_in_sets(policy, &CapabilitySet::ipc))
+    if (!shape.missing.count(path))
+      inventory.ipc[path] = HostFile{path, join_root(roots.run_root, path), path, false};
+  for (const auto& path : synthetic_names_in_sets(policy, &CapabilitySet::config_files))
+    if (!shape.missing.count(path))
+      inventory.config_files[path] = HostFile{path, join_root(roots.driver_root, path), path, false};
+}
+
+}  // namespace
+
+std::string synthetic_uuid(unsigned index) {
+  return fmt::format("GPU-{:08x}-0000-4000-8000-{:012x}", index, index);
+}
+
+HostShape uniform_host(unsigned count, const std::set<unsigned>& mig, unsigned partitions) {
+  HostShape shape;
+  for (unsigned i = 0; i < count; ++i) shape.gpus.push_back({"", "", mig.count(i) ? partitions : 0});
+  return shape;
+}
+
+HostShape sample_host() { return uniform_host(2, {1}, 2); }
+
+Inventory synthetic_inventory(const HostShape& shape, const Policy& policy) {
+  Inventory inventory;
+  inventory.roots = policy.host;
+  inventory.driver_version = shape.driver_version;
+  for (unsigned i = 0; i < shape.gpus.size(); ++i)
+    inventory.gpus.push_back(make_synthetic_gpu(i, shape.gpus[i], policy));
+  add_synthetic_caps(shape, policy, inventory);
+  add_synthetic_nodes(shape, policy, inventory);
+  add_synthetic_libraries(shape, policy, inventory);
+  add_synthetic_files(shape, policy, inventory);
+  return inventory;
+}
+
+}  // namespace graft

@@ -1,0 +1,55 @@
+// What a plan shows that a case can check (CaseOutcome), and the comparison
+// of an Expectation with it: pure functions, no policy, no host.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plan/plan.hpp"
+#include "policy_test/policy_case.hpp"
+
+namespace graft {
+
+struct OutcomeDenial {
+  std::string what;
+  std::string reason;
+};
+
+struct OutcomeAction {
+  std::string kind;
+  std::string target;
+};
+
+struct CaseOutcome {
+  bool injected = false;
+  std::vector<std::string> devices;       // "0", "1:0", in plan order
+  std::vector<std::string> capabilities;  // granted by the rules
+  std::vector<OutcomeDenial> denied;
+  std::optional<std::string> refusal;
+  std::vector<OutcomeAction> actions;
+  std::optional<std::string> error;  // the rules or the planner failed: no plan
+};
+
+CaseOutcome outcome_of(const Plan& plan);
+CaseOutcome outcome_of_error(const std::string& message);
+
+// One difference: `field` with what the case expected and what the plan has,
+// each as one TOML-like line.
+struct Mismatch {
+  std::string field;
+  std::string expected;
+  std::string actual;
+};
+
+// Every difference, in the order of docs/policy-test.md's [expect] keys;
+// empty when the outcome meets the expectation.
+std::vector<Mismatch> compare_case(const Expectation& expect, const CaseOutcome& outcome);
+
+// "    - devices = [\"4\"]\n    + devices = [\"0\"]\n" for each mismatch.
+std::string render_mismatches(const std::vector<Mismatch>& mismatches, const std::string& indent);
+
+// ["a", "b"], quoted as TOML would.
+std::string quoted_list(const std::vector<std::string>& items);
+
+}  // namespace graft

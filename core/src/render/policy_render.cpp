@@ -1,0 +1,166 @@
+#include "render/policy_render.hpp"
+
+#include "plan/capability_items.hpp"
+#include "render/explain_render.hpp"
+
+namespace graft {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+std::string origin_text(const Origin& origin) { return origin.full(); }
+
+ojson sourced_json(const SourcedString& entry) {
+  return {{"value", entry.value}, {"origin", origin_text(entry.origin)}};
+}
+
+ojson sourced_list_json(const std::vector<SourcedString>& entries) {
+  ojson out = ojson::array();
+  for (const auto& entry : entries) out.push_back(sourced_json(entry));
+  return out;
+}
+
+ojson capability_item_json(const CapabilityItem& item) {
+  ojson out = {{"value", item.value}, {"origin", origin_text(item.origin)}};
+  if (!item.via.empty()) out["via"] = item.via;
+  return out;
+}
+
+// A set's items as the planner expands a grant of it alone: its own, then
+// what its `pulls` bring (marked "via"); `always` sets are not mixed in.
+ojson capability_json(const CapabilitySet& set, const Policy& policy) {
+  Intent only;
+  only.capabilities.push_back(NamedGrant{set.name, {}});
+  CapabilityItems items = expand_capabilities(only, policy);
+  ojson out = {{"origin", origin_text(set.origin)}, {"always", set.always}, {"lib32", set.lib32}};
+  const std::pair<const char*, const std::vector<CapabilityItem>*> fields[] = {
+      {"libraries", &items.libraries}, {"binaries", &items.binaries},     {"firmware", &items.firmware},
+      {"ipc", &items.ipc},             {"devices", &items.devices},       {"config_files", &items.config_files}};
+  for (const auto& [name, list] : fields) {
+    ojson entries = ojson::array();
+    for (const auto& item : *list)
+      if (item.capability == set.name) entries.push_back(capability_item_json(item));
+    out[name] = entries;
+  }
+  ojson links = ojson::array();
+  for (std::size_t i = 0; i < items.symlinks.size(); ++i)
+    if (items.symlink_sets[i] == set.name)
+      links.push_back({{"link", items.symlinks[i].link},
+                       {"target", items.symlinks[i].target},
+                       {"origin", origin_text(items.symlinks[i].origin)}});
+  out["symlinks"] = links;
+  out["pulls"] = sourced_list_json(set.pulls);
+  return out;
+}
+
+const char* per_name(DeviceClass::Per per) {
+  switch (per) {
+    case DeviceClass::Per::fixed: return "fixed";
+    case DeviceClass::Per::gpu: return "gpu";
+    case DeviceClass::Per::partition: return "partition";
+  }
+  return "fixed";
+}
+
+ojson devices_json(const Policy& policy) {
+  ojson out = ojson::object();
+  for (const auto& [name, device] : policy.devices)
+    out[name] = {{"origin", origin_text(device.origin)}, {"path", device.path}, {"per", per_name(device.per)},
+                 {"major_name", device.major_name}, {"required", device.required}};
+  return out;
+}
+
+ojson extras_json(const Policy& policy) {
+  ojson out = ojson::object();
+  for (const auto& [name, extra] : policy.extras)
+    out[name] = {{"origin", origin_text(extra.origin)}, {"caps", extra.caps},
+                 {"all_partition_caps", extra.all_partition_caps}, {"bind_proc", extra.bind_proc},
+                 {"bind_dev", extra.bind_dev}};
+  return out;
+}
+
+ojson samples_json(const Policy& policy) {
+  ojson out = ojson::object();
+  for (const auto& [name, sample] : policy.samples)
+    out[name] = {{"origin", origin_text(sample.origin)}, {"env", sample.env},
+                 {"annotations", sample.annotations}, {"privileged", sample.privileged}};
+  return out;
+}
+
+ojson discovery_json(const Discovery& d) {
+  return {{"version_file", d.version_file},         {"version_pattern", d.version_pattern},
+          {"gpu_glob", d.gpu_glob},                 {"partition_minors", d.partition_minors},
+          {"partition_dir", d.partition_dir},       {"partition_gi_key", d.partition_gi_key},
+          {"partition_ci_key", d.partition_ci_key}, {"ldcache", d.ldcache},
+          {"binary_dirs", d.binary_dirs},           {"firmware_dir", d.firmware_dir},
+          {"gpu_fields", ojson(d.gpu_fields)}};
+}
+
+ojson procfs_json(const ProcfsMask& procfs) {
+  ojson rewrites = ojson::array();
+  for (const auto& rewrite : procfs.rewrites)
+    rewrites.push_back({{"file", rewrite.file}, {"from", rewrite.from}, {"to", rewrite.to}});
+  ojson out = {{"path", procfs.path}, {"copy", procfs.copy}, {"gpu_dir", procfs.gpu_dir}, {"rewrite", rewrites}};
+  if (!procfs.origin.empty()) out["origin"] = origin_text(procfs.origin);
+  return out;
+}
+
+ojson registered_rules_json(const std::vector<RuleActivity>& rules) {
+  ojson out = ojson::array();
+  for (const auto& rule : in_run_order(rules))
+    out.push_back({{"name", rule.name},
+                   {"phase", std::string(rules::phase_name(rule.phase))},
+                   {"origin", origin_text(rule.origin)}});
+  return out;
+}
+
+ojson rule_modules_json(const Policy& policy) {
+  ojson out = ojson::array();
+  for (const auto& module : policy.rule_modules) {
+    ojson entry = sourced_json(module);
+    entry["require"] = rule_module_name(module.value);
+    out.push_back(entry);
+  }
+  return out;
+}
+
+// The runtime, audit and cdi sections and [data]: plain values.
+void add_settings(const Policy& policy, ojson& out) {
+  out["limits"] = {{"rule_instructions", policy.limits.rule_instructions},
+                   {"rule_memory", policy.limits.rule_memory_bytes},
+                   {"deadline_ms", policy.limits.deadline_ms}};
+  out["runtime"] = {{"path", policy.runtime.path},
+                    {"mode", policy.runtime.mode == RuntimeShim::Mode::hook ? "hook" : "declarative"}};
+  out["audit"] = {{"log", policy.audit_log}, {"env", policy.audit_env}};
+  out["cdi"] = {{"kind", policy.cdi.kind}};
+  out["data"] = ojson::parse(policy.data.dump());
+}
+
+}  // namespace
+
+ojson render_policy_json(const Policy& policy, const std::vector<RuleActivity>& rules) {
+  ojson out = {{"schema", policy_show_schema_id}, {"files", policy.files}};
+  out["rules"] = sourced_list_json(policy.rules);
+  out["rule_modules"] = rule_modules_json(policy);
+  out["registered_rules"] = registered_rules_json(rules);
+  const HostRoots& host = policy.host;
+  out["host"] = {{"driver_root", host.driver_root}, {"dev_root", host.dev_root}, {"proc_root", host.proc_root},
+                 {"sys_root", host.sys_root},       {"run_root", host.run_root}};
+  ojson config = ojson::object();
+  for (const auto& [name, value] : policy.plugin_config) config[name] = ojson::parse(value.dump());
+  out["plugins"] = {{"dir", policy.plugin_dir}, {"enable", policy.plugins}, {"config", config}};
+  out["requests"] = {{"privileged", policy.trusted_privileged}, {"unprivileged", policy.trusted_unprivileged}};
+  out["defaults"] = {{"capabilities", sourced_list_json(policy.default_capabilities)}};
+  ojson capabilities = ojson::object();
+  for (const auto& [name, set] : policy.capabilities) capabilities[name] = capability_json(set, policy);
+  out["capability"] = capabilities;
+  out["device"] = devices_json(policy);
+  out["extra"] = extras_json(policy);
+  out["sample"] = samples_json(policy);
+  out["discovery"] = discovery_json(policy.discovery);
+  out["procfs"] = procfs_json(policy.procfs);
+  add_settings(policy, out);
+  return out;
+}
+
+}  // namespace graft
