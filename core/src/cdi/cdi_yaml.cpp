@@ -7,9 +7,10 @@
 namespace graft::cdi {
 namespace {
 
-// Far beyond any CDI spec (one device is a few dozen nodes), far below what
-// would hurt: a few alias levels of a bomb pass a million.
-constexpr std::size_t kMaxNodes = 1'000'000;
+// Far beyond any CDI spec (one device is a few dozen nodes: a 64-GPU host
+// with MIG is some tens of thousands), far below what would hurt: a few
+// alias levels of a bomb pass it.
+constexpr std::size_t kMaxNodes = 200'000;
 constexpr int kMaxDepth = 64;
 
 struct Conversion {
