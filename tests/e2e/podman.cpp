@@ -16,7 +16,7 @@ namespace graft::e2e {
 namespace {
 
 // The mount points in /proc/self/mountinfo at or under `dir`.
-std::vector<std::string> mounts_under(const std::string& dir) {
+std::vector<std::string> podman_mounts_under(const std::string& dir) {
   std::vector<std::string> found;
   for (const auto& line : mountinfo_lines()) {
     std::istringstream fields(line);
@@ -69,7 +69,7 @@ Podman::Podman() {
 Podman::~Podman() {
   // podman unmounts a container's shm and root when it removes it, but a
   // podman that died half-way leaves them; none may outlive the test.
-  auto mounts = mounts_under(storage_.path());
+  auto mounts = podman_mounts_under(storage_.path());
   std::sort(mounts.begin(), mounts.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
   for (const auto& mount_point : mounts) ::umount2(mount_point.c_str(), MNT_DETACH);
 }

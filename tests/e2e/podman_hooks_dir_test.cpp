@@ -60,7 +60,7 @@ ProbedContainer run_podman_probed(const std::string& hooks_dir, const BundleSpec
 // Nothing of the GPU host reached the container: no NVIDIA node, none of
 // the targets its plan names (when it has one), and no audit record, which
 // every container graft gives something to has.
-void check_untouched(const ProbedContainer& container) {
+void check_hooks_dir_untouched(const ProbedContainer& container) {
   INFO("container output:\n" << container.run.out);
   CHECK(container.report.subjects("devls").empty());
   CHECK(container.report.open_result("/dev/nvidia1") == "No such file or directory");
@@ -95,7 +95,7 @@ TEST_CASE("podman with the shipped hooks.d file leaves a container that asks for
   auto container = run_podman_probed(hooks.path(), BundleSpec{});
   require_ran_cleanly(container);
   CHECK(container.plan.at("inject") == false);
-  check_untouched(container);
+  check_hooks_dir_untouched(container);
 }
 
 TEST_CASE("podman with the annotation-gated hooks.d file runs no hook for a container without the annotation, "
@@ -108,7 +108,7 @@ TEST_CASE("podman with the annotation-gated hooks.d file runs no hook for a cont
   require_ran_cleanly(container);
   // The always-on file would have given it GPU 1 (and an "applied" record).
   CHECK(container.plan.at("inject") == true);
-  check_untouched(container);
+  check_hooks_dir_untouched(container);
 }
 
 TEST_CASE("podman with the annotation-gated hooks.d file gives a container with the CDI annotation its GPU",

@@ -32,7 +32,7 @@ void check_daemon_left_no_mount(const std::vector<std::string>& mounts) {
 // GPU container gets, nothing in its linker cache, no driver procfs, and no
 // audit record for it. (The probe's write test creates empty files where
 // it found none, so the library directory's listing says nothing here.)
-void check_untouched(const ProbedContainer& container) {
+void check_shim_untouched(const ProbedContainer& container) {
   INFO("container output:\n" << container.run.out << container.run.err);
   REQUIRE(container.run.exit_code == 0);
   REQUIRE(container.report.finished());
@@ -178,7 +178,7 @@ TEST_CASE("Docker runs a graft-runtime container that asks for no GPU untouched"
   GRAFT_START_ENGINE(DockerEngine, engine, shim_policy(ShimMode::hook));
   auto container = docker_probe(engine, {}, "docker-plain");
   REQUIRE(!container.id.empty());
-  check_untouched(container);
+  check_shim_untouched(container);
   check_daemon_left_no_mount(engine.stop());
 }
 
@@ -212,7 +212,7 @@ TEST_CASE("containerd runs a declarative graft-runtime GPU container with exactl
 
 TEST_CASE("containerd runs a graft-runtime container that asks for no GPU untouched", "[e2e][shim][containerd]") {
   GRAFT_START_ENGINE(ContainerdEngine, engine, shim_policy(ShimMode::hook));
-  check_untouched(containerd_probe(engine, {}, "ctr-plain"));
+  check_shim_untouched(containerd_probe(engine, {}, "ctr-plain"));
   check_daemon_left_no_mount(engine.stop());
 }
 
