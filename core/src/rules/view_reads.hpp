@@ -1,5 +1,5 @@
 // ViewReads: what rules read through the views, for `graft plan --explain`
-// ("req.env.NVIDIA_VISIBLE_DEVICES = \"1\"", "#host.gpus = 8"). Recording
+// ("req.env.VISIBLE_DEVICES = \"1\"", "#host.gpus = 8"). Recording
 // is off unless an evaluation attaches one to its Lua state: a view access
 // then costs one null-pointer check. While attached, every view is named by
 // the path it was reached through, so a read shows where its value came from
