@@ -3,6 +3,18 @@
 
 #include <cstring>
 
+#ifdef GRAFT_PLUGIN_OWN_CXX_RUNTIME
+namespace __gnu_cxx {
+void __freeres() noexcept;  // libstdc++'s own hook for freeing its buffers at exit
+}
+
+// Linked with its own copy of libstdc++ (cmake/dependencies.cmake), every
+// plugin would leave that copy's emergency exception pool (about 70 KiB)
+// allocated at each dlclose; a host that loads plugins again and again
+// (tests/unit/apply_leak_test.cpp) would grow without bound.
+__attribute__((destructor)) static void free_own_cxx_runtime() { __gnu_cxx::__freeres(); }
+#endif
+
 namespace graft::plugin {
 
 void Host::log(int level, const std::string& message) const {

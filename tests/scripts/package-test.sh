@@ -56,8 +56,17 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Version)" = "$version" ] || fail "Version: $(field Version), not the project's $version"
 [ "$(field Recommends)" = "runc | crun" ] || fail "Recommends: $(field Recommends)"
 [ -n "$(field Maintainer)" ] && [ -n "$(field Description)" ] || fail "no Maintainer or Description"
-for library in libc6 liblua5.4-0 libstdc++6; do  # computed by dpkg-shlibdeps
-  field Depends | grep -q "\b$library\b" || fail "Depends lacks $library: $(field Depends)"
+# Depends, computed by dpkg-shlibdeps, names the package of every shared
+# library the programs load (only glibc's with GRAFT_STATIC_LIBS, the default).
+dpkg-deb -x "$deb" "$scratch/unpacked"
+for program in graft graft-runtime; do
+  loaded=$(ldd "$scratch/unpacked/usr/bin/$program")
+  for library in $(awk '/=> \// {print $3}' <<<"$loaded"); do
+    owners=$(dpkg -S "$library" 2>/dev/null || true)
+    package=$(sed -n '1s/:.*//p' <<<"$owners")
+    [ -n "$package" ] || fail "no installed package ships $library, which $program loads"
+    field Depends | grep -q "\b$package\b" || fail "Depends lacks $package ($library): $(field Depends)"
+  done
 done
 dpkg-deb -e "$deb" "$scratch/control"
 [ "$(cat "$scratch/control/conffiles")" = /etc/graft/graft.toml ] ||

@@ -58,6 +58,21 @@ TEST_CASE("discovery finds partitions with their capability minors", "[inventory
   CHECK(inventory->partition_caps.at("config") == kMigConfigMinor);
 }
 
+TEST_CASE("discovery keeps the partition capabilities of the host's GPUs and those naming no GPU",
+          "[inventory]") {
+  auto host = FakeHost::build(FakeHostSpec::with_gpus(2, /*mig=*/true));  // minors 0 and 1
+  auto inventory = discover_inventory(policy_for(host));
+  REQUIRE(inventory);
+  const auto& caps = inventory->partition_caps;
+  CHECK(caps.at("config") == kMigConfigMinor);
+  CHECK(caps.count("monitor") == 1);
+  CHECK(caps.at("gpu1/gi14/ci7/access") == mig_ci_minor(1, 14, 7));
+  CHECK(caps.at("gpu0/gi0/access") == mig_gi_minor(0, 0));
+  CHECK(caps.count("gpu2/gi0/access") == 0);   // the driver lists 32 GPUs' caps
+  CHECK(caps.count("gpu10/gi0/access") == 0);  // not taken for gpu1's
+  CHECK(caps.count("gpu31/gi14/ci7/access") == 0);
+}
+
 TEST_CASE("discovery reads character majors from /proc/devices", "[inventory]") {
   auto host = FakeHost::build(FakeHostSpec::with_gpus(1));
   auto inventory = discover_inventory(policy_for(host));

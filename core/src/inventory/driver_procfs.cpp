@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <charconv>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "files/paths.hpp"
 #include "graft/base/bounded_read.hpp"
+#include "policy/version_regex.hpp"
 
 namespace graft {
 namespace {
@@ -22,6 +24,12 @@ std::string trim(std::string_view text) {
   if (first == std::string_view::npos) return {};
   auto last = text.find_last_not_of(" \t\r\n");
   return std::string(text.substr(first, last - first + 1));
+}
+
+std::string_view trim_view(std::string_view text) {
+  auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
 }
 
 std::optional<unsigned> parse_unsigned(std::string_view text) {
@@ -66,6 +74,35 @@ std::vector<unsigned> numbered_entries(const std::string& dir, std::string_view 
   std::sort(numbers.begin(), numbers.end());
   return numbers;
 }
+
+// Which names of the partition minors table belong in the inventory. With a
+// GI key "gpu{minor}/gi{gi}/access", a name "gpu<N>/gi..." is GPU N's and is
+// kept when N is one of the host's minors; any other name is kept.
+class PartitionCapFilter {
+ public:
+  PartitionCapFilter(const std::string& gi_key, const std::vector<Gpu>& gpus) {
+    auto minor_at = gi_key.find("{minor}");
+    auto gi_at = gi_key.find("{gi}");
+    if (minor_at == std::string::npos || gi_at == std::string::npos || gi_at < minor_at) return;
+    before_minor_ = gi_key.substr(0, minor_at);
+    after_minor_ = gi_key.substr(minor_at + 7, gi_at - minor_at - 7);
+    for (const auto& gpu : gpus) host_minors_.insert(gpu.minor);
+  }
+
+  bool keeps(std::string_view name) const {
+    if (before_minor_.empty() || !name.starts_with(before_minor_)) return true;
+    name.remove_prefix(before_minor_.size());
+    unsigned minor = 0;
+    auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), minor);
+    if (ec != std::errc()) return true;
+    name.remove_prefix(static_cast<std::size_t>(end - name.data()));
+    return !name.starts_with(after_minor_) || host_minors_.count(minor) > 0;
+  }
+
+ private:
+  std::string before_minor_, after_minor_;
+  std::set<unsigned> host_minors_;
+};
 
 Result<Gpu> read_gpu_record(const std::string& path, const Discovery& discovery) {
   auto text = read_file(path, kProcfsFileLimit);
@@ -112,7 +149,8 @@ Status read_driver_version(const Policy& policy, Inventory& inventory) {
   std::smatch match;
   bool found = false;
   try {  // std::regex reports bad patterns and runaway matches only by throwing
-    found = std::regex_search(*text, match, std::regex(discovery.version_pattern));
+    if (discovery.version_regex) found = std::regex_search(*text, match, discovery.version_regex->pattern);
+    else found = std::regex_search(*text, match, std::regex(discovery.version_pattern));
   } catch (const std::regex_error& error) {
     return make_error("discovery.version_pattern: {}", error.what());
   }
@@ -140,24 +178,29 @@ Status read_gpus(const Policy& policy, Inventory& inventory) {
 }
 
 // The minors table lists every possible partition of every possible GPU
-// (thousands of lines), so it is split by hand rather than with streams.
+// (thousands of lines on a real driver, most for GPUs the host does not
+// have), so it is split by hand and only the lines that can matter are kept:
+// those of the host's GPUs and those that name no GPU ("config", "monitor").
 Status read_partition_caps(const Policy& policy, Inventory& inventory) {
   if (policy.discovery.partition_minors.empty()) return ok_status();
   std::string path = join_root(policy.host.proc_root, policy.discovery.partition_minors);
   auto text = read_file(path, kProcfsFileLimit);
   if (!text) return ok_status();  // no partition support on this host
+  PartitionCapFilter wanted(policy.discovery.partition_gi_key, inventory.gpus);
   std::string_view rest = *text;
   for (int number = 1; !rest.empty(); ++number) {
     auto end = rest.find('\n');
     std::string_view line = rest.substr(0, end);
     rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
-    auto space = line.find_first_of(" \t");
-    if (space == std::string_view::npos) continue;
-    std::string_view name = line.substr(0, space);
-    std::string minor_text = trim(line.substr(space));
+    auto space = std::find_if(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t'; });
+    if (space == line.end()) continue;
+    std::string_view name(line.begin(), space);
+    if (!wanted.keeps(name)) continue;
+    std::string_view minor_text = trim_view(std::string_view(space, line.end()));
     auto minor = parse_unsigned(minor_text);
     if (!minor) return make_error("{}:{}: invalid minor '{}'", path, number, minor_text);
-    inventory.partition_caps.emplace(std::string(name), *minor);
+    // The driver lists names mostly in sorted order: try the end first.
+    inventory.partition_caps.emplace_hint(inventory.partition_caps.end(), std::string(name), *minor);
   }
   return ok_status();
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -66,11 +67,17 @@ struct DeviceClass {
   Origin origin;
 };
 
+struct VersionRegex;  // policy/version_regex.hpp: kept out of every includer of this header
+
 // Where discovery looks. Paths are written as on a plain host ("/proc/...",
 // "/etc/ld.so.cache") and read under the matching host root.
 struct Discovery {
   std::string version_file;     // under proc_root, e.g. "/proc/driver/x/version"
   std::string version_pattern;  // ECMAScript regex, group 1 = version
+  // version_pattern compiled once by the policy reader (std::regex takes
+  // longer to compile than discovery takes to read the driver); null when
+  // a Policy is built in code, and discovery compiles the pattern itself.
+  std::shared_ptr<const VersionRegex> version_regex;
   std::string gpu_glob;         // under proc_root, e.g. "/proc/driver/x/gpus/*/information"
   std::map<std::string, std::string> gpu_fields;  // uuid, minor, bus_id, model -> "Key" in file
   std::string partition_minors; // under proc_root: lines "<name> <minor>"

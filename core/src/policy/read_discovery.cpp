@@ -6,6 +6,7 @@
 
 #include "policy/member_readers.hpp"
 #include "policy/read_sections.hpp"
+#include "policy/version_regex.hpp"
 
 namespace graft::policy_parse {
 namespace {
@@ -16,8 +17,9 @@ Status read_version_pattern(const TomlField& field, Discovery& discovery, const 
   auto value = as_string(field);
   if (!value) return value.error();
   try {
-    std::regex pattern(*value, std::regex::ECMAScript);
-    if (pattern.mark_count() < 1) return field.error("needs a capture group for the version");
+    auto pattern = std::make_shared<const VersionRegex>(std::regex(*value, std::regex::ECMAScript));
+    if (pattern->pattern.mark_count() < 1) return field.error("needs a capture group for the version");
+    discovery.version_regex = std::move(pattern);
   } catch (const std::regex_error& e) {
     return field.error(fmt::format("not a valid regular expression: {}", e.what()));
   }
