@@ -75,8 +75,10 @@ set(GRAFT_STATIC_CXX_RUNTIME OFF)
 if(GRAFT_STATIC_LIBS AND NOT GRAFT_SANITIZE AND NOT GRAFT_FUZZ)
   set(GRAFT_STATIC_CXX_RUNTIME ON)
 endif()
+# --gc-sections drops what the archives bring that nothing calls (libstdc++ is
+# built with a section per function): less to map and fault in per process.
 function(graft_link_static_runtime target)
   if(GRAFT_STATIC_CXX_RUNTIME)
-    target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc)
+    target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc LINKER:--gc-sections)
   endif()
 endfunction()

@@ -118,9 +118,22 @@ int log_message(lua_State* L) {
   return 0;
 }
 
+// Entries in the table at `index`. Tables are made at their final size:
+// growing them key by key is most of what a copy costs.
+int count_entries(lua_State* L, int index) {
+  index = lua_absindex(L, index);
+  int count = 0;
+  lua_pushnil(L);
+  while (lua_next(L, index) != 0) {
+    lua_pop(L, 1);
+    ++count;
+  }
+  return count;
+}
+
 void copy_table(lua_State* L, int from) {
   from = lua_absindex(L, from);
-  lua_newtable(L);
+  lua_createtable(L, 0, count_entries(L, from));
   lua_pushnil(L);
   while (lua_next(L, from) != 0) {
     lua_pushvalue(L, -2);
@@ -191,9 +204,10 @@ void add_global(lua_State* L, const char* name) {
 }
 
 void push_environment(lua_State* L) {
-  lua_newtable(L);
-  int env = lua_gettop(L);
   lua_rawgetp(L, LUA_REGISTRYINDEX, &kTemplateKey);
+  lua_createtable(L, 0, count_entries(L, -1) + 1);  // and _G
+  lua_insert(L, -2);
+  int env = lua_gettop(L) - 1;
   int templ = lua_gettop(L);
   lua_pushnil(L);
   while (lua_next(L, templ) != 0) {
