@@ -80,8 +80,9 @@ figure() { printf '%s\t%s\n' "$1" "$2" >> "$RESULTS/figures.tsv"; }
 # (v1) so the plan's cgroup writes land somewhere harmless; prints its pid once
 # the root is ready. graft apply --pid targets it like a container's init.
 start_target() {
-  local root=$1 ready
-  ready=$(mktemp -u "$BENCH_WORK/ready.XXXXXX")
+  local root=$1 marks ready
+  marks=$(mktemp -d "$BENCH_WORK/ready.XXXXXX")  # a fresh directory: no name to race for
+  ready=$marks/ready
   mkdir -p "$root"
   unshare -m --propagation private sh -c '
     mount -t tmpfs -o mode=0755 tmpfs "$1" &&
@@ -93,7 +94,7 @@ start_target() {
     kill -0 "$pid" 2>/dev/null || { echo "bench: target process failed" >&2; return 1; }
     sleep 0.005
   done
-  rm -f "$ready"
+  rm -rf "$marks"
   echo "$pid"
 }
 

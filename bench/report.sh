@@ -82,9 +82,10 @@ does not enter): discovering the inventory is $(get plan_share_inventory)% of
 them, and reading the MIG partition capabilities alone $(get plan_share_partition_caps)%
 (on a host without MIG instances); evaluating the rules is $(get plan_share_rules)%,
 of which loading the rule files' Lua chunks $(get plan_share_rule_load)%; loading the
-site policy is $(get plan_share_policy)%. By object, Lua's interpreter
-runs $(get plan_share_lua)% of the instructions and the dynamic linker
-(symbol lookup at start-up) $(get plan_share_ldso)%. In wall time, the scaling
+site policy is $(get plan_share_policy)%. Lua's parser, compiling the rule
+files' text, runs $(get plan_share_lua_parse)% of the instructions and the dynamic
+linker $(get plan_share_ldso)% (graft links everything but glibc statically:
+\`GRAFT_STATIC_LIBS\`, cmake/dependencies.cmake). In wall time, the scaling
 table's row for 1 admin rule file splits one \`graft apply\` of
 $(scaling rules-1 3) ms into inventory $(scaling rules-1 4) ms, rules
 $(scaling rules-1 5) ms and plugins $(scaling rules-1 6) ms; the rest of the

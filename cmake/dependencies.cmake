@@ -5,15 +5,24 @@
 # spdlog, fmt and yaml-cpp and resolving thousands of symbols
 # (docs/performance.md). With GRAFT_STATIC_LIBS (the default) the programs
 # and plugins take what Debian ships as static archives (libstdc++, libgcc,
-# Lua, yaml-cpp) and the header-only forms of fmt, spdlog and toml++, so a
-# graft process maps only libc. Packagers who must link shared libraries turn
-# it off; nothing else changes.
+# Lua, yaml-cpp), compile fmt's library part once from its headers
+# (base/src/fmt_implementation.cpp) and toml++'s (core/src/policy/
+# toml_implementation.cpp), and use spdlog header-only (five files include
+# it), so a graft process maps only glibc. Packagers who must link shared
+# libraries turn it off; nothing else changes.
 #
 # Every target links these names, never the packages' own targets:
 #   graft::fmt graft::spdlog graft::toml graft::lua graft::yaml_cpp
 # and graft_link_static_runtime(<target>) on every program and plugin.
+# The sanitizer and fuzz trees link the shared libraries: their runtimes
+# want the shared libstdc++, and they are built for checking, not speed.
+set(GRAFT_STATIC_LIBS_DEFAULT ON)
+if(GRAFT_SANITIZE OR GRAFT_FUZZ)
+  set(GRAFT_STATIC_LIBS_DEFAULT OFF)
+endif()
 option(GRAFT_STATIC_LIBS
-  "Link libstdc++, Lua and yaml-cpp statically and use fmt, spdlog and toml++ header-only (start-up cost)" ON)
+  "Link libstdc++, Lua, yaml-cpp and fmt statically and spdlog and toml++ header-only (start-up cost)"
+  ${GRAFT_STATIC_LIBS_DEFAULT})
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LUA REQUIRED IMPORTED_TARGET lua5.4)
@@ -44,7 +53,9 @@ if(GRAFT_STATIC_LIBS)
   graft_static_archive(GRAFT_LUA_ARCHIVE lua5.4)
   graft_static_archive(GRAFT_YAMLCPP_ARCHIVE yaml-cpp)
 
-  target_link_libraries(graft_dep_fmt INTERFACE fmt::fmt-header-only)
+  # fmt's compiled part is built once, in graft_base (base/src/fmt_implementation.cpp).
+  get_target_property(fmt_includes fmt::fmt INTERFACE_INCLUDE_DIRECTORIES)
+  target_include_directories(graft_dep_fmt SYSTEM INTERFACE ${fmt_includes})
   # spdlog's own header-only target would link the shared fmt.
   get_target_property(spdlog_includes spdlog::spdlog_header_only INTERFACE_INCLUDE_DIRECTORIES)
   target_include_directories(graft_dep_spdlog SYSTEM INTERFACE ${spdlog_includes})

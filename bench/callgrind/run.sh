@@ -56,9 +56,11 @@ by_object() {
   functions "$1" | awk -F'|' '{ ir = $1; gsub(",", "", ir); sum[$4] += ir; all += ir }
     END { for (o in sum) printf "%.1f%%|%s\n", 100 * sum[o] / all, o }' | sort -t'|' -k1,1 -gr
 }
-# inclusive_share NAME FUNCTION: FUNCTION's inclusive share of run NAME ("12.34").
+# inclusive_share NAME FUNCTION: FUNCTION's inclusive share of run NAME
+# ("12.34"); a C++ FUNCTION is matched up to its parameters, a C one whole.
 inclusive_share() {
-  functions "$1" --inclusive=yes | awk -F'|' -v f="$2(" 'index($3, f) == 1 { sub("%", "", $2); print $2; exit }'
+  functions "$1" --inclusive=yes |
+    awk -F'|' -v f="$2" 'index($3, f "(") == 1 || $3 == f { sub("%", "", $2); print $2; exit }'
 }
 object_share() { by_object "$1" | awk -F'|' -v o="$2" 'index($2, o) == 1 { sub("%", "", $1); print $1; exit }'; }
 
@@ -109,5 +111,6 @@ if [ ! -e "$dir/plan.unmeasured" ]; then
   figure plan_share_rule_load "$(inclusive_share plan graft::rules::load_rule_chunk)"
   figure plan_share_policy "$(inclusive_share plan graft::cli::load_site_policy)"
   figure plan_share_ldso "$(object_share plan ld-linux)"
-  figure plan_share_lua "$(object_share plan liblua)"
+  # Lua is linked into graft (GRAFT_STATIC_LIBS): its parser by function.
+  figure plan_share_lua_parse "$(inclusive_share plan luaY_parser)"
 fi

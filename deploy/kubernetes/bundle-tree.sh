@@ -2,8 +2,9 @@
 # Makes an installed graft tree (`cmake --install` into TREE) self-contained,
 # for the node agent image: the host runs the tree's programs with its own
 # libraries, so the tree carries the shared libraries graft and
-# graft-runtime link against (Lua, toml++, spdlog, fmt, libstdc++), found
-# through RUNPATH; only glibc (libc, libm, the loader) and libgcc_s come from
+# graft-runtime link against, found through RUNPATH (none but glibc's with
+# GRAFT_STATIC_LIBS, the default; Lua, toml++, spdlog, fmt and libstdc++ with
+# it off); only glibc (libc, libm, the loader) and libgcc_s come from
 # the host, which must be at least as new as the image's. The plugins get a
 # RUNPATH to the same directory. Run by the Containerfile and by
 # tests/scripts/node-agent-test.sh. Needs ldd and patchelf.

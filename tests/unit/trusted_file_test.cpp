@@ -114,6 +114,36 @@ TEST_CASE("A world-writable rule file is refused, naming it", "[rules][trusted]"
         "rule file: " + path + ": the file is group- or world-writable (mode 666)");
 }
 
+TEST_CASE("A world-writable rule file is refused even when a file before it in its directory loaded",
+          "[rules][trusted]") {
+  graft::rules_test::RuleDir dir;
+  std::string first = dir.write("a.lua", "rule('a', function(req, host, grant) end)\n");
+  std::string second = dir.write("b.lua", "rule('b', function(req, host, grant) end)\n");
+  REQUIRE(::chmod(second.c_str(), 0666) == 0);
+  auto result = evaluate_rules(graft::rules_test::test_request(),
+                               graft::rules_test::test_inventory(),
+                               graft::rules_test::test_policy({first, second}));
+  CHECK(graft::rules_test::error_of(result) ==
+        "rule file: " + second + ": the file is group- or world-writable (mode 666)");
+}
+
+TEST_CASE("A rule file that is a symlink is checked where it points, not in its own directory",
+          "[rules][trusted]") {
+  graft::rules_test::RuleDir dir;
+  std::string first = dir.write("a.lua", "rule('a', function(req, host, grant) end)\n");
+  fixture::TempDir open_dir("graft-rules-open-");
+  REQUIRE(::chmod(open_dir.path().c_str(), 0777) == 0);  // writable by anyone, not sticky
+  std::string target = open_dir.path() + "/b.lua";
+  std::ofstream(target) << "rule('b', function(req, host, grant) end)\n";
+  std::string link = dir.path() + "/b.lua";
+  REQUIRE(::symlink(target.c_str(), link.c_str()) == 0);
+  auto result = evaluate_rules(graft::rules_test::test_request(),
+                               graft::rules_test::test_inventory(),
+                               graft::rules_test::test_policy({first, link}));
+  CHECK_THAT(graft::rules_test::error_of(result),
+             Catch::Contains("is group- or world-writable (mode 777)"));
+}
+
 TEST_CASE("A plugin whose directory's parent is group-writable is refused", "[plugins][trusted]") {
   fixture::TempDir temp("graft-plugin-parent-");
   fs::path dir = fs::path(temp.path()) / "lib" / "plugins";

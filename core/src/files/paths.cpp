@@ -54,10 +54,14 @@ std::string basename_of(std::string_view path) {
 }
 
 Result<std::string> follow_links_in_root(const std::string& root, const std::string& path) {
+  return follow_links_from(root, "/", normalize_path(path));
+}
+
+Result<std::string> follow_links_from(const std::string& root, std::string done, std::string rest) {
   constexpr int max_links = 40;
   int links = 0;
-  std::string done = "/";  // root-relative prefix already resolved
-  std::string remaining = normalize_path(path);
+  const std::string path = done == "/" ? rest : done + rest;  // for messages
+  std::string remaining = std::move(rest);
   while (remaining != "/" && !remaining.empty()) {
     auto next = remaining.find('/', 1);
     std::string part = remaining.substr(1, next == std::string::npos ? std::string::npos : next - 1);
@@ -98,17 +102,6 @@ int open_in_host_root(const std::string& root, const std::string& path, int flag
 
 bool exists_in_root(const std::string& root, const std::string& path) {
   return UniqueFd(open_in_host_root(root, path, O_PATH)).valid();
-}
-
-std::optional<std::string> stat_in_root(const std::string& root, const std::string& path,
-                                        struct stat& st) {
-  auto real = follow_links_in_root(root, path);
-  if (!real) return std::nullopt;
-  // The real path has no symlink left: opening it without following checks
-  // that, and the kernel keeps it inside the root whatever happened since.
-  UniqueFd fd(open_in_host_root(root, *real, O_PATH | O_NOFOLLOW));
-  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) return std::nullopt;
-  return *real;
 }
 
 }  // namespace graft

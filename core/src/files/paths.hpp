@@ -28,6 +28,11 @@ std::string basename_of(std::string_view path);
 // ("/usr/lib/x/libfoo.so.1.2"). Fails on loops (more than 40 links).
 Result<std::string> follow_links_in_root(const std::string& root, const std::string& path);
 
+// follow_links_in_root from a prefix already resolved: `done` is the real
+// root-relative path of a directory ("/" or "/usr/lib"), `rest` the
+// normalised components that follow it ("/libfoo.so.1").
+Result<std::string> follow_links_from(const std::string& root, std::string done, std::string rest);
+
 // Whether `path` exists inside the (untrusted) `root`, resolved by the kernel
 // with RESOLVE_IN_ROOT so image symlinks cannot point the check elsewhere.
 bool exists_in_root(const std::string& root, const std::string& path);
@@ -37,11 +42,5 @@ bool exists_in_root(const std::string& root, const std::string& path);
 // driver root resolve inside it, not against the host's "/". Returns a new
 // fd or -errno.
 int open_in_host_root(const std::string& root, const std::string& path, int flags);
-
-// The real root-relative path of `path` inside `root` (follow_links_in_root)
-// and its stat, taken on the object the kernel opened inside the root.
-// Empty when it does not exist there.
-std::optional<std::string> stat_in_root(const std::string& root, const std::string& path,
-                                        struct stat& st);
 
 }  // namespace graft

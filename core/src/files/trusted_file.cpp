@@ -105,4 +105,25 @@ Result<std::string> read_trusted_file(const std::string& path, std::size_t limit
   return read_bounded(file->get(), limit, path);
 }
 
+Result<int> TrustedDirs::open(const std::string& dir, const std::string& what) {
+  auto found = checked_.find(dir);
+  if (found != checked_.end()) return found->second.get();
+  auto opened = open_trusted_dir(dir, what);
+  if (!opened) return opened.error();
+  return checked_.emplace(dir, std::move(*opened)).first->second.get();
+}
+
+Result<std::string> read_trusted_file(const std::string& path, TrustedDirs& dirs, std::size_t limit) {
+  std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return read_trusted_file(path, limit);
+  auto dir = dirs.open(slash == 0 ? "/" : path.substr(0, slash), path);
+  if (!dir) return dir.error();
+  UniqueFd file(::openat(*dir, path.substr(slash + 1).c_str(),
+                         O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  if (file.get() < 0 && errno == ELOOP) return read_trusted_file(path, limit);
+  if (file.get() < 0) return make_error("{}: cannot read: {}", path, std::strerror(errno));
+  if (auto checked = check_trusted_file(file.get(), path); !checked) return checked.error();
+  return read_bounded(file.get(), limit, path);
+}
+
 }  // namespace graft

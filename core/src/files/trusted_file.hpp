@@ -19,6 +19,7 @@
 //     refused at once instead of blocking the hook before its deadline.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "graft/base/error.hpp"
@@ -40,5 +41,22 @@ Result<UniqueFd> open_trusted_file(const std::string& path);
 
 // The whole content of the trusted file `path` (at most `limit` bytes).
 Result<std::string> read_trusted_file(const std::string& path, std::size_t limit = 16u << 20);
+
+// Directories whose chain was walked and checked, by the name they were
+// asked for, so that many files of one directory (an evaluation's rule
+// files) cost one walk. Each is kept as the fd that was checked.
+class TrustedDirs {
+ public:
+  // The checked directory `dir` (an fd owned here); `what` starts messages.
+  Result<int> open(const std::string& dir, const std::string& what);
+
+ private:
+  std::map<std::string, UniqueFd> checked_;
+};
+
+// read_trusted_file, with the file's directory taken from `dirs`. A file
+// that is itself a symlink is resolved and walked as read_trusted_file does.
+Result<std::string> read_trusted_file(const std::string& path, TrustedDirs& dirs,
+                                      std::size_t limit = 16u << 20);
 
 }  // namespace graft

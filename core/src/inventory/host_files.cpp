@@ -8,6 +8,7 @@
 #include <set>
 
 #include "files/paths.hpp"
+#include "files/root_links.hpp"
 #include "inventory/driver_procfs.hpp"
 
 namespace graft {
@@ -94,12 +95,13 @@ void find_device_nodes(const Policy& policy, Inventory& inventory) {
 }
 
 void find_binaries(const Policy& policy, Inventory& inventory) {
+  RootLinks links(policy.host.driver_root);
   for (const auto& name : names_in_sets(policy, &CapabilitySet::binaries)) {
     bool found = false;
     for (const auto& dir : policy.discovery.binary_dirs) {
       // Resolved inside the driver root (files/paths.hpp), never against "/".
       struct stat info {};
-      auto real = stat_in_root(policy.host.driver_root, dir + "/" + name, info);
+      auto real = links.stat(dir + "/" + name, info);
       if (!real || !S_ISREG(info.st_mode)) continue;
       inventory.binaries[name] =
           HostFile{name, join_root(policy.host.driver_root, *real), "/usr/bin/" + name, false};
@@ -152,9 +154,10 @@ void find_ipc(const Policy& policy, Inventory& inventory) {
 }
 
 void find_config_files(const Policy& policy, Inventory& inventory) {
+  RootLinks links(policy.host.driver_root);
   for (const auto& path : names_in_sets(policy, &CapabilitySet::config_files)) {
     struct stat info {};
-    auto real = stat_in_root(policy.host.driver_root, path, info);
+    auto real = links.stat(path, info);
     if (!real || !S_ISREG(info.st_mode)) {
       inventory.warnings.push_back("config file " + join_root(policy.host.driver_root, path) +
                                    " not found");

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "files/paths.hpp"
+#include "files/root_links.hpp"
 #include "graft/base/ldcache.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "inventory/host_files.hpp"
@@ -21,9 +22,9 @@ struct Candidate {
 };
 
 // Later entries win, as with the dynamic linker's own tie-breaking in the cache.
-void consider(const LdCacheEntry& entry, const Policy& policy, const std::string& suffix,
+void consider(const LdCacheEntry& entry, RootLinks& links, const std::string& suffix,
               Candidate& pick) {
-  auto real = follow_links_in_root(policy.host.driver_root, entry.value);
+  auto real = links.follow(entry.value);
   if (!real || !real->ends_with(suffix)) return;
   pick = Candidate{entry.key, *real};
 }
@@ -51,13 +52,14 @@ Status find_libraries(const Policy& policy, Inventory& inventory) {
   auto entries = read_driver_ldcache(policy);
   if (!entries) return entries.error();
   std::string suffix = ".so." + inventory.driver_version;
+  RootLinks links(policy.host.driver_root);
   for (const auto& prefix : prefixes) {
     Candidate native, compat32;
     for (const auto& entry : *entries) {
       if (!ldcache_is_elf(entry.flags) || !entry.key.starts_with(prefix)) continue;
       auto abi = ldcache_abi(entry.flags);
-      if (abi == LdCacheAbi::native) consider(entry, policy, suffix, native);
-      else if (abi == LdCacheAbi::compat32) consider(entry, policy, suffix, compat32);
+      if (abi == LdCacheAbi::native) consider(entry, links, suffix, native);
+      else if (abi == LdCacheAbi::compat32) consider(entry, links, suffix, compat32);
     }
     auto& found = inventory.libraries[prefix];
     if (!native.path.empty())

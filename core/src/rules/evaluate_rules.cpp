@@ -71,6 +71,7 @@ class RuleRun {
   RuleBook book_;
   RuleModules modules_;
   std::vector<RuleFile> files_;
+  TrustedDirs dirs_;  // the rule files' directories, each walked once
   int request_ref_ = LUA_NOREF;
   int host_ref_ = LUA_NOREF;
   int grant_ref_ = LUA_NOREF;
@@ -163,7 +164,7 @@ Status RuleRun::prepare() {
 }
 
 Status RuleRun::load(const SourcedString& file) {
-  Result<std::string> text = read_rule_text(file.value);
+  Result<std::string> text = read_rule_text(file.value, dirs_);
   if (!text) return file.origin.empty() ? text.error() : text.error().context(file.origin.full());
   std::string chunkname = "@" + file.value;
   ChunkSource source{chunkname.c_str(), text->data(), text->size(), {}};

@@ -14,9 +14,9 @@
 
 namespace graft::rules {
 
-Result<std::string> read_rule_text(const std::string& path) {
+Result<std::string> read_rule_text(const std::string& path, TrustedDirs& dirs) {
   // Trusted as the policy is (files/trusted_file.hpp).
-  auto read = read_trusted_file(path);
+  auto read = read_trusted_file(path, dirs);
   if (!read) return read.error().context("rule file");
   std::string text = std::move(*read);
 

@@ -7,13 +7,15 @@
 
 #include <lua.hpp>
 
+#include "files/trusted_file.hpp"
 #include "graft/base/error.hpp"
 
 namespace graft::rules {
 
-// Reads a rule file or module (trusted as the policy is). Skips a UTF-8 BOM and a first "#" line (keeping line
-// numbers) as lua does; refuses precompiled (binary) chunks.
-Result<std::string> read_rule_text(const std::string& path);
+// Reads a rule file or module (trusted as the policy is), its directory's
+// chain checked once per `dirs`. Skips a UTF-8 BOM and a first "#" line
+// (keeping line numbers) as lua does; refuses precompiled (binary) chunks.
+Result<std::string> read_rule_text(const std::string& path, TrustedDirs& dirs);
 
 // What load_rule_chunk needs, passed as light userdata.
 struct ChunkSource {

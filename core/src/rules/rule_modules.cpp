@@ -105,7 +105,7 @@ int RuleModules::require(lua_State* L) {
   refuse_cycle(L, 1);
   if (!module->text) {
     Failure failure = guarded([&] {
-      Result<std::string> text = read_rule_text(module->path);
+      Result<std::string> text = read_rule_text(module->path, self->dirs_);
       if (!text) return Status(text.error());
       module->text = std::move(*text);
       module->source = ChunkSource{module->chunkname.c_str(), module->text->data(),

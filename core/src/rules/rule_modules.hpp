@@ -50,6 +50,7 @@ class RuleModules {
   Module* find(std::string_view name);
 
   std::vector<Module> modules_;
+  TrustedDirs dirs_;  // the modules' directories, each walked once
 };
 
 }  // namespace graft::rules
