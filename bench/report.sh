@@ -102,6 +102,36 @@ apply phase takes $(get apply_ms_ldconfig) ms (the two differ only in the ldcach
 added container-create time is $(get create_added_write) ms (ldcache write); for comparison,
 one whole \`graft hook\` process takes $(get hook_ms) ms in the whole-process table.
 
+## What was cut, and what was left
+
+- **Start-up.** graft and its plugins link libstdc++, Lua and yaml-cpp from
+  Debian's static archives, compile fmt's and toml++'s library parts once
+  from their headers, use spdlog header-only, and link with \`--gc-sections\`
+  (\`GRAFT_STATIC_LIBS\`, on by default; cmake/dependencies.cmake). A graft
+  process maps only glibc: \`graft version\` takes $(get version_ms) ms here, and
+  the dynamic linker runs $(get plan_share_ldso)% of \`graft plan\`'s instructions.
+  Each plugin carries its own libstdc++ (no C++ object crosses the plugin
+  ABI) and frees its buffers when unloaded, so repeated loads do not grow the
+  heap (tests/unit/apply_leak_test.cpp).
+- **Inventory: cheaper discovery, no cache.** Discovery keeps only the MIG
+  capability minors of the host's own GPUs (the driver lists 32 GPUs'
+  worth), compiles the version pattern once with the policy, and resolves
+  each directory of the driver root once (files/root_links.hpp). What is left,
+  $(scaling rules-1 4) ms of one \`graft apply\` here, is a few procfs files, the
+  driver root's ld.so.cache and a stat per library. A cache under /run/graft
+  would still have to read and validate itself on every start (the driver
+  version file and the ld cache's identity) and could save at most that
+  phase, so it was not built: a second source of truth is a tampering and
+  staleness risk the figures do not justify.
+- **Rules.** Each rule file's \`_ENV\` is made at its final size from a
+  flattened template, and the rule files' directories are walked and checked
+  once per evaluation (files/trusted_file.hpp, TrustedDirs). What is left per
+  file is reading it and Lua compiling its text.
+- **Left as it is.** Lua's parser on the shipped rules, toml++ on the policy
+  and std::regex compiling \`version_pattern\` are most of \`graft plan\`'s
+  instructions; mapping six plugins is most of load_plugins; CLI11 still
+  builds every command's options before parsing.
+
 ## Floor: apply against its syscalls (bench/floor.sh)
 
 $(cat "$results/floor.md")

@@ -88,6 +88,19 @@ TEST_CASE("every command's --help carries an example", "[cli]") {
   }
 }
 
+TEST_CASE("graft --help lists every command though a given command builds only its own options",
+          "[cli]") {
+  auto result = run_graft({"--help"});
+  REQUIRE(result.exit_code == 0);
+  for (const char* command : {"plan", "inventory", "policy", "hook", "apply", "cdi-hook", "cdi", "log",
+                              "completion", "version"})
+    CHECK_THAT(result.out, Catch::Contains(std::string("  ") + command + " "));
+  auto hook = run_graft({"--log-level", "error", "hook", "--help"});
+  CHECK(hook.exit_code == 0);
+  CHECK_THAT(hook.out, Catch::Contains("OCI hook"));
+  CHECK_THAT(run_graft({"hok"}).err, Catch::Contains("did you mean 'hook'"));
+}
+
 TEST_CASE("an unknown option is a usage error with exit code 2", "[cli]") {
   CHECK(run_graft({"plan", "--no-such-flag"}).exit_code == 2);
 }

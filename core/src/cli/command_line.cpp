@@ -289,14 +289,18 @@ void add_version_command(CLI::App& app) {
 // The first word that is not an option (or a global option's value), when
 // it names no command (or, after `policy`, no policy command): CLI11 would
 // only say "A subcommand is required".
-std::optional<std::string> unknown_command(int argc, char** argv, const CLI::App& app) {
+bool takes_global_value(std::string_view arg) {
   static constexpr std::string_view takes_value[] = {"--policy", "--policy-dir", "--log-level"};
+  return std::find(std::begin(takes_value), std::end(takes_value), arg) != std::end(takes_value);
+}
+
+std::optional<std::string> unknown_command(int argc, char** argv, const CLI::App& app) {
   const CLI::App* parent = &app;
   std::string parents;  // "" or "policy ": the commands already matched
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg.starts_with("-")) {
-      if (std::find(std::begin(takes_value), std::end(takes_value), arg) != std::end(takes_value)) ++i;
+      if (takes_global_value(arg)) ++i;
       continue;
     }
     auto commands = parent->get_subcommands([](const CLI::App*) { return true; });
@@ -315,6 +319,48 @@ std::optional<std::string> unknown_command(int argc, char** argv, const CLI::App
     parents += std::string(arg) + " ";
   }
   return std::nullopt;
+}
+
+// The first word that is not an option or a global option's value: the
+// command, when one is given.
+std::string_view command_word(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (!arg.starts_with("-")) return arg;
+    if (takes_global_value(arg)) ++i;
+  }
+  return {};
+}
+
+// Every command, in `graft --help` order, and what adds it with its options.
+struct CommandEntry {
+  std::string_view name;
+  void (*add)(CLI::App&, ParsedOptions&);
+};
+const CommandEntry kCommands[] = {
+    {"plan", [](CLI::App& app, ParsedOptions& p) { add_plan_command(app, p.plan); }},
+    {"inventory", [](CLI::App& app, ParsedOptions& p) { add_inventory_command(app, p.inventory_format); }},
+    {"policy", add_policy_command},
+    {"hook", [](CLI::App& app, ParsedOptions& p) { add_hook_command(app, p.hook_stage); }},
+    {"apply", [](CLI::App& app, ParsedOptions& p) { add_apply_command(app, p.apply); }},
+    {"cdi-hook", [](CLI::App& app, ParsedOptions& p) { add_cdi_hook_command(app, p.cdi_hook); }},
+    {"cdi", add_cdi_command},
+    {"log", [](CLI::App& app, ParsedOptions& p) { add_log_command(app, p.log); }},
+    {"completion",
+     [](CLI::App& app, ParsedOptions& p) { add_completion_command(app, p.completion_shell); }},
+    {"version", [](CLI::App& app, ParsedOptions&) { add_version_command(app); }},
+};
+
+// Adds the command given, or every command when none is (help, a typo to
+// report) or it is `completion` (which prints the whole tree). The hook runs
+// on every container start, and building every command's options was a
+// twentieth of a `graft plan` process.
+void add_commands(CLI::App& app, ParsedOptions& parsed, std::string_view given) {
+  bool known = std::any_of(std::begin(kCommands), std::end(kCommands),
+                           [&](const CommandEntry& command) { return command.name == given; });
+  bool only_given = known && given != "completion";
+  for (const CommandEntry& command : kCommands)
+    if (!only_given || command.name == given) command.add(app, parsed);
 }
 
 // The parsed subcommand, with its options bound.
@@ -366,16 +412,7 @@ CommandLine parse_command_line(int argc, char** argv) {
       "  graft policy show --format json\n"
       "Run `graft COMMAND --help` for a command's options and examples.");
   add_global_options(app, line.global);
-  add_plan_command(app, parsed.plan);
-  add_inventory_command(app, parsed.inventory_format);
-  add_policy_command(app, parsed);
-  add_hook_command(app, parsed.hook_stage);
-  add_apply_command(app, parsed.apply);
-  add_cdi_hook_command(app, parsed.cdi_hook);
-  add_cdi_command(app, parsed);
-  add_log_command(app, parsed.log);
-  add_completion_command(app, parsed.completion_shell);
-  add_version_command(app);
+  add_commands(app, parsed, command_word(argc, argv));
   if (auto unknown = unknown_command(argc, argv, app)) {
     std::fprintf(stderr, "graft: %s\n", one_line(*unknown).c_str());
     line.exit_code = exit_usage;
