@@ -12,56 +12,12 @@
 
 #include "graft/base/bounded_read.hpp"
 #include "graft/base/unique_fd.hpp"
+#include "ldcache_format.hpp"
 
 namespace graft {
 namespace {
 
-constexpr std::string_view kOldMagic = "ld.so-1.7.0";
-constexpr std::size_t kOldHeaderSize = 16;  // magic padded to 12 bytes, u32 nlibs
-constexpr std::size_t kOldEntrySize = 12;   // i32 flags, u32 key, u32 value
-
-constexpr std::string_view kNewMagic = "glibc-ld.so.cache";
-constexpr std::string_view kNewVersion = "1.1";
-constexpr std::size_t kNewVersionOffset = 17;
-constexpr std::size_t kNewNlibsOffset = 20;
-constexpr std::size_t kNewStringsSizeOffset = 24;
-constexpr std::size_t kNewFlagsOffset = 28;
-constexpr std::size_t kNewExtensionOffset = 32;
-constexpr std::size_t kNewHeaderSize = 48;
-constexpr std::size_t kNewEntrySize = 24;  // + u32 osversion, u64 hwcap
-// glibc's ALIGN_CACHE: __alignof__(struct cache_file_new), 8 on 64-bit hosts.
-constexpr std::size_t kNewHeaderAlign = 8;
-
-// glibc >= 2.33 appends an extension directory (generator string, hwcaps)
-// whose offsets count from the start of the file.
-constexpr std::uint32_t kExtensionMagic = 0xeaa42174;
-constexpr std::size_t kExtensionHeaderSize = 8;    // u32 magic, u32 count
-constexpr std::size_t kExtensionSectionSize = 16;  // u32 tag, flags, offset, size
-
-constexpr std::uint32_t kExtensionTagHwcaps = 1;
-// hwcap: this bit (with no other of the upper half but the ISA level's ten)
-// says the lower 32 bits index the glibc-hwcaps section.
-constexpr std::uint64_t kHwcapExtension = 1ULL << 62;
-constexpr std::uint64_t kHwcapIsaLevelMask = 0x3ffULL << 32;
-
-// Header flags, low two bits: byte order (0 = unset by older glibc).
-constexpr std::uint8_t kEndianMask = 3;
-constexpr std::uint8_t kEndianInvalid = 1;
-constexpr std::uint8_t kEndianHost = std::endian::native == std::endian::little ? 2 : 3;
-
-constexpr std::int32_t kTypeMask = 0x00ff;
-constexpr std::int32_t kTypeElfLibc6 = 0x0003;
-constexpr std::int32_t kAbiMask = 0xff00;
-#if defined(__x86_64__)
-constexpr std::int32_t kNativeAbi = 0x0300;  // x86-64
-constexpr std::int32_t kCompatAbi = 0x0000;  // i386
-#elif defined(__aarch64__)
-constexpr std::int32_t kNativeAbi = 0x0a00;  // aarch64
-constexpr std::int32_t kCompatAbi = 0x0900;  // ARM hard-float
-#else
-constexpr std::int32_t kNativeAbi = -1;  // unknown build target: nothing matches
-constexpr std::int32_t kCompatAbi = -1;
-#endif
+using namespace ldcache_format;
 
 // Where a table of entries lives and what its string offsets are relative to.
 struct Table {

@@ -8,18 +8,12 @@
 #include <cstring>
 #include <map>
 
+#include "ldcache_format.hpp"
+
 namespace graft {
 namespace {
 
-constexpr std::string_view kMagic = "glibc-ld.so.cache1.1";  // magic and version, unterminated
-constexpr std::size_t kHeaderSize = 48;
-constexpr std::size_t kEntrySize = 24;
-constexpr std::uint8_t kEndianHost = std::endian::native == std::endian::little ? 2 : 3;
-constexpr std::uint32_t kExtensionMagic = 0xeaa42174;
-constexpr std::uint32_t kTagGenerator = 0, kTagHwcaps = 1;
-constexpr std::uint64_t kHwcapExtension = 1ULL << 62;
-constexpr std::uint64_t kHwcapIsaLevelMask = 0x3ffULL << 32;
-constexpr std::int32_t kElfLibc6 = 0x0003;
+using namespace ldcache_format;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -92,15 +86,16 @@ std::uint64_t stored_hwcap(const LdCacheEntry& entry, const std::vector<std::str
 
 void append_extensions(std::string& out, const std::vector<std::uint32_t>& hwcaps, std::string_view generator) {
   std::uint32_t sections = hwcaps.empty() ? 1 : 2;
-  auto directory_end = static_cast<std::uint32_t>(out.size() + 8 + sections * 16);
+  auto directory_end =
+      static_cast<std::uint32_t>(out.size() + kExtensionHeaderSize + sections * kExtensionSectionSize);
   auto hwcaps_size = static_cast<std::uint32_t>(hwcaps.size() * 4);
   append(out, kExtensionMagic);
   append(out, sections);
-  for (std::uint32_t field : {kTagGenerator, 0u, directory_end + hwcaps_size,
+  for (std::uint32_t field : {kExtensionTagGenerator, 0u, directory_end + hwcaps_size,
                               static_cast<std::uint32_t>(generator.size())})
     append(out, field);
   if (!hwcaps.empty())
-    for (std::uint32_t field : {kTagHwcaps, 0u, directory_end, hwcaps_size}) append(out, field);
+    for (std::uint32_t field : {kExtensionTagHwcaps, 0u, directory_end, hwcaps_size}) append(out, field);
   for (std::uint32_t offset : hwcaps) append(out, offset);
   out.append(generator);
 }
@@ -134,9 +129,10 @@ void sort_ldcache_entries(std::vector<LdCacheEntry>& entries) {
 
 std::string render_ldcache(const std::vector<LdCacheEntry>& entries, std::string_view generator) {
   std::vector<std::string> names = hwcaps_names(entries);
-  Strings strings(kHeaderSize + entries.size() * kEntrySize);
-  std::string out(kHeaderSize, '\0');
-  out.replace(0, kMagic.size(), kMagic);
+  Strings strings(kNewHeaderSize + entries.size() * kNewEntrySize);
+  std::string out(kNewHeaderSize, '\0');
+  out.replace(0, kNewMagic.size(), kNewMagic);
+  out.replace(kNewVersionOffset, kNewVersion.size(), kNewVersion);
   for (const auto& entry : entries) {
     append(out, entry.flags);
     append(out, strings.offset_of(entry.key));
@@ -148,23 +144,17 @@ std::string render_ldcache(const std::vector<LdCacheEntry>& entries, std::string
   for (const auto& name : names) hwcaps.push_back(strings.offset_of(name));
   out += strings.table();
   out.resize((out.size() + 3) & ~std::size_t{3}, '\0');  // the directory is 4-byte aligned
-  put(out, 20, static_cast<std::uint32_t>(entries.size()));
-  put(out, 24, static_cast<std::uint32_t>(strings.table().size()));
-  put(out, 28, kEndianHost);
-  put(out, 32, static_cast<std::uint32_t>(out.size()));
+  put(out, kNewNlibsOffset, static_cast<std::uint32_t>(entries.size()));
+  put(out, kNewStringsSizeOffset, static_cast<std::uint32_t>(strings.table().size()));
+  put(out, kNewFlagsOffset, kEndianHost);
+  put(out, kNewExtensionOffset, static_cast<std::uint32_t>(out.size()));
   append_extensions(out, hwcaps, generator);
   return out;
 }
 
 std::int32_t ldcache_flags_for(LdCacheAbi abi) {
-#if defined(__x86_64__)
-  return kElfLibc6 | (abi == LdCacheAbi::native ? 0x0300 : 0x0000);
-#elif defined(__aarch64__)
-  return kElfLibc6 | (abi == LdCacheAbi::native ? 0x0a00 : 0x0900);
-#else
-  (void)abi;
-  return kElfLibc6;
-#endif
+  std::int32_t abi_bits = abi == LdCacheAbi::native ? kNativeAbi : kCompatAbi;
+  return abi_bits < 0 ? kTypeElfLibc6 : (kTypeElfLibc6 | abi_bits);
 }
 
 std::vector<LdCacheEntry> merge_ldcache_entries(std::vector<LdCacheEntry> injected,
