@@ -37,6 +37,13 @@ const std::string kPolicy = "[host]\ndriver_root = \"/\"\n";
 // Another user than us and root, for files we chown away.
 constexpr uid_t kStranger = 4242;
 
+// The error of evaluating rules from `files`, in order.
+std::string rule_files_error(const std::vector<std::string>& files) {
+  return graft::rules_test::error_of(evaluate_rules(graft::rules_test::test_request(),
+                                                    graft::rules_test::test_inventory(),
+                                                    graft::rules_test::test_policy(files)));
+}
+
 }  // namespace
 
 TEST_CASE("A policy in a checked directory chain loads", "[policy][trusted]") {
@@ -107,10 +114,7 @@ TEST_CASE("A world-writable rule file is refused, naming it", "[rules][trusted]"
   graft::rules_test::RuleDir dir;
   std::string path = dir.write("r.lua", "rule('x', function(req, host, grant) end)\n");
   REQUIRE(::chmod(path.c_str(), 0666) == 0);
-  auto result = evaluate_rules(graft::rules_test::test_request(),
-                               graft::rules_test::test_inventory(),
-                               graft::rules_test::test_policy({path}));
-  CHECK(graft::rules_test::error_of(result) ==
+  CHECK(rule_files_error({path}) ==
         "rule file: " + path + ": the file is group- or world-writable (mode 666)");
 }
 
@@ -120,10 +124,7 @@ TEST_CASE("A world-writable rule file is refused even when a file before it in i
   std::string first = dir.write("a.lua", "rule('a', function(req, host, grant) end)\n");
   std::string second = dir.write("b.lua", "rule('b', function(req, host, grant) end)\n");
   REQUIRE(::chmod(second.c_str(), 0666) == 0);
-  auto result = evaluate_rules(graft::rules_test::test_request(),
-                               graft::rules_test::test_inventory(),
-                               graft::rules_test::test_policy({first, second}));
-  CHECK(graft::rules_test::error_of(result) ==
+  CHECK(rule_files_error({first, second}) ==
         "rule file: " + second + ": the file is group- or world-writable (mode 666)");
 }
 
@@ -137,10 +138,7 @@ TEST_CASE("A rule file that is a symlink is checked where it points, not in its 
   std::ofstream(target) << "rule('b', function(req, host, grant) end)\n";
   std::string link = dir.path() + "/b.lua";
   REQUIRE(::symlink(target.c_str(), link.c_str()) == 0);
-  auto result = evaluate_rules(graft::rules_test::test_request(),
-                               graft::rules_test::test_inventory(),
-                               graft::rules_test::test_policy({first, link}));
-  CHECK_THAT(graft::rules_test::error_of(result),
+  CHECK_THAT(rule_files_error({first, link}),
              Catch::Contains("is group- or world-writable (mode 777)"));
 }
 

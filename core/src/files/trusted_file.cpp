@@ -63,6 +63,20 @@ Result<UniqueFd> walk_dirs(const std::string& real, const std::string& what) {
   }
 }
 
+// The file `name` in the checked directory `dir_fd`, a final symlink not
+// followed (ELOOP). O_NONBLOCK: a FIFO opens at once (and is refused by
+// checked_file) instead of waiting for a writer.
+UniqueFd open_in_checked_dir(int dir_fd, const std::string& name) {
+  return UniqueFd(::openat(dir_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+}
+
+// `file` as opened by open_in_checked_dir, checked; errno says why it is not open.
+Result<UniqueFd> checked_file(UniqueFd file, const std::string& path) {
+  if (!file.valid()) return make_error("{}: cannot read: {}", path, std::strerror(errno));
+  if (auto checked = check_trusted_file(file.get(), path); !checked) return checked.error();
+  return file;
+}
+
 }  // namespace
 
 Result<UniqueFd> open_trusted_dir(const std::string& dir, const std::string& what) {
@@ -90,13 +104,7 @@ Result<UniqueFd> open_trusted_file(const std::string& path) {
   std::size_t slash = real->rfind('/');
   auto dir = walk_dirs(slash == 0 ? "/" : real->substr(0, slash), path);
   if (!dir) return dir.error();
-  // O_NONBLOCK: a FIFO opens at once (and is refused below) instead of
-  // waiting for a writer.
-  UniqueFd file(::openat(dir->get(), real->substr(slash + 1).c_str(),
-                         O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-  if (file.get() < 0) return make_error("{}: cannot read: {}", path, std::strerror(errno));
-  if (auto checked = check_trusted_file(file.get(), path); !checked) return checked.error();
-  return file;
+  return checked_file(open_in_checked_dir(dir->get(), real->substr(slash + 1)), path);
 }
 
 Result<std::string> read_trusted_file(const std::string& path, std::size_t limit) {
@@ -118,12 +126,12 @@ Result<std::string> read_trusted_file(const std::string& path, TrustedDirs& dirs
   if (slash == std::string::npos) return read_trusted_file(path, limit);
   auto dir = dirs.open(slash == 0 ? "/" : path.substr(0, slash), path);
   if (!dir) return dir.error();
-  UniqueFd file(::openat(*dir, path.substr(slash + 1).c_str(),
-                         O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-  if (file.get() < 0 && errno == ELOOP) return read_trusted_file(path, limit);
-  if (file.get() < 0) return make_error("{}: cannot read: {}", path, std::strerror(errno));
-  if (auto checked = check_trusted_file(file.get(), path); !checked) return checked.error();
-  return read_bounded(file.get(), limit, path);
+  UniqueFd opened = open_in_checked_dir(*dir, path.substr(slash + 1));
+  // A symlinked file is resolved and its own chain walked, as read_trusted_file does.
+  if (!opened.valid() && errno == ELOOP) return read_trusted_file(path, limit);
+  auto file = checked_file(std::move(opened), path);
+  if (!file) return file.error();
+  return read_bounded(file->get(), limit, path);
 }
 
 }  // namespace graft

@@ -19,18 +19,13 @@ namespace {
 // Far more than any driver's procfs file or /proc/devices holds.
 constexpr std::size_t kProcfsFileLimit = 16u << 20;
 
-std::string trim(std::string_view text) {
-  auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  auto last = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(first, last - first + 1));
-}
-
 std::string_view trim_view(std::string_view text) {
   auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return {};
   return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
 }
+
+std::string trim(std::string_view text) { return std::string(trim_view(text)); }
 
 std::optional<unsigned> parse_unsigned(std::string_view text) {
   unsigned value = 0;
