@@ -32,6 +32,7 @@ if $for_tests; then
   packages+=(patchelf)  # the node agent image's self-contained tree (deploy/kubernetes/bundle-tree.sh)
   packages+=(lintian)   # Debian's checks of the .deb (tests/scripts/package-test.sh)
   packages+=(zsh)       # the zsh completion script is tested in zsh (bash's is tested in bash)
+  packages+=(ninja-build)  # the test script's build trees: it schedules the two CPUs better than make
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)
 fi

@@ -3,10 +3,10 @@
 namespace graft::cdi {
 namespace {
 
-using json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;  // keys in the order the CDI spec shows them
 
-json node_json(const DeviceNodeEdit& node) {
-  json out = {{"path", node.path}};
+OrderedJson node_json(const DeviceNodeEdit& node) {
+  OrderedJson out = {{"path", node.path}};
   if (!node.host_path.empty()) out["hostPath"] = node.host_path;
   out["type"] = std::string(1, node.type);
   out["major"] = node.major;
@@ -14,30 +14,30 @@ json node_json(const DeviceNodeEdit& node) {
   return out;
 }
 
-json hook_json(const SpecHook& hook) {
+OrderedJson hook_json(const SpecHook& hook) {
   return {{"hookName", hook.hook_name}, {"path", hook.command.path}, {"args", hook.command.args},
           {"env", hook.command.env}};
 }
 
-json edits_json(const SpecEdits& edits) {
-  json out = json::object();
+OrderedJson edits_json(const SpecEdits& edits) {
+  OrderedJson out = OrderedJson::object();
   if (!edits.env.empty()) {
-    json env = json::array();
+    OrderedJson env = OrderedJson::array();
     for (const auto& entry : edits.env) env.push_back(entry.name + "=" + entry.value);
     out["env"] = env;
   }
   if (!edits.device_nodes.empty()) {
-    json nodes = json::array();
+    OrderedJson nodes = OrderedJson::array();
     for (const auto& node : edits.device_nodes) nodes.push_back(node_json(node));
     out["deviceNodes"] = nodes;
   }
   if (!edits.hooks.empty()) {
-    json hooks = json::array();
+    OrderedJson hooks = OrderedJson::array();
     for (const auto& hook : edits.hooks) hooks.push_back(hook_json(hook));
     out["hooks"] = hooks;
   }
   if (!edits.mounts.empty()) {
-    json mounts = json::array();
+    OrderedJson mounts = OrderedJson::array();
     for (const auto& mount : edits.mounts)
       mounts.push_back({{"hostPath", mount.host_path}, {"containerPath", mount.container_path},
                         {"options", mount.options}});
@@ -46,16 +46,16 @@ json edits_json(const SpecEdits& edits) {
   return out;
 }
 
-std::string scalar(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string scalar(const OrderedJson& value) { return value.dump(-1, ' ', false, OrderedJson::error_handler_t::replace); }
 
-bool is_block(const json& value) {
+bool is_block(const OrderedJson& value) {
   return (value.is_object() || value.is_array()) && !value.empty();
 }
 
-void emit(const json& value, int indent, std::string& out);
+void emit(const OrderedJson& value, int indent, std::string& out);
 
 // A mapping's entries at `indent`; the first may continue a "- " line.
-void emit_mapping(const json& object, int indent, bool first_inline, std::string& out) {
+void emit_mapping(const OrderedJson& object, int indent, bool first_inline, std::string& out) {
   bool first = true;
   for (const auto& [key, item] : object.items()) {
     if (!(first && first_inline)) out += std::string(indent, ' ');
@@ -70,7 +70,7 @@ void emit_mapping(const json& object, int indent, bool first_inline, std::string
   }
 }
 
-void emit(const json& value, int indent, std::string& out) {
+void emit(const OrderedJson& value, int indent, std::string& out) {
   if (value.is_object()) return emit_mapping(value, indent, false, out);
   for (const auto& item : value) {  // a sequence: "- " at indent
     out += std::string(indent, ' ') + "- ";
@@ -87,18 +87,18 @@ void emit(const json& value, int indent, std::string& out) {
 
 }  // namespace
 
-json spec_json(const Spec& spec) {
-  json devices = json::array();
+OrderedJson spec_json(const Spec& spec) {
+  OrderedJson devices = OrderedJson::array();
   for (const auto& device : spec.devices)
     devices.push_back({{"name", device.name}, {"containerEdits", edits_json(device.edits)}});
-  json out = {{"cdiVersion", to_string(spec.version)}, {"kind", spec.kind}, {"devices", devices}};
+  OrderedJson out = {{"cdiVersion", to_string(spec.version)}, {"kind", spec.kind}, {"devices", devices}};
   if (!spec.edits.empty()) out["containerEdits"] = edits_json(spec.edits);
   return out;
 }
 
 std::string render_json(const Spec& spec) { return spec_json(spec).dump(2) + "\n"; }
 
-std::string to_yaml(const json& document) {
+std::string to_yaml(const OrderedJson& document) {
   if (!is_block(document)) return scalar(document) + "\n";
   std::string out;
   emit(document, 0, out);

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <string_view>
 
+#include "fault/iovec_piece.hpp"
 #include "fault/running_note.hpp"
 
 namespace graft {
@@ -43,8 +44,6 @@ std::size_t format_now(char (&out)[32]) {
   return length;
 }
 
-iovec piece(std::string_view text) { return {const_cast<char*>(text.data()), text.size()}; }
-
 // One writev: a partial write is not retried, since a second write would no
 // longer be one atomic append among other hooks' lines.
 void append_record(const Deadline::AuditTarget& audit, const std::string& ending) {
@@ -52,8 +51,8 @@ void append_record(const Deadline::AuditTarget& audit, const std::string& ending
   char time[32];
   std::size_t time_length = format_now(time);
   std::string_view error = note ? std::string_view(note->json()) : "command";
-  iovec parts[] = {piece(audit.record.head), piece(error),          piece(ending),
-                   piece(audit.record.middle), {time, time_length}, piece(audit.record.tail)};
+  iovec parts[] = {iovec_piece(audit.record.head), iovec_piece(error),          iovec_piece(ending),
+                   iovec_piece(audit.record.middle), {time, time_length}, iovec_piece(audit.record.tail)};
   (void)!::writev(audit.fd, parts, 6);
 }
 

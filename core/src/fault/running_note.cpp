@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "fault/iovec_piece.hpp"
 #include "graft/base/one_line.hpp"
 #include "plan/plan.hpp"
 
@@ -42,8 +43,6 @@ void write_fully(int fd, iovec* parts, int count) {
   }
 }
 
-iovec piece(std::string_view text) { return {const_cast<char*>(text.data()), text.size()}; }
-
 }  // namespace
 
 RunningNote::RunningNote(std::string_view what, Blame blame)
@@ -59,8 +58,8 @@ const RunningNote* RunningNote::current() { return g_current.load(); }
 
 void RunningNote::write_current_line(std::string_view ending) {
   const RunningNote* note = g_current.load();
-  iovec parts[] = {piece("graft: "), piece(note ? std::string_view(note->text_) : "command"),
-                   piece(ending), piece("\n")};
+  iovec parts[] = {iovec_piece("graft: "), iovec_piece(note ? std::string_view(note->text_) : "command"),
+                   iovec_piece(ending), iovec_piece("\n")};
   write_fully(STDERR_FILENO, parts, 4);
 }
 

@@ -8,21 +8,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "render/policy_render.hpp"
+
 namespace graft {
 namespace {
-
-std::string toml_quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
 
 bool pattern_matches(const TextPattern& pattern, const std::string& text) {
   return std::regex_search(text, std::regex(pattern.source, std::regex::ECMAScript));

@@ -24,4 +24,8 @@ inline constexpr const char* policy_show_schema_id = "graft.policy-show/v1";
 nlohmann::ordered_json render_policy_json(const Policy& policy, const std::vector<RuleActivity>& rules);
 std::string render_policy_toml(const Policy& policy, const std::vector<RuleActivity>& rules);
 
+// TEXT as a TOML basic string ("double-quoted", escaped as toml++ writes it):
+// how `graft policy show` and `graft policy test` quote values.
+std::string toml_quoted(const std::string& text);
+
 }  // namespace graft

@@ -25,13 +25,6 @@ bool is_free_form(const std::vector<std::string>& path) {
 constexpr toml::format_flags kTomlFlags =
     toml::toml_formatter::default_flags & ~toml::format_flags::allow_literal_strings;
 
-std::string toml_quoted(const std::string& text) {
-  std::ostringstream out;
-  toml::value<std::string> value(text);
-  out << toml::toml_formatter(value, kTomlFlags);
-  return out.str();
-}
-
 std::string toml_key(const std::string& key) {
   bool bare = !key.empty() && std::all_of(key.begin(), key.end(), [](unsigned char c) {
     return std::isalnum(c) || c == '_' || c == '-';
@@ -171,6 +164,13 @@ std::string render_policy_toml(const Policy& policy, const std::vector<RuleActiv
       "# the rule files register in run order, and \"# file:line\" where a value was set.\n";
   write_table(out, {}, render_policy_json(policy, rules));
   return out;
+}
+
+std::string toml_quoted(const std::string& text) {
+  std::ostringstream out;
+  toml::value<std::string> value(text);
+  out << toml::toml_formatter(value, kTomlFlags);
+  return out.str();
 }
 
 }  // namespace graft

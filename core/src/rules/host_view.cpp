@@ -6,19 +6,19 @@ namespace graft::rules {
 
 namespace {
 
-constexpr const char* kFamily = "host";
+constexpr const char* kHostFamily = "host";
 
-constexpr ViewType kUnsignedMapView = view_type<Map<unsigned, push_unsigned>>(kFamily);
+constexpr ViewType kUnsignedMapView = view_type<Map<unsigned, push_unsigned>>(kHostFamily);
 
 constexpr RecordField<Partition> kPartitionFields[] = {
     {"index", [](lua_State* L, const Partition& p) { push_unsigned(L, p.index); }},
     {"gi", [](lua_State* L, const Partition& p) { push_unsigned(L, p.gi); }},
     {"ci", [](lua_State* L, const Partition& p) { push_unsigned(L, p.ci); }},
 };
-constexpr ViewType kPartitionView = view_type<Record<Partition, kPartitionFields>>(kFamily);
+constexpr ViewType kPartitionView = view_type<Record<Partition, kPartitionFields>>(kHostFamily);
 
 void push_partition(lua_State* L, const Partition& p) { push_view(L, kPartitionView, &p); }
-constexpr ViewType kPartitionListView = view_type<List<Partition, push_partition>>(kFamily);
+constexpr ViewType kPartitionListView = view_type<List<Partition, push_partition>>(kHostFamily);
 
 constexpr RecordField<Gpu> kGpuFields[] = {
     {"index", [](lua_State* L, const Gpu& g) { push_unsigned(L, g.index); }},
@@ -28,10 +28,10 @@ constexpr RecordField<Gpu> kGpuFields[] = {
     {"model", [](lua_State* L, const Gpu& g) { push_string(L, g.model); }},
     {"partitions", [](lua_State* L, const Gpu& g) { push_view(L, kPartitionListView, &g.partitions); }},
 };
-constexpr ViewType kGpuView = view_type<Record<Gpu, kGpuFields>>(kFamily);
+constexpr ViewType kGpuView = view_type<Record<Gpu, kGpuFields>>(kHostFamily);
 
 void push_gpu(lua_State* L, const Gpu& gpu) { push_view(L, kGpuView, &gpu); }
-constexpr ViewType kGpuListView = view_type<List<Gpu, push_gpu>>(kFamily);
+constexpr ViewType kGpuListView = view_type<List<Gpu, push_gpu>>(kHostFamily);
 
 constexpr RecordField<Inventory> kHostFields[] = {
     {"driver_version", [](lua_State* L, const Inventory& i) { push_string(L, i.driver_version); }},
@@ -40,7 +40,7 @@ constexpr RecordField<Inventory> kHostFields[] = {
      [](lua_State* L, const Inventory& i) { push_view(L, kUnsignedMapView, &i.partition_caps); }},
     {"char_majors", [](lua_State* L, const Inventory& i) { push_view(L, kUnsignedMapView, &i.char_majors); }},
 };
-constexpr ViewType kHostView = view_type<Record<Inventory, kHostFields>>(kFamily);
+constexpr ViewType kHostView = view_type<Record<Inventory, kHostFields>>(kHostFamily);
 
 }  // namespace
 

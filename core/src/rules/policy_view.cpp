@@ -12,7 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kFamily = "policy";
+constexpr const char* kPolicyFamily = "policy";
 
 void push_json(lua_State* L, const json& value);
 
@@ -64,7 +64,7 @@ struct Json {
     return 2;
   }
 };
-constexpr ViewType kJsonView = view_type<Json>(kFamily);
+constexpr ViewType kJsonView = view_type<Json>(kPolicyFamily);
 
 // get_ptr never throws: it answers nullptr for another type.
 void push_json(lua_State* L, const json& value) {
@@ -82,17 +82,17 @@ void push_json(lua_State* L, const json& value) {
   lua_pushnil(L);
 }
 
-using StringList = List<std::string, push_string>;
-constexpr ViewType kStringListView = view_type<StringList>(kFamily);
+using NameList = List<std::string, push_string>;
+constexpr ViewType kNameListView = view_type<NameList>(kPolicyFamily);
 
 constexpr RecordField<PolicyFacts> kPolicyFields[] = {
     {"default_capabilities",
-     [](lua_State* L, const PolicyFacts& f) { push_view(L, kStringListView, &f.default_capabilities); }},
-    {"capabilities", [](lua_State* L, const PolicyFacts& f) { push_view(L, kStringListView, &f.capabilities); }},
-    {"extras", [](lua_State* L, const PolicyFacts& f) { push_view(L, kStringListView, &f.extras); }},
+     [](lua_State* L, const PolicyFacts& f) { push_view(L, kNameListView, &f.default_capabilities); }},
+    {"capabilities", [](lua_State* L, const PolicyFacts& f) { push_view(L, kNameListView, &f.capabilities); }},
+    {"extras", [](lua_State* L, const PolicyFacts& f) { push_view(L, kNameListView, &f.extras); }},
     {"data", [](lua_State* L, const PolicyFacts& f) { push_json(L, f.policy->data); }},
 };
-constexpr ViewType kPolicyView = view_type<Record<PolicyFacts, kPolicyFields>>(kFamily);
+constexpr ViewType kPolicyView = view_type<Record<PolicyFacts, kPolicyFields>>(kPolicyFamily);
 
 }  // namespace
 

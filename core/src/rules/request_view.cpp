@@ -6,26 +6,26 @@ namespace graft::rules {
 
 namespace {
 
-constexpr const char* kFamily = "request";
+constexpr const char* kRequestFamily = "request";
 
-using StringList = List<std::string, push_string>;
+using OptionList = List<std::string, push_string>;
 using StringMap = Map<std::string, push_string>;
 using BoolMap = Map<bool, push_bool>;
 
-constexpr ViewType kStringListView = view_type<StringList>(kFamily);
-constexpr ViewType kStringMapView = view_type<StringMap>(kFamily);
-constexpr ViewType kBoolMapView = view_type<BoolMap>(kFamily);
+constexpr ViewType kOptionListView = view_type<OptionList>(kRequestFamily);
+constexpr ViewType kStringMapView = view_type<StringMap>(kRequestFamily);
+constexpr ViewType kBoolMapView = view_type<BoolMap>(kRequestFamily);
 
 constexpr RecordField<RequestMount> kMountFields[] = {
     {"destination", [](lua_State* L, const RequestMount& m) { push_string(L, m.destination); }},
     {"source", [](lua_State* L, const RequestMount& m) { push_string(L, m.source); }},
     {"type", [](lua_State* L, const RequestMount& m) { push_string(L, m.type); }},
-    {"options", [](lua_State* L, const RequestMount& m) { push_view(L, kStringListView, &m.options); }},
+    {"options", [](lua_State* L, const RequestMount& m) { push_view(L, kOptionListView, &m.options); }},
 };
-constexpr ViewType kMountView = view_type<Record<RequestMount, kMountFields>>(kFamily);
+constexpr ViewType kMountView = view_type<Record<RequestMount, kMountFields>>(kRequestFamily);
 
 void push_mount(lua_State* L, const RequestMount& mount) { push_view(L, kMountView, &mount); }
-constexpr ViewType kMountListView = view_type<List<RequestMount, push_mount>>(kFamily);
+constexpr ViewType kMountListView = view_type<List<RequestMount, push_mount>>(kRequestFamily);
 
 constexpr RecordField<RequestFacts> kRequestFields[] = {
     {"id", [](lua_State* L, const RequestFacts& f) { push_string(L, f.request->container_id); }},
@@ -38,7 +38,7 @@ constexpr RecordField<RequestFacts> kRequestFields[] = {
     {"mounts", [](lua_State* L, const RequestFacts& f) { push_view(L, kMountListView, &f.request->mounts); }},
     {"trusted", [](lua_State* L, const RequestFacts& f) { push_view(L, kBoolMapView, &f.trusted); }},
 };
-constexpr ViewType kRequestView = view_type<Record<RequestFacts, kRequestFields>>(kFamily);
+constexpr ViewType kRequestView = view_type<Record<RequestFacts, kRequestFields>>(kRequestFamily);
 
 }  // namespace
 
