@@ -70,9 +70,10 @@ std::vector<unsigned> numbered_entries(const std::string& dir, std::string_view 
   return numbers;
 }
 
-// Which names of the partition minors table belong in the inventory. With a
+// Which lines of the partition minors table belong in the inventory. With a
 // GI key "gpu{minor}/gi{gi}/access", a name "gpu<N>/gi..." is GPU N's and is
-// kept when N is one of the host's minors; any other name is kept.
+// kept when N is one of the host's minors; any other name is kept. Only the
+// start of the text is read, so a whole line can be judged before it is split.
 class PartitionCapFilter {
  public:
   PartitionCapFilter(const std::string& gi_key, const std::vector<Gpu>& gpus) {
@@ -182,21 +183,25 @@ Status read_partition_caps(const Policy& policy, Inventory& inventory) {
   auto text = read_file(path, kProcfsFileLimit);
   if (!text) return ok_status();  // no partition support on this host
   PartitionCapFilter wanted(policy.discovery.partition_gi_key, inventory.gpus);
+  std::vector<std::pair<std::string_view, unsigned>> kept;
   std::string_view rest = *text;
   for (int number = 1; !rest.empty(); ++number) {
     auto end = rest.find('\n');
     std::string_view line = rest.substr(0, end);
     rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    if (!wanted.keeps(line)) continue;
     auto space = std::find_if(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t'; });
     if (space == line.end()) continue;
-    std::string_view name(line.begin(), space);
-    if (!wanted.keeps(name)) continue;
     std::string_view minor_text = trim_view(std::string_view(space, line.end()));
     auto minor = parse_unsigned(minor_text);
     if (!minor) return make_error("{}:{}: invalid minor '{}'", path, number, minor_text);
-    // The driver lists names mostly in sorted order: try the end first.
-    inventory.partition_caps.emplace_hint(inventory.partition_caps.end(), std::string(name), *minor);
+    kept.emplace_back(std::string_view(line.begin(), space), *minor);
   }
+  // The driver orders GPUs by number (gpu10 after gpu9): sorted by name, each
+  // insert lands at the map's end. Stable, so a repeated name keeps its first minor.
+  std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [name, minor] : kept)
+    inventory.partition_caps.emplace_hint(inventory.partition_caps.end(), std::string(name), minor);
   return ok_status();
 }
 
