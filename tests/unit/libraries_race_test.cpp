@@ -33,6 +33,10 @@ using graft::test::MountSandbox;
 namespace {
 
 constexpr int kRounds = 2000;
+// Rounds go on past kRounds until one has met the symlink: with the ../
+// chain a refusal is rare (0 to 22 in 2000 rounds here), and a run must have
+// raced before it may pass.
+constexpr int kMaxRounds = 10 * kRounds;
 
 // Flips `parent`/`real` with `parent`/`link` until stop(), which puts the
 // real directory back.
@@ -139,7 +143,7 @@ void check_binds_inside(const std::map<std::string, std::string>& before,
     CHECK_THAT(point, Catch::StartsWith(rootfs + "/"));
   }
   CHECK(added >= rounds.injected);
-  CHECK(added <= kRounds);
+  CHECK(added <= rounds.injected + rounds.refused);  // one bind a round at most
 }
 
 void race_rounds(bool chain) {
@@ -159,7 +163,8 @@ void race_rounds(bool chain) {
 
   Rounds rounds;
   Flipper flipper(sandbox.path("/usr/lib"), "x86_64-linux-gnu", ".race");
-  for (int round = 0; round < kRounds; ++round) {
+  int round = 0;
+  for (; round < kMaxRounds && (round < kRounds || rounds.refused == 0); ++round) {
     auto applied = test::run_plugin(*plugin, {cuda_bind(host), soname_link()}, sandbox.target());
     if (applied.ok()) {
       ++rounds.injected;
@@ -170,7 +175,7 @@ void race_rounds(bool chain) {
   }
   flipper.stop();
   REQUIRE_FALSE(flipper.failed());
-  std::cout << "race-unit|" << (chain ? "../ chain" : "absolute") << "|rounds=" << kRounds
+  std::cout << "race-unit|" << (chain ? "../ chain" : "absolute") << "|rounds=" << round
             << "|injected=" << rounds.injected << "|refused=" << rounds.refused
             << "|swaps=" << flipper.swaps() << "\n";
   check_binds_inside(before, sandbox.rootfs(), rounds);
