@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fcntl.h>
 #include <fstream>
+#include <sstream>
 
 #include "host_mounts.hpp"
 #include "site_policy.hpp"
@@ -52,6 +53,32 @@ std::string restore_kept_entry(const KeptEntry& kept) {
   return why;
 }
 
+// Mount points strictly below `dir`, deepest first.
+std::vector<std::string> mounts_below(const std::string& dir) {
+  std::vector<std::string> points;
+  for (const auto& line : mountinfo_lines()) {
+    std::istringstream fields(line);
+    std::string id, parent, device, root, point;
+    fields >> id >> parent >> device >> root >> point;
+    if (point.starts_with(dir + "/")) points.push_back(point);
+  }
+  std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  return points;
+}
+
+// The copies of other processes' mounts below `dir` (another test's runtime
+// state, say) would lie hidden under the fresh tmpfs, yet still leave this
+// namespace's table when their owner removes the directory they sit on (the
+// kernel detaches mounts on a removed directory in every namespace): a
+// "removed" mount that is no one's leak. Detached first, they cannot change
+// what the rounds compare. Those inside the kept entry stay.
+void detach_mounts_below(const std::string& dir, const KeptEntry& kept) {
+  for (const auto& point : mounts_below(dir)) {
+    bool inside_kept = !kept.path.empty() && (point == kept.path || point.starts_with(kept.path + "/"));
+    if (!inside_kept) ::umount2(point.c_str(), MNT_DETACH);
+  }
+}
+
 std::string enter_once() {
   if (::geteuid() != 0) return "the load tests need root (uid " + std::to_string(::geteuid()) + ")";
   if (::unshare(CLONE_NEWNS) != 0) return std::string("unshare(CLONE_NEWNS): ") + std::strerror(errno);
@@ -62,6 +89,7 @@ std::string enter_once() {
   for (const char* dir : kTempDirs) {
     const char* mode = std::string_view(dir) == "/run" ? "mode=0755" : "mode=1777";
     auto kept = open_kept_entry(dir);
+    detach_mounts_below(dir, kept);
     if (::mount("graft-load", dir, "tmpfs", MS_NOSUID | MS_NODEV, mode) != 0)
       return std::string("tmpfs on ") + dir + ": " + std::strerror(errno);
     if (auto why = restore_kept_entry(kept); !why.empty()) return why;
