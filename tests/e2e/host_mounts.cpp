@@ -13,6 +13,23 @@ std::vector<std::string> mountinfo_lines() {
   return lines;
 }
 
+std::string mount_point_of(const std::string& line) {
+  std::istringstream fields(line);
+  std::string field;
+  for (int i = 0; i < 5 && fields >> field; ++i) {
+  }
+  return field;
+}
+
+std::vector<std::string> mount_points_under(const std::string& dir) {
+  std::vector<std::string> found;
+  for (const auto& line : mountinfo_lines()) {
+    std::string point = mount_point_of(line);
+    if (point == dir || point.starts_with(dir + "/")) found.push_back(point);
+  }
+  return found;
+}
+
 // runc 1.1 protects its own binary (CVE-2019-5736) by bind-mounting it
 // read-only over a copy in its state directory, in the host's namespace, for
 // the moment a container starts: with ctest running tests in parallel, another
@@ -25,11 +42,9 @@ std::vector<std::string> mountinfo_lines() {
 // which the mount's root (the runc binary) and name say.
 bool is_runtime_state_mount(const std::string& line) {
   std::istringstream fields(line);
-  std::string field, mount_root, mount_point;
-  for (int i = 0; i < 5 && fields >> field; ++i) {
-    if (i == 3) mount_root = field;
-    mount_point = field;
-  }
+  std::string id, parent, device, mount_root;
+  fields >> id >> parent >> device >> mount_root;
+  std::string mount_point = mount_point_of(line);
   for (const char* state : {"/graft-e2e-state-", "/graft-dockerd-", "/graft-containerd-"})
     if (mount_point.find(state) != std::string::npos) return true;
   std::string name = mount_point.substr(mount_point.rfind('/') + 1);

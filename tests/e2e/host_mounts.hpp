@@ -11,6 +11,12 @@ namespace graft::e2e {
 // The lines of /proc/self/mountinfo, now.
 std::vector<std::string> mountinfo_lines();
 
+// Field 5 of a mountinfo line: where the mount is attached.
+std::string mount_point_of(const std::string& mountinfo_line);
+
+// The mount points in /proc/self/mountinfo at or under `dir`.
+std::vector<std::string> mount_points_under(const std::string& dir);
+
 // A container runtime's or engine's own mount in its state directory (runc's
 // protected copy of its binary while a container starts, podman's /dev/shm
 // for one, Docker's network namespaces), which a test running beside this

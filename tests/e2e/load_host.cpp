@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <fcntl.h>
 #include <fstream>
-#include <sstream>
 
 #include "host_mounts.hpp"
 #include "site_policy.hpp"
@@ -53,19 +52,6 @@ std::string restore_kept_entry(const KeptEntry& kept) {
   return why;
 }
 
-// Mount points strictly below `dir`, deepest first.
-std::vector<std::string> mounts_below(const std::string& dir) {
-  std::vector<std::string> points;
-  for (const auto& line : mountinfo_lines()) {
-    std::istringstream fields(line);
-    std::string id, parent, device, root, point;
-    fields >> id >> parent >> device >> root >> point;
-    if (point.starts_with(dir + "/")) points.push_back(point);
-  }
-  std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
-  return points;
-}
-
 // The copies of other processes' mounts below `dir` (another test's runtime
 // state, say) would lie hidden under the fresh tmpfs, yet still leave this
 // namespace's table when their owner removes the directory they sit on (the
@@ -73,9 +59,11 @@ std::vector<std::string> mounts_below(const std::string& dir) {
 // "removed" mount that is no one's leak. Detached first, they cannot change
 // what the rounds compare. Those inside the kept entry stay.
 void detach_mounts_below(const std::string& dir, const KeptEntry& kept) {
-  for (const auto& point : mounts_below(dir)) {
+  for (const auto& point : mount_points_under(dir)) {
     bool inside_kept = !kept.path.empty() && (point == kept.path || point.starts_with(kept.path + "/"));
-    if (!inside_kept) ::umount2(point.c_str(), MNT_DETACH);
+    // Detaching one takes the mounts below it along; a later call for one of
+    // those fails, harmlessly.
+    if (point != dir && !inside_kept) (void)::umount2(point.c_str(), MNT_DETACH);
   }
 }
 

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "fixture_files.hpp"
 #include "gpu_host.hpp"
@@ -14,18 +13,6 @@
 
 namespace graft::e2e {
 namespace {
-
-// The mount points in /proc/self/mountinfo at or under `dir`.
-std::vector<std::string> podman_mounts_under(const std::string& dir) {
-  std::vector<std::string> found;
-  for (const auto& line : mountinfo_lines()) {
-    std::istringstream fields(line);
-    std::string field, mount_point;
-    for (int i = 0; i < 5 && fields >> field; ++i) mount_point = field;
-    if (mount_point == dir || mount_point.starts_with(dir + "/")) found.push_back(mount_point);
-  }
-  return found;
-}
 
 std::string trimmed(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
@@ -69,7 +56,7 @@ Podman::Podman() {
 Podman::~Podman() {
   // podman unmounts a container's shm and root when it removes it, but a
   // podman that died half-way leaves them; none may outlive the test.
-  auto mounts = podman_mounts_under(storage_.path());
+  auto mounts = mount_points_under(storage_.path());
   std::sort(mounts.begin(), mounts.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
   for (const auto& mount_point : mounts) ::umount2(mount_point.c_str(), MNT_DETACH);
 }

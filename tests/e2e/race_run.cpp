@@ -78,15 +78,6 @@ std::vector<std::string> read_lines(const std::string& path) {
   return lines;
 }
 
-// Field 5 of a mountinfo line: where the mount is attached.
-std::string mount_point(const std::string& line) {
-  std::istringstream fields(line);
-  std::string field;
-  for (int i = 0; i < 5 && fields >> field; ++i) {
-  }
-  return field;
-}
-
 // A mount as the copy of a namespace shows it too: root, mount point and
 // everything after the " - " separator (type, source, superblock options),
 // not the IDs and propagation fields that differ between namespaces.
@@ -106,7 +97,7 @@ std::vector<std::string> mounts_outside(const std::vector<std::string>& containe
                                         const std::set<std::string>& host_mounts) {
   std::vector<std::string> outside;
   for (const auto& line : container_mounts) {
-    std::string point = mount_point(line);
+    std::string point = mount_point_of(line);
     if (point == rootfs || point.starts_with(rootfs + "/")) continue;
     // Another test's runtime state (podman's shm under its graft-e2e-state-
     // dir, runc's own mounts) was copied into this namespace when it was
