@@ -182,6 +182,30 @@ TEST_CASE("one rule file's globals are invisible to another", "[rules]") {
   CHECK(result->request_notes == std::vector<std::string>{"nil", "true", "X"});
 }
 
+TEST_CASE("a file reaching its libraries by a computed name through _G or _ENV finds each of them", "[rules]") {
+  RuleDir dir;
+  auto result = evaluate_files(dir, {{"g.lua", one_rule("g", R"(
+    local names = {"str" .. "ing", "ta" .. "ble", "ma" .. "th", "ut" .. "f8"}
+    for _, name in ipairs(names) do grant:note(type(_G[name])) end
+    grant:note(tostring(_G[names[3]].floor(2.5))))")},
+                                     {"env.lua", one_rule("env", R"(
+    local seen = 0
+    for _, value in pairs(_ENV) do if type(value) == "table" then seen = seen + 1 end end
+    grant:note(tostring(seen)))")}});
+  REQUIRE(result.ok());
+  // env.lua counts the four libraries and _G, its own _ENV.
+  CHECK(result->request_notes ==
+        std::vector<std::string>{"table", "table", "table", "table", "2", "5"});
+}
+
+TEST_CASE("a library changed through a computed name stays invisible to another file", "[rules]") {
+  RuleDir dir;
+  auto result = evaluate_files(dir, {{"a.lua", "_G['ma' .. 'th'].floor = nil\nrule('a', function() end)\n"},
+                                     {"b.lua", one_rule("b", "grant:note(tostring(_G['ma' .. 'th'].floor(2.5)))")}});
+  REQUIRE(result.ok());
+  CHECK(result->request_notes == std::vector<std::string>{"2"});
+}
+
 TEST_CASE("a global set during one evaluation is gone in the next", "[rules]") {
   RuleDir dir;
   std::string file = dir.write("count.lua", one_rule("count", R"(seen = (seen or 0) + 1

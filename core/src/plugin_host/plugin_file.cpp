@@ -3,8 +3,6 @@
 // directory can run code as the hook (root).
 #include "plugin_host/plugin_file.hpp"
 
-#include "files/trusted_file.hpp"
-
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -23,19 +21,25 @@ bool is_plain_plugin_name(std::string_view name) {
          name.find('\0') == std::string_view::npos;
 }
 
-Result<UniqueFd> open_plugin_file(const std::string& dir, const std::string& name) {
+Result<UniqueFd> open_plugin_file(TrustedDirs& dirs, const std::string& dir,
+                                  const std::string& name) {
   std::string path = dir + "/" + plugin_file_name(name);
   if (!is_plain_plugin_name(name))
     return make_error("plugin '{}': not a plain name (no '/' or '..'); plugins load only from {}",
                       name, dir);
-  auto dir_fd = open_trusted_dir(dir, "plugin " + path);
+  auto dir_fd = dirs.open(dir, "plugin " + path);
   if (!dir_fd) return dir_fd.error();
-  UniqueFd file_fd(::openat(dir_fd->get(), plugin_file_name(name).c_str(),
+  UniqueFd file_fd(::openat(*dir_fd, plugin_file_name(name).c_str(),
                             O_PATH | O_NOFOLLOW | O_CLOEXEC));
   if (file_fd.get() < 0) return make_error("plugin {}: {}", path, std::strerror(errno));
   if (auto checked = check_trusted_file(file_fd.get(), "plugin " + path); !checked)
     return checked.error();
   return file_fd;
+}
+
+Result<UniqueFd> open_plugin_file(const std::string& dir, const std::string& name) {
+  TrustedDirs dirs;
+  return open_plugin_file(dirs, dir, name);
 }
 
 }  // namespace graft

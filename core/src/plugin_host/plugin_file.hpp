@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "graft/base/error.hpp"
+#include "files/trusted_file.hpp"
 #include "graft/base/unique_fd.hpp"
 
 namespace graft {
@@ -24,5 +25,10 @@ bool is_plain_plugin_name(std::string_view name);
 // regular file (not a symlink), owned by root or by us, not group- or
 // world-writable, in a chain of directories nobody else can write.
 Result<UniqueFd> open_plugin_file(const std::string& dir, const std::string& name);
+
+// The same, with the directory chain walked once per `dirs`: loading every
+// plugin of one directory checks that directory once.
+Result<UniqueFd> open_plugin_file(TrustedDirs& dirs, const std::string& dir,
+                                  const std::string& name);
 
 }  // namespace graft

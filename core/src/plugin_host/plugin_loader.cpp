@@ -97,11 +97,10 @@ Result<OpenedPlugin> open_plugin(const std::string& path, int fd) {
   return OpenedPlugin{std::move(handle), *descriptor};
 }
 
-}  // namespace
-
-Result<std::unique_ptr<LoadedPlugin>> load_plugin(const std::string& dir, const std::string& name,
+Result<std::unique_ptr<LoadedPlugin>> load_plugin(TrustedDirs& dirs, const std::string& dir,
+                                                  const std::string& name,
                                                   const std::string& config_json) {
-  auto file = open_plugin_file(dir, name);
+  auto file = open_plugin_file(dirs, dir, name);
   if (!file) return file.error();
   std::string path = dir + "/" + plugin_file_name(name);
   auto opened = open_plugin(path, file->get());
@@ -115,6 +114,14 @@ Result<std::unique_ptr<LoadedPlugin>> load_plugin(const std::string& dir, const 
   plugin->keep_loaded_from(std::move(file).value());
   if (auto started = plugin->init(config_json); !started) return started.error();
   return plugin;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LoadedPlugin>> load_plugin(const std::string& dir, const std::string& name,
+                                                  const std::string& config_json) {
+  TrustedDirs dirs;
+  return load_plugin(dirs, dir, name, config_json);
 }
 
 std::string plugin_dir_of(const Policy& policy) {
@@ -147,10 +154,14 @@ Result<PluginSet> load_plugins(const Policy& policy) {
     if (!found) return found.error();
     names = std::move(found).value();
   }
+  // Once for every plugin: the directory's checks, and the crash handlers
+  // (each load and init would otherwise install and restore its own).
+  TrustedDirs dirs;
+  PluginCrashHandlers crash_handlers;
   PluginSet set;
   for (const auto& name : names) {
     auto config = policy.plugin_config.find(name);
-    auto plugin = load_plugin(dir, name,
+    auto plugin = load_plugin(dirs, dir, name,
                               config == policy.plugin_config.end() ? "{}" : config->second.dump());
     if (!plugin) return plugin.error();
     if (auto added = set.add(std::move(plugin).value()); !added) return added.error();

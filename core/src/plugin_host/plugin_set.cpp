@@ -1,7 +1,16 @@
 // PluginSet registry and the plan executability check.
 #include "plugin_host/plugin_set.hpp"
 
+#include "fault/plugin_crash_handlers.hpp"
+
 namespace graft {
+
+PluginSet::~PluginSet() {
+  if (plugins_.empty()) return;
+  PluginCrashHandlers crash_handlers;
+  by_kind_.clear();
+  plugins_.clear();
+}
 
 Status PluginSet::add(std::unique_ptr<LoadedPlugin> plugin) {
   for (const auto& loaded : plugins_)

@@ -18,6 +18,13 @@ namespace graft {
 
 class PluginSet {
  public:
+  PluginSet() = default;
+  PluginSet(PluginSet&&) = default;
+  PluginSet& operator=(PluginSet&&) = default;
+  // Destroys the plugins under one installation of the crash handlers
+  // (fault/plugin_crash_handlers.hpp) rather than one per plugin.
+  ~PluginSet();
+
   // Fails on a second plugin of the same name.
   Status add(std::unique_ptr<LoadedPlugin> plugin);
 

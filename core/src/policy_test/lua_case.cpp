@@ -103,7 +103,7 @@ int run_case_chunk(lua_State* L) {
   auto* chunk = static_cast<CaseChunk*>(lua_touserdata(L, 1));
   rules::open_safe_libraries(L);
   rules::load_text_chunk(L, chunk->source);
-  rules::push_environment(L);
+  rules::push_environment(L, std::string_view(chunk->source.text, chunk->source.size));
   lua_setupvalue(L, -2, 1);  // a main chunk's one upvalue is _ENV
   lua_call(L, 0, 1);
   if (!lua_istable(L, -1)) {

@@ -236,16 +236,48 @@ void add_global(lua_State* L, const char* name) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &kFlatTemplateKey);
 }
 
-void push_environment(lua_State* L) {
+namespace {
+
+// Which globals a chunk compiled from `text` can ever read. In Lua 5.4 a
+// chunk reaches its _ENV only through free names, which compile to
+// _ENV.<name> with the name as written, or by naming _ENV or _G itself (load,
+// debug and getfenv are not in the sandbox; a module has its own _ENV). So a
+// text that never spells `name`, `_ENV` or `_G`, even in a comment, cannot
+// tell whether `name` is there. Copying the library tables is most of what
+// a rule file's _ENV costs, and most files use one library or none.
+class ReachableGlobals {
+ public:
+  explicit ReachableGlobals(std::string_view text)
+      : text_(text), names_env_(spells(text, "_G") || spells(text, "_ENV")) {}
+  bool reaches(std::string_view name) const { return names_env_ || spells(text_, name); }
+
+ private:
+  static bool spells(std::string_view text, std::string_view name) {
+    return text.find(name) != std::string_view::npos;
+  }
+  std::string_view text_;
+  bool names_env_;
+};
+
+}  // namespace
+
+void push_environment(lua_State* L, std::string_view text) {
   push_flat_template(L);
   int flat = lua_gettop(L);
   auto slots = static_cast<lua_Integer>(lua_rawlen(L, flat));
   lua_createtable(L, 0, static_cast<int>(slots / 3) + 1);  // and _G
   int env = lua_gettop(L);
+  ReachableGlobals reachable(text);
   for (lua_Integer slot = 1; slot < slots; slot += 3) {
     lua_rawgeti(L, flat, slot);
     // Library tables are copied so a file cannot change another's.
     if (lua_rawgeti(L, flat, slot + 2) == LUA_TTABLE) {
+      std::size_t size = 0;
+      const char* name = lua_tolstring(L, -2, &size);
+      if (!reachable.reaches(std::string_view(name, size))) {
+        lua_pop(L, 2);
+        continue;
+      }
       push_table_from_pairs(L, -1);
       lua_remove(L, -2);
     } else {

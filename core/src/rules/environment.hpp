@@ -7,6 +7,8 @@
 // it makes to `string` or `table`) stay invisible to the others.
 #pragma once
 
+#include <string_view>
+
 #include <lua.hpp>
 
 namespace graft::rules {
@@ -18,7 +20,9 @@ void open_safe_libraries(lua_State* L);
 // Adds the value on top of the stack (popped) to every later _ENV as `name`.
 void add_global(lua_State* L, const char* name);
 
-// Pushes a new _ENV table for one rule file.
-void push_environment(lua_State* L);
+// Pushes a new _ENV table for the chunk compiled from `text`. A library
+// table the chunk cannot reach is left out rather than copied: see
+// ReachableGlobals in environment.cpp.
+void push_environment(lua_State* L, std::string_view text);
 
 }  // namespace graft::rules

@@ -60,7 +60,7 @@ void load_text_chunk(lua_State* L, ChunkSource& source) {
 int load_rule_chunk(lua_State* L) {
   auto* source = static_cast<ChunkSource*>(lua_touserdata(L, 1));
   load_text_chunk(L, *source);
-  push_environment(L);
+  push_environment(L, std::string_view(source->text, source->size));
   RuleModules::add_require(L);
   // A main chunk has exactly one upvalue, _ENV.
   lua_setupvalue(L, -2, 1);

@@ -115,7 +115,7 @@ int RuleModules::require(lua_State* L) {
     if (failure.failed) return raise(L, failure);
   }
   load_text_chunk(L, module->source);  // 2: the module's main chunk
-  push_environment(L);                 // 3: its _ENV
+  push_environment(L, *module->text);  // 3: its _ENV
   push_longer_chain(L, 1);
   push_require(L, self, -1);
   lua_setfield(L, 3, "require");
