@@ -49,12 +49,14 @@ const char* leaf_wanted(Leaf leaf) {
 }
 
 // The entry `name` as O_PATH|O_NOFOLLOW, refused unless `leaf` accepts it.
+// `seen`, when given, receives what fstat saw.
 Result<UniqueFd> open_leaf(int parent_fd, const std::string& name, Leaf leaf,
-                           const std::string& shown) {
+                           const std::string& shown, struct stat* seen = nullptr) {
   UniqueFd fd(::openat(parent_fd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
   if (!fd.valid()) return sys_error("openat", shown, errno);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return sys_error("fstat", shown, errno);
+  if (seen != nullptr) *seen = st;
   FileType found = file_type(st.st_mode);
   if (!leaf_accepts(leaf, found))
     return make_error("{} exists and is {}, expected {}", shown, describe(found), leaf_wanted(leaf));
@@ -98,10 +100,13 @@ std::string leaf_name(const std::string& path) {
 Result<UniqueFd> make_dir_at(int parent_fd, const std::string& name, Owner owner,
                              const std::string& shown) {
   if (::mkdirat(parent_fd, name.c_str(), 0755) == 0) {
+    // O_DIRECTORY|O_NOFOLLOW: what is opened is a directory, whatever the
+    // container did to the name since; that fd is the one handed back.
     UniqueFd made(
         ::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!made.valid()) return sys_error("openat", shown, errno);
     if (auto status = settle(made.get(), 0755, owner, shown); !status) return status.error();
+    return made;
   } else if (errno != EEXIST) {
     return sys_error("mkdirat", shown, errno);
   }
@@ -126,6 +131,8 @@ Result<UniqueFd> make_dirs_at(int dir_fd, std::span<const std::string> names, Ow
 Result<UniqueFd> make_leaf_at(int parent_fd, const std::string& name, Leaf leaf, Owner owner,
                               const std::string& shown) {
   if (leaf == Leaf::directory) return make_dir_at(parent_fd, name, owner, shown);
+  // The O_WRONLY fd is not handed back: a mount with a file open for writing
+  // cannot be made read-only (EBUSY), as the procfs mask is once filled.
   UniqueFd made(::openat(parent_fd, name.c_str(),
                          O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (made.valid()) {
@@ -150,10 +157,9 @@ Result<UniqueFd> make_node_at(int parent_fd, const std::string& name, char devic
   } else if (errno != EEXIST) {
     return sys_error("mknodat", shown, errno);
   }
-  auto fd = open_leaf(parent_fd, name, Leaf::device, shown);
-  if (!fd) return fd;
   struct stat st {};
-  if (::fstat(fd->get(), &st) != 0) return sys_error("fstat", shown, errno);
+  auto fd = open_leaf(parent_fd, name, Leaf::device, shown, &st);
+  if (!fd) return fd;
   if (auto status = expect_device(st, device_type, rdev, shown); !status) return status.error();
   return fd;
 }

@@ -185,6 +185,14 @@ TEST_CASE("Running notes nest and unwind in scope order", "[deadline]") {
   CHECK(RunningNote::current() == nullptr);
 }
 
+TEST_CASE("A note's JSON form is its text, escaped where JSON needs it", "[deadline]") {
+  RunningNote plain("container c9: plugin /p/libx.so: bind /usr/lib/libcuda.so.1: apply");
+  CHECK(plain.json() == plain.text());
+  RunningNote quoted(R"(file "a\b" é)");
+  CHECK(quoted.json() == R"(container c9: plugin /p/libx.so: bind /usr/lib/libcuda.so.1: apply: file \"a\\b\" é)");
+  CHECK(nlohmann::json::parse("\"" + quoted.json() + "\"") == quoted.text());
+}
+
 TEST_CASE("A crash in graft's own code under a note is not blamed on a plugin", "[deadline]") {
   auto ended = in_child([](int) {
     ::signal(SIGSEGV, SIG_DFL);  // whatever a sanitizer put there: the plain death

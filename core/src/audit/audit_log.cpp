@@ -44,8 +44,7 @@ json record_json(const AuditRecord& record) {
   // one hook cost the host, and the figure the load test watches for growth.
   if (struct rusage usage {}; ::getrusage(RUSAGE_SELF, &usage) == 0) line["max_rss_kb"] = usage.ru_maxrss;
   if (const ContainerPlan* evaluation = record.evaluation) {
-    json plan = render_plan_json(evaluation->plan);
-    line["decisions"] = plan["decisions"];
+    line["decisions"] = render_decisions_json(evaluation->plan);
     line["actions"] = evaluation->plan.actions.size();
     line["duration_ms"] = {{"inventory", evaluation->times.inventory_ms},
                            {"rules", evaluation->times.rules_ms},

@@ -3,6 +3,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 
@@ -20,7 +21,18 @@ namespace {
 std::atomic<const RunningNote*> g_current{nullptr};
 static_assert(std::atomic<const RunningNote*>::is_always_lock_free);
 
+// Printable ASCII other than '"' and '\\' stands for itself inside a JSON
+// string, and one_line has already escaped control characters: most notes
+// (one per plugin call) need no JSON encoder.
+bool stands_for_itself(const std::string& text) {
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte < 0x7f && c != '"' && c != '\\';
+  });
+}
+
 std::string json_inside(const std::string& text) {
+  if (stands_for_itself(text)) return text;
   std::string quoted = nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return quoted.substr(1, quoted.size() - 2);
 }

@@ -54,7 +54,9 @@ json action_json(const Action& action) {
   return entry;
 }
 
-json decisions_json(const Plan& plan) {
+}  // namespace
+
+json render_decisions_json(const Plan& plan) {
   const Intent& intent = plan.intent;
   json denied = json::array();
   for (const auto& denial : intent.denials) {
@@ -88,8 +90,6 @@ json decisions_json(const Plan& plan) {
           {"refusal", intent.refusal ? reason_json(*intent.refusal) : json(nullptr)}};
 }
 
-}  // namespace
-
 json render_plan_json(const Plan& plan) {
   json actions = json::array();
   for (const auto& action : plan.actions) actions.push_back(action_json(action));
@@ -99,7 +99,7 @@ json render_plan_json(const Plan& plan) {
           {"inject", plan.inject},
           {"lib_dir", plan.lib_dir},
           {"lib32_dir", plan.lib32_dir},
-          {"decisions", decisions_json(plan)},
+          {"decisions", render_decisions_json(plan)},
           {"actions", actions},
           {"warnings", plan.warnings}};
 }

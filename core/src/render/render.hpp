@@ -20,6 +20,8 @@ std::string render_plan_text(const Plan& plan);
 // graft-runtime print for a refusal. `plan` must carry a refusal.
 std::string refusal_line(const Plan& plan);
 nlohmann::json render_plan_json(const Plan& plan);
+// The plan document's "decisions" alone: what the audit record keeps.
+nlohmann::json render_decisions_json(const Plan& plan);
 
 std::string render_inventory_text(const Inventory& inventory);
 nlohmann::json render_inventory_json(const Inventory& inventory);
