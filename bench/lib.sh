@@ -51,6 +51,19 @@ with_ldcache_method() {
   echo "$copy"
 }
 
+# with_rules POLICY N: N admin rule files, each one trivial restrict-phase rule.
+with_rules() {
+  local policy=$1 n=$2 names=() i
+  mkdir -p "$(dirname "$policy")/rules"
+  for i in $(seq "$n"); do
+    printf 'rule("bench-%s", "restrict", function(req, host, grant)\n  if grant:injecting() then return end\nend)\n' \
+      "$i" > "$(dirname "$policy")/rules/bench$i.lua"
+    names+=("\"rules/bench$i.lua\"")
+  done
+  local IFS=,
+  { echo "rules = [${names[*]}]"; cat "$policy"; } > "$policy.new" && mv "$policy.new" "$policy"
+}
+
 # audit_fields AUDIT_LOG SPEC...: from the last audit record, one value per
 # SPEC, space-separated: "applied" (the count), or duration_ms names joined
 # by "+" (their sum). One python3 per call: it is slow to start.

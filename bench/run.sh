@@ -66,7 +66,8 @@ rm -rf "$BENCH_WORK" && mkdir -p "$BENCH_BIN" "$RESULTS"
 flags=(-O2 -Wall -Wextra -Werror)
 cc "${flags[@]}" -o "$BENCH_BIN/floor" bench/floor/floor.c
 cc "${flags[@]}" -static -o "$BENCH_BIN/hello" bench/hello/hello.c
-cc "${flags[@]}" -shared -fPIC -o "$BENCH_BIN/openat2_shim.so" bench/callgrind/openat2_shim.c -ldl
+cc "${flags[@]}" -shared -fPIC -o "$BENCH_BIN/valgrind_shim.so" bench/callgrind/valgrind_shim.c -ldl
+cc "${flags[@]}" -o "$BENCH_BIN/valgrind_helper" bench/callgrind/valgrind_helper.c
 
 # The targets' device cgroup: a child of the devices hierarchy (v1) or of
 # the unified root (v2), removed at exit.

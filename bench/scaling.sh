@@ -38,19 +38,6 @@ PY
   printf '\n[capability.compute]\nlibraries = [%s]\n' "${names[*]}" >> "$policy"
 }
 
-# with_rules POLICY N: N admin rule files, each one trivial restrict-phase rule.
-with_rules() {
-  local policy=$1 n=$2 names=() i
-  mkdir -p "$(dirname "$policy")/rules"
-  for i in $(seq "$n"); do
-    printf 'rule("bench-%s", "restrict", function(req, host, grant)\n  if grant:injecting() then return end\nend)\n' \
-      "$i" > "$(dirname "$policy")/rules/bench$i.lua"
-    names+=("\"rules/bench$i.lua\"")
-  done
-  local IFS=,
-  { echo "rules = [${names[*]}]"; cat "$policy"; } > "$policy.new" && mv "$policy.new" "$policy"
-}
-
 # case NAME LABEL GPUS HOST_FLAG VISIBLE SETUP: a host and policy for one row.
 declare -A case_policy case_visible case_label
 cases=()

@@ -3,8 +3,10 @@
 # fresh target) under valgrind --tool=callgrind, children not traced (the
 # ldconfig method's exec is outside the count). Ir totals do not depend on the
 # machine's load, so a regression shows as a changed count. Valgrind 3.19 lacks
-# openat2, which openat2_shim.c stands in for; a run that needs another syscall
-# valgrind does not know is reported as not measured, with the syscall.
+# openat2, pidfd_open and the mount API, which valgrind_shim.c stands in for
+# (valgrind_helper.c, a native process, makes the mount calls); a run that
+# needs another syscall valgrind does not know is reported as not measured,
+# with the syscall.
 # Writes $RESULTS/callgrind.md: each run's total, the top functions by own Ir.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -19,18 +21,39 @@ grind() {  # NAME COMMAND...: callgrind.out.NAME, or NAME.unmeasured saying why 
   local name=$1
   shift
   rm -f "$dir/$name.unmeasured"
-  LD_PRELOAD=$BENCH_BIN/openat2_shim.so valgrind --tool=callgrind --trace-children=no \
-    --callgrind-out-file="$dir/callgrind.out.$name" "$@" >/dev/null 2>"$dir/$name.log" && return 0
-  local unknown
-  unknown=$(grep -o 'unhandled amd64-linux syscall: [0-9]*' "$dir/$name.log" | awk '{ print $NF }' | sort -un |
-    awk 'BEGIN { n[428] = "open_tree"; n[429] = "move_mount"; n[434] = "pidfd_open"; n[437] = "openat2"
-                 n[442] = "mount_setattr" }
+  GRAFT_VALGRIND_HELPER=$BENCH_BIN/valgrind_helper LD_PRELOAD=$BENCH_BIN/valgrind_shim.so \
+    valgrind --tool=callgrind --trace-children=no --callgrind-out-file="$dir/callgrind.out.$name" "$@" >/dev/null 2>"$dir/$name.log" && return 0
+  local unknown version
+  version=$(valgrind --version | sed 's/valgrind-//')
+  unknown=$({ grep -o 'unhandled amd64-linux syscall: [0-9]*' "$dir/$name.log" || true; } | awk '{ print $NF }' |
+    sort -un |
+    awk 'BEGIN { n[428] = "open_tree"; n[429] = "move_mount"; n[430] = "fsopen"; n[431] = "fsconfig"
+                 n[432] = "fsmount"; n[434] = "pidfd_open"; n[437] = "openat2"; n[442] = "mount_setattr" }
          { printf "%s%s%s", sep, $1, ($1 in n) ? " (" n[$1] ")" : ""; sep = ", " }')
-  echo "valgrind $(valgrind --version | sed 's/valgrind-//') cannot run it: it answers ENOSYS to" \
-       "syscall ${unknown:-(none named; see $dir/$name.log)}" > "$dir/$name.unmeasured"
+  # Valgrind answers ENOSYS to some syscalls on purpose, without a warning
+  # (clone3, so that glibc falls back to clone): graft's error names the call.
+  local refused
+  refused=$({ grep -o '[^:(]*: Function not implemented' "$dir/$name.log" || true; } | tail -1 |
+    sed 's/: Function not implemented$//; s/^ *//')
+  if [ -n "$unknown" ]; then
+    echo "valgrind $version cannot run it: it answers ENOSYS to syscall $unknown"
+  elif [ -n "$refused" ]; then
+    echo "valgrind $version cannot run it: it answers ENOSYS to graft's $refused"
+  else
+    echo "it fails under valgrind $version: see $dir/$name.log"
+  fi > "$dir/$name.unmeasured"
 }
 
 grind plan "$GRAFT" --policy "$write_policy" plan "${REQUEST_ENV[@]}"
+# The same with 100 trivial admin rule files: what each file costs.
+if [ -z "${BENCH_SMOKE:-}" ]; then
+  rules_policy=${write_policy%.toml}-rules.toml
+  cp "$write_policy" "$rules_policy"
+  with_rules "$rules_policy" 100
+  grind plan-rules-100 "$GRAFT" --policy "$rules_policy" plan "${REQUEST_ENV[@]}"
+else
+  echo "not run (smoke run)" > "$dir/plan-rules-100.unmeasured"
+fi
 for method in write ldconfig; do
   [ -z "${BENCH_SMOKE:-}" ] || { echo "not run (smoke run)" > "$dir/apply-$method.unmeasured"; continue; }
   policy_var=${method}_policy
@@ -62,16 +85,22 @@ inclusive_share() {
   functions "$1" --inclusive=yes |
     awk -F'|' -v f="$2" 'index($3, f "(") == 1 || $3 == f { sub("%", "", $2); print $2; exit }'
 }
+# inclusive_ir NAME FUNCTION: FUNCTION's inclusive Ir in run NAME, as a number.
+inclusive_ir() {
+  functions "$1" --inclusive=yes |
+    awk -F'|' -v f="$2" 'index($3, f "(") == 1 || $3 == f { gsub(",", "", $1); print $1; exit }'
+}
 object_share() { by_object "$1" | awk -F'|' -v o="$2" 'index($2, o) == 1 { sub("%", "", $1); print $1; exit }'; }
 
-declare -A label=([plan]="\`graft plan\`" [apply-write]="\`graft apply\`, ldcache write"
+declare -A label=([plan]="\`graft plan\`" [plan-rules-100]="\`graft plan\`, 100 more (trivial) admin rule files"
+                  [apply-write]="\`graft apply\`, ldcache write"
                   [apply-ldconfig]="\`graft apply\`, ldcache ldconfig (graft's own instructions only)")
 {
   echo "valgrind --tool=callgrind, 8-GPU fake host, GPU 1, compute+utility; Ir = instructions executed."
   echo
   row "run" "Ir total"
   row "---" "---:"
-  for name in plan apply-write apply-ldconfig; do
+  for name in plan plan-rules-100 apply-write apply-ldconfig; do
     if [ -e "$dir/$name.unmeasured" ]; then
       row "${label[$name]}" "not measured: $(cat "$dir/$name.unmeasured")"
       continue
@@ -104,6 +133,17 @@ declare -A label=([plan]="\`graft plan\`" [apply-write]="\`graft apply\`, ldcach
       while IFS='|' read -r ir share function object; do row "$ir" "$share" "\`$function\`"; done
   done
 } > "$RESULTS/callgrind.md"
+if [ ! -e "$dir/plan.unmeasured" ] && [ ! -e "$dir/plan-rules-100.unmeasured" ]; then
+  figure ir_per_rule_file $(( ($(total plan-rules-100) - $(total plan)) / 100 ))
+  figure ir_parse_per_rule_file \
+    $(( ($(inclusive_ir plan-rules-100 luaY_parser) - $(inclusive_ir plan luaY_parser)) / 100 ))
+fi
+if [ ! -e "$dir/apply-write.unmeasured" ]; then
+  figure apply_share_plan "$(inclusive_share apply-write graft::plan_container)"
+  figure apply_share_load_plugins "$(inclusive_share apply-write graft::load_plugins)"
+  figure apply_share_plugins "$(inclusive_share apply-write graft::apply_plan)"
+  figure apply_share_policy "$(inclusive_share apply-write graft::cli::load_site_policy)"
+fi
 if [ ! -e "$dir/plan.unmeasured" ]; then
   figure plan_share_inventory "$(inclusive_share plan graft::discover_inventory)"
   figure plan_share_partition_caps "$(inclusive_share plan graft::read_partition_caps)"
