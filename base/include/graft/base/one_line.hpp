@@ -1,6 +1,7 @@
 // Text that must stay one line on a terminal or in a log, whatever it quotes.
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -10,11 +11,18 @@ namespace graft {
 // `text` with every control character escaped (\n, \r, \xNN), so an error or
 // refusal that quotes a container's env value, id or path stays one line.
 inline std::string one_line(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
+  auto needs_escape = [](char c) {
     auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte != 0x7f) {
+    return byte < 0x20 || byte == 0x7f;
+  };
+  // Most text has nothing to escape: one copy, not an append per character.
+  auto first = std::find_if(text.begin(), text.end(), needs_escape);
+  if (first == text.end()) return std::string(text);
+  std::string out(text.begin(), first);
+  out.reserve(text.size() + 8);
+  for (char c : text.substr(static_cast<std::size_t>(first - text.begin()))) {
+    auto byte = static_cast<unsigned char>(c);
+    if (!needs_escape(c)) {
       out += c;
     } else if (c == '\n') {
       out += "\\n";
