@@ -165,6 +165,22 @@ TEST_CASE("a syntax error names the file and line", "[rules]") {
   CHECK(error_of(result) == dir.path() + "/broken.lua:2: <name> expected near '='");
 }
 
+// Lua shortens a long chunk name to "...<its tail>" in messages; graft names
+// the whole path instead, whether the file failed to compile or to run.
+const std::string kLongName = "a-rule-file-whose-name-is-long-enough-that-lua-shortens-it.lua";
+
+TEST_CASE("a syntax error in a file with a long path names the whole path and line", "[rules]") {
+  RuleDir dir;
+  auto result = evaluate_files(dir, {{kLongName, "rule('x', function() end)\nlocal = 3\n"}});
+  CHECK(error_of(result) == dir.path() + "/" + kLongName + ":2: <name> expected near '='");
+}
+
+TEST_CASE("an error raised by a file with a long path names the whole path and line", "[rules]") {
+  RuleDir dir;
+  auto result = evaluate_files(dir, {{kLongName, "local x = 1\nerror('here')\n"}});
+  CHECK(error_of(result) == dir.path() + "/" + kLongName + ":2: here");
+}
+
 TEST_CASE("a first line starting with # is skipped and line numbers stay right", "[rules]") {
   RuleDir dir;
   auto result = evaluate_files(dir, {{"hash.lua", "#!/usr/bin/env lua\nerror('here')\n"}});

@@ -43,18 +43,29 @@ int failed_load(lua_State* L, int status) {
   return lua_error(L);
 }
 
-}  // namespace
-
-void load_text_chunk(lua_State* L, ChunkSource& source) {
-  // Learn Lua's short name for this file from an empty chunk of the same
-  // name, so messages can be traced back to the full path.
-  int status = luaL_loadbufferx(L, "", 0, source.chunkname, "t");
-  if (status != LUA_OK) failed_load(L, status);
+// Copies Lua's short name for the function on top of the stack (popped).
+void keep_short_src(lua_State* L, ChunkSource& source) {
   lua_Debug ar;
   lua_getinfo(L, ">S", &ar);
   std::memcpy(source.short_src, ar.short_src, sizeof ar.short_src);
-  status = luaL_loadbufferx(L, source.text, source.size, source.chunkname, "t");
-  if (status != LUA_OK) failed_load(L, status);
+}
+
+}  // namespace
+
+void load_text_chunk(lua_State* L, ChunkSource& source) {
+  // Lua's short name for the file, so that messages can be traced back to
+  // the full path: from the compiled chunk, or, when the text does not
+  // compile, from an empty chunk of the same name.
+  int status = luaL_loadbufferx(L, source.text, source.size, source.chunkname, "t");
+  if (status == LUA_OK) {
+    lua_pushvalue(L, -1);
+    keep_short_src(L, source);
+    return;
+  }
+  int named = luaL_loadbufferx(L, "", 0, source.chunkname, "t");
+  if (named != LUA_OK) failed_load(L, named);
+  keep_short_src(L, source);
+  failed_load(L, status);
 }
 
 int load_rule_chunk(lua_State* L) {

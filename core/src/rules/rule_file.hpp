@@ -25,7 +25,7 @@ struct ChunkSource {
   char short_src[LUA_IDSIZE];  // filled: how Lua names this file in messages
 };
 
-// Compiles `source` in text mode and pushes the function, first filling
+// Compiles `source` in text mode and pushes the function, filling
 // source.short_src (so even a syntax error can be traced to the full path).
 // Raises on failure, keeping a memory error one. For Lua C functions.
 void load_text_chunk(lua_State* L, ChunkSource& source);
