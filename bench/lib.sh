@@ -26,6 +26,9 @@ median() {
     if (NR % 2) printf "%.2f\n", v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# The numbers on stdin with thousands separators: 1234567 -> 1,234,567.
+commas() { sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
+
 # a / b to two decimals.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "nan"; else printf "%.2f\n", a / b }'; }
 # a - b to two decimals.

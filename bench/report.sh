@@ -18,8 +18,6 @@ met() { awk -v v="$1" -v l="$3" -v op="$2" 'BEGIN {
 gpus_per_action() {  # CASE -> plugin ms per applied action
   awk -v c="$1" '$1 == c { printf "%.3f", $6 / $2 }' "$results/scaling.dat"
 }
-# 1234567 -> 1,234,567
-commas() { sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
 scaling() { awk -v c="$1" -v col="$2" '$1 == c { print $col }' "$results/scaling.dat"; }
 
 gnuplot <<GP

@@ -31,10 +31,12 @@ grind() {  # NAME COMMAND...: callgrind.out.NAME, or NAME.unmeasured saying why 
                  n[432] = "fsmount"; n[434] = "pidfd_open"; n[437] = "openat2"; n[442] = "mount_setattr" }
          { printf "%s%s%s", sep, $1, ($1 in n) ? " (" n[$1] ")" : ""; sep = ", " }')
   # Valgrind answers ENOSYS to some syscalls on purpose, without a warning
-  # (clone3, so that glibc falls back to clone): graft's error names the call.
-  local refused
-  refused=$({ grep -o '[^:(]*: Function not implemented' "$dir/$name.log" || true; } | tail -1 |
-    sed 's/: Function not implemented$//; s/^ *//')
+  # (clone3, so that glibc falls back to clone): graft's error names the call,
+  # followed by strerror(ENOSYS).
+  local refused enosys
+  enosys=$(python3 -c 'import errno, os; print(os.strerror(errno.ENOSYS))')
+  refused=$({ grep -o "[^:(]*: $enosys" "$dir/$name.log" || true; } | tail -1 |
+    sed "s/: $enosys\$//; s/^ *//")
   if [ -n "$unknown" ]; then
     echo "valgrind $version cannot run it: it answers ENOSYS to syscall $unknown"
   elif [ -n "$refused" ]; then
@@ -105,7 +107,7 @@ declare -A label=([plan]="\`graft plan\`" [plan-rules-100]="\`graft plan\`, 100 
       row "${label[$name]}" "not measured: $(cat "$dir/$name.unmeasured")"
       continue
     fi
-    row "${label[$name]}" "$(total "$name" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')"
+    row "${label[$name]}" "$(total "$name" | commas)"
     figure "ir_$name" "$(total "$name")"
   done
   for name in plan apply-write; do

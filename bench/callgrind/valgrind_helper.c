@@ -2,9 +2,12 @@
  * for the graft process valgrind_shim.c is preloaded into (see there). Reads
  * requests on fd 3 until graft closes its end; exits then. Never run by hand. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 

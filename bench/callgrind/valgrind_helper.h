@@ -4,10 +4,6 @@
  * errno, and the fd the call made). Both sides are built by bench/run.sh. */
 #pragma once
 
-#include <errno.h>
-#include <string.h>
-#include <sys/socket.h>
-
 #define HELPER_FD 3         /* the helper's end of the socket */
 #define HELPER_STRING 4096  /* paths, fsconfig keys and values */
 #define HELPER_SETNS (-1)   /* not a syscall number: follow a setns */
@@ -24,24 +20,3 @@ struct helper_reply {
   long result;
   int error;
 };
-
-/* Reads one reply from `socket`: the result, an fd received with it in
- * place of the helper's own number, or -1 with the call's errno. */
-static inline long receive_reply(int socket, struct helper_reply *reply) {
-  char control[CMSG_SPACE(sizeof(int))];
-  struct iovec part = {reply, sizeof *reply};
-  struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control,
-                           .msg_controllen = sizeof control};
-  if (recvmsg(socket, &message, MSG_CMSG_CLOEXEC) != (ssize_t)sizeof *reply) {
-    errno = EIO;
-    return -1;
-  }
-  struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-  if (header != NULL && header->cmsg_type == SCM_RIGHTS) {
-    int fd;
-    memcpy(&fd, CMSG_DATA(header), sizeof fd);
-    return fd;
-  }
-  if (reply->result < 0) errno = reply->error;
-  return reply->result;
-}

@@ -49,6 +49,27 @@ static int start_helper(void) {
   return 0;
 }
 
+/* Reads one reply from `socket`: the result, an fd received with it in
+ * place of the helper's own number, or -1 with the call's errno. */
+static long receive_reply(int socket, struct helper_reply *reply) {
+  char control[CMSG_SPACE(sizeof(int))];
+  struct iovec part = {reply, sizeof *reply};
+  struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control,
+                           .msg_controllen = sizeof control};
+  if (recvmsg(socket, &message, MSG_CMSG_CLOEXEC) != (ssize_t)sizeof *reply) {
+    errno = EIO;
+    return -1;
+  }
+  struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+  if (header != NULL && header->cmsg_type == SCM_RIGHTS) {
+    int fd;
+    memcpy(&fd, CMSG_DATA(header), sizeof fd);
+    return fd;
+  }
+  if (reply->result < 0) errno = reply->error;
+  return reply->result;
+}
+
 /* One request to the helper and its reply: the call's result, or -1 with errno. */
 static long ask(struct helper_request *request, const int *fds, int fd_count) {
   if (helper < 0 && start_helper() != 0) {

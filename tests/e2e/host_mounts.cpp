@@ -21,11 +21,15 @@ std::string mount_point_of(const std::string& line) {
   return field;
 }
 
+bool at_or_under(const std::string& path, const std::string& dir) {
+  return path == dir || path.starts_with(dir + "/");
+}
+
 std::vector<std::string> mount_points_under(const std::string& dir) {
   std::vector<std::string> found;
   for (const auto& line : mountinfo_lines()) {
     std::string point = mount_point_of(line);
-    if (point == dir || point.starts_with(dir + "/")) found.push_back(point);
+    if (at_or_under(point, dir)) found.push_back(point);
   }
   return found;
 }

@@ -14,6 +14,9 @@ std::vector<std::string> mountinfo_lines();
 // Field 5 of a mountinfo line: where the mount is attached.
 std::string mount_point_of(const std::string& mountinfo_line);
 
+// Whether `path` is `dir` or lies below it ("/a/b" is under "/a", "/ab" is not).
+bool at_or_under(const std::string& path, const std::string& dir);
+
 // The mount points in /proc/self/mountinfo at or under `dir`.
 std::vector<std::string> mount_points_under(const std::string& dir);
 

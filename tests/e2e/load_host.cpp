@@ -60,7 +60,7 @@ std::string restore_kept_entry(const KeptEntry& kept) {
 // what the rounds compare. Those inside the kept entry stay.
 void detach_mounts_below(const std::string& dir, const KeptEntry& kept) {
   for (const auto& point : mount_points_under(dir)) {
-    bool inside_kept = !kept.path.empty() && (point == kept.path || point.starts_with(kept.path + "/"));
+    bool inside_kept = !kept.path.empty() && at_or_under(point, kept.path);
     // Detaching one takes the mounts below it along; a later call for one of
     // those fails, harmlessly.
     if (point != dir && !inside_kept) (void)::umount2(point.c_str(), MNT_DETACH);

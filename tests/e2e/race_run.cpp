@@ -98,7 +98,7 @@ std::vector<std::string> mounts_outside(const std::vector<std::string>& containe
   std::vector<std::string> outside;
   for (const auto& line : container_mounts) {
     std::string point = mount_point_of(line);
-    if (point == rootfs || point.starts_with(rootfs + "/")) continue;
+    if (at_or_under(point, rootfs)) continue;
     // Another test's runtime state (podman's shm under its graft-e2e-state-
     // dir, runc's own mounts) was copied into this namespace when it was
     // made and may be gone from the host's by now; never graft's target.

@@ -37,9 +37,4 @@ Result<UniqueFd> open_plugin_file(TrustedDirs& dirs, const std::string& dir,
   return file_fd;
 }
 
-Result<UniqueFd> open_plugin_file(const std::string& dir, const std::string& name) {
-  TrustedDirs dirs;
-  return open_plugin_file(dirs, dir, name);
-}
-
 }  // namespace graft

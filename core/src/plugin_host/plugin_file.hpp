@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "graft/base/error.hpp"
 #include "files/trusted_file.hpp"
+#include "graft/base/error.hpp"
 #include "graft/base/unique_fd.hpp"
 
 namespace graft {
@@ -23,11 +23,8 @@ bool is_plain_plugin_name(std::string_view name);
 // Opens dir/lib<name>.so O_PATH|O_NOFOLLOW after checking the name, the
 // file and every directory from `dir` up to "/" (files/trusted_file.hpp): a
 // regular file (not a symlink), owned by root or by us, not group- or
-// world-writable, in a chain of directories nobody else can write.
-Result<UniqueFd> open_plugin_file(const std::string& dir, const std::string& name);
-
-// The same, with the directory chain walked once per `dirs`: loading every
-// plugin of one directory checks that directory once.
+// world-writable, in a chain of directories nobody else can write. The chain
+// is walked once per `dirs`: every plugin of one directory checks it once.
 Result<UniqueFd> open_plugin_file(TrustedDirs& dirs, const std::string& dir,
                                   const std::string& name);
 
