@@ -2,7 +2,7 @@
 # The README test command: installs dependencies, builds, and runs every test
 # with ctest (the Debian package is built and tested from the Release tree);
 # then rebuilds everything under AddressSanitizer and UndefinedBehaviorSanitizer
-# (at -O1, see CMakeLists.txt) and runs every test again but those of
+# (at -Og, see CMakeLists.txt) and runs every test again but those of
 # packaging, manifests, build flags and the bench scripts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
