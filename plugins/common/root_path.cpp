@@ -70,6 +70,15 @@ Status settle(int fd, mode_t mode, Owner owner, const std::string& shown) {
   return ok_status();
 }
 
+// {"a", "b"} -> "/a/b", {} -> "/": one spelling of each directory for
+// CheckedDirs, whatever slashes the plan's path had.
+std::string joined_path(std::span<const std::string> names) {
+  if (names.empty()) return "/";
+  std::string path;
+  for (const auto& name : names) path.append("/").append(name);
+  return path;
+}
+
 }  // namespace
 
 Result<std::vector<std::string>> split_container_path(const std::string& path) {
@@ -165,9 +174,14 @@ Result<UniqueFd> make_node_at(int parent_fd, const std::string& name, char devic
 }
 
 RootFs::RootFs(const Host& host, const graft_apply_context& context)
-    : host_(host),
-      root_fd_(context.rootfs_fd),
-      owner_{context.container_uid, context.container_gid} {}
+    : host_(host), root_fd_(context.rootfs_fd), owner_{context.container_uid, context.container_gid} {}
+
+RootFs::RootFs(const Host& host, const graft_apply_context& context, const graft_action& action,
+               CheckedDirs& checked)
+    : RootFs(host, context) {
+  checked.start_action(action.index);
+  checked_ = &checked;
+}
 
 Result<UniqueFd> RootFs::open(const std::string& path, int flags) const {
   if (root_fd_ < 0) return make_error("{}: no container root to resolve it in", path);
@@ -179,6 +193,18 @@ Result<UniqueFd> RootFs::open(const std::string& path, int flags) const {
 Result<UniqueFd> RootFs::open_dirs(const std::string& path, std::span<const std::string> names,
                                    const std::string& target) const {
   if (root_fd_ < 0) return make_error("{}: no container root to resolve it in", path);
+  if (checked_ == nullptr) return resolve_dirs(path, names, target);
+  const std::string key = joined_path(names);
+  auto kept = checked_->find(key);
+  if (!kept || kept->valid()) return kept;
+  auto resolved = resolve_dirs(path, names, target);
+  if (!resolved) return resolved;
+  if (auto status = checked_->remember(key, resolved->get()); !status) return status.error();
+  return resolved;
+}
+
+Result<UniqueFd> RootFs::resolve_dirs(const std::string& path, std::span<const std::string> names,
+                                      const std::string& target) const {
   // Usually everything exists: one lookup. Otherwise find the deepest
   // existing directory and create the rest below it. Either way the
   // directory must sit on the mount the target belongs to (root_mount.hpp);
@@ -212,13 +238,19 @@ Result<UniqueFd> RootFs::open_dirs(const std::string& path, std::span<const std:
 Result<UniqueFd> RootFs::make_dirs(const std::string& path) const {
   auto names = split_container_path(path);
   if (!names) return names.error();
-  return open_dirs(path, *names, path);
+  auto dir = open_dirs(path, *names, path);
+  // The caller places something at `path` (a mount over the directory).
+  if (checked_ != nullptr) checked_->forget_at_or_under(joined_path(*names));
+  return dir;
 }
 
 Result<UniqueFd> RootFs::open_parent(const std::string& path) const {
   auto names = split_container_path(path);
   if (!names) return names.error();
   if (names->empty()) return make_error("container path '{}' has no parent", path);
+  // The caller places something at `path`: what it and anything below it
+  // resolve to may change.
+  if (checked_ != nullptr) checked_->forget_at_or_under(joined_path(*names));
   std::span<const std::string> parents(names->data(), names->size() - 1);
   std::string parent = path.substr(0, path.find_last_not_of('/') + 1);
   parent = parent.substr(0, parent.rfind('/'));

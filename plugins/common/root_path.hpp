@@ -15,6 +15,7 @@
 
 #include "graft/base/error.hpp"
 #include "graft/base/unique_fd.hpp"
+#include "checked_dirs.hpp"
 #include "graft/plugin.h"
 #include "plugin_glue.hpp"
 
@@ -61,6 +62,10 @@ Result<UniqueFd> make_node_at(int parent_fd, const std::string& name, char devic
 class RootFs {
  public:
   RootFs(const Host& host, const graft_apply_context& context);
+  // For `action`, reusing the directories `checked` (kept by the plugin
+  // across its apply calls) already resolved and checked.
+  RootFs(const Host& host, const graft_apply_context& context, const graft_action& action,
+         CheckedDirs& checked);
 
   Owner owner() const { return owner_; }
 
@@ -81,10 +86,14 @@ class RootFs {
   // `target` belongs to (root_mount.hpp).
   Result<UniqueFd> open_dirs(const std::string& path, std::span<const std::string> names,
                              const std::string& target) const;
+  // open_dirs without CheckedDirs.
+  Result<UniqueFd> resolve_dirs(const std::string& path, std::span<const std::string> names,
+                                const std::string& target) const;
 
   const Host& host_;
   int root_fd_;
   Owner owner_;
+  CheckedDirs* checked_ = nullptr;
 };
 
 // The last component of a container path ("c" for "/a/b/c").

@@ -51,7 +51,7 @@ class Devices {
   }
 
   Status apply(const graft_action& action, const graft_apply_context& context) {
-    RootFs root(host_, context);
+    RootFs root(host_, context, action, checked_);
     if (action.kind == GRAFT_ACTION_DEVICE_NODE && node_by_mknod(action)) return mknod(action, root);
     return binds_.attach(action, root);
   }
@@ -81,6 +81,7 @@ class Devices {
 
   const Host& host_;
   PreparedBinds binds_;
+  CheckedDirs checked_;  // for this container, across apply calls
 };
 
 }  // namespace

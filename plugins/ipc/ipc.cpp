@@ -20,12 +20,13 @@ class Ipc {
   }
 
   Status apply(const graft_action& action, const graft_apply_context& context) {
-    return binds_.attach(action, RootFs(host_, context));
+    return binds_.attach(action, RootFs(host_, context, action, checked_));
   }
 
  private:
   const Host& host_;
   PreparedBinds binds_;
+  CheckedDirs checked_;  // for this container, across apply calls
 };
 
 }  // namespace

@@ -26,7 +26,7 @@ class Libraries {
   }
 
   Status apply(const graft_action& action, const graft_apply_context& context) {
-    RootFs root(host_, context);
+    RootFs root(host_, context, action, checked_);
     switch (action.kind) {
       case GRAFT_ACTION_BIND_MOUNT: return binds_.attach(action, root);
       case GRAFT_ACTION_SYMLINK: return replace_with_symlink(root, action.target, action.source);
@@ -41,6 +41,7 @@ class Libraries {
  private:
   const Host& host_;
   PreparedBinds binds_;
+  CheckedDirs checked_;  // for this container, across apply calls
 };
 
 }  // namespace
