@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
+#include <functional>
 #include <string>
 
 #include "checked_dirs.hpp"
@@ -46,6 +48,24 @@ std::string libcuda(const fixture::FakeHost& host) {
 Action libcuda_to(const fixture::FakeHost& host, const std::string& target) {
   return Action{.kind = ActionKind::bind_mount, .plugin = "libraries", .source = libcuda(host),
                 .target = target, .options = {"ro", "nosuid", "nodev"}};
+}
+
+// libcuda to /opt/d/first.so (action 0), then `between`, then to
+// /opt/d/second.so (action `second_index`): the plugin's calls one by one,
+// as the hook makes them.
+void bind_two_files(const MountSandbox& sandbox, const fixture::FakeHost& host,
+                    std::uint32_t second_index, const std::function<void()>& between) {
+  auto plugin = test::load_mechanism_plugin("libraries");
+  auto first = libcuda_to(host, "/opt/d/first.so");
+  auto second = libcuda_to(host, "/opt/d/second.so");
+  auto host_side = sandbox.target();
+  host_side.rootfs_fd = -1;  // prepare runs before graft enters the container
+  REQUIRE(plugin->prepare(first, 0, host_side).ok());
+  REQUIRE(plugin->prepare(second, second_index, host_side).ok());
+  REQUIRE(plugin->apply(first, 0, sandbox.target()).ok());
+  between();
+  REQUIRE(plugin->apply(second, second_index, sandbox.target()).ok());
+  REQUIRE(plugin->finish(sandbox.target()).ok());
 }
 
 }  // namespace
@@ -102,18 +122,10 @@ TEST_CASE("A file goes into the directory checked for the one before it, even wh
   REQUIRE(::mkdir(sandbox.path("/opt").c_str(), 0755) == 0);
   REQUIRE(::mkdir(sandbox.path("/opt/d").c_str(), 0755) == 0);
   REQUIRE(::mkdir(sandbox.path("/opt/elsewhere").c_str(), 0755) == 0);
-  auto plugin = test::load_mechanism_plugin("libraries");
-  auto first = libcuda_to(host, "/opt/d/first.so");
-  auto second = libcuda_to(host, "/opt/d/second.so");
-  auto host_side = sandbox.target();
-  host_side.rootfs_fd = -1;
-  REQUIRE(plugin->prepare(first, 0, host_side).ok());
-  REQUIRE(plugin->prepare(second, 1, host_side).ok());
-  REQUIRE(plugin->apply(first, 0, sandbox.target()).ok());
-  REQUIRE(::rename(sandbox.path("/opt/d").c_str(), sandbox.path("/opt/moved").c_str()) == 0);
-  REQUIRE(::symlink("elsewhere", sandbox.path("/opt/d").c_str()) == 0);
-  REQUIRE(plugin->apply(second, 1, sandbox.target()).ok());
-  REQUIRE(plugin->finish(sandbox.target()).ok());
+  bind_two_files(sandbox, host, 1, [&] {
+    REQUIRE(::rename(sandbox.path("/opt/d").c_str(), sandbox.path("/opt/moved").c_str()) == 0);
+    REQUIRE(::symlink("elsewhere", sandbox.path("/opt/d").c_str()) == 0);
+  });
   CHECK(read_all(sandbox.path("/opt/moved/second.so")) == read_all(libcuda(host)));
   CHECK(::access(sandbox.path("/opt/elsewhere/second.so").c_str(), F_OK) != 0);
 }
@@ -141,18 +153,9 @@ TEST_CASE("After another plugin's action a directory is resolved again: a file g
   GRAFT_REQUIRE_MOUNTS();
   auto host = library_host();
   MountSandbox sandbox;
-  auto plugin = test::load_mechanism_plugin("libraries");
-  auto first = libcuda_to(host, "/opt/d/first.so");
-  auto second = libcuda_to(host, "/opt/d/second.so");
-  auto host_side = sandbox.target();
-  host_side.rootfs_fd = -1;
-  REQUIRE(plugin->prepare(first, 0, host_side).ok());
-  REQUIRE(plugin->prepare(second, 2, host_side).ok());
-  REQUIRE(plugin->apply(first, 0, sandbox.target()).ok());
-  // Action 1, another plugin's: a tmpfs over /opt/d.
-  REQUIRE(::mount("graft-test-other", sandbox.path("/opt/d").c_str(), "tmpfs", 0, "mode=0755") == 0);
-  REQUIRE(plugin->apply(second, 2, sandbox.target()).ok());
-  REQUIRE(plugin->finish(sandbox.target()).ok());
+  bind_two_files(sandbox, host, 2, [&] {  // action 1, another plugin's: a tmpfs over /opt/d
+    REQUIRE(::mount("graft-test-other", sandbox.path("/opt/d").c_str(), "tmpfs", 0, "mode=0755") == 0);
+  });
   CHECK(read_all(sandbox.path("/opt/d/second.so")) == read_all(libcuda(host)));
   CHECK(::access(sandbox.path("/opt/d/first.so").c_str(), F_OK) != 0);  // beneath the tmpfs
 }
