@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <vector>
 
@@ -16,10 +17,33 @@ std::string join_root(std::string_view root, std::string_view path) {
   std::string rooted(root);
   while (rooted.size() > 1 && rooted.back() == '/') rooted.pop_back();
   if (rooted == "/" || rooted.empty()) return normalize_path(path);
-  return normalize_path(rooted + "/" + std::string(path));
+  // One slash between the two, so an already normal result needs no rebuild.
+  if (!path.starts_with('/')) rooted += '/';
+  rooted += path;
+  return normalize_path(rooted);
 }
 
+namespace {
+
+// Whether normalize_path would give `path` back as it is: absolute, and no
+// component empty, "." or ".." (so no "//" and no trailing "/" either).
+// Nearly every path graft joins already is; checking costs one scan.
+bool is_normal_path(std::string_view path) {
+  if (path.empty() || path[0] != '/') return false;
+  if (path.size() == 1) return true;
+  for (size_t start = 1;;) {
+    size_t end = std::min(path.find('/', start), path.size());
+    std::string_view part = path.substr(start, end - start);
+    if (part.empty() || part == "." || part == "..") return false;
+    if (end == path.size()) return true;
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
 std::string normalize_path(std::string_view path) {
+  if (is_normal_path(path)) return std::string(path);
   std::vector<std::string_view> parts;
   size_t pos = 0;
   while (pos <= path.size()) {
