@@ -36,8 +36,6 @@ class CheckedDirs {
   // Forgets `path` and every directory below it.
   void forget_at_or_under(const std::string& path);
 
-  bool contains(const std::string& path) const { return dirs_.count(path) != 0; }
-
  private:
   std::map<std::string, UniqueFd> dirs_;
   std::optional<std::uint32_t> last_index_;

@@ -190,21 +190,21 @@ Result<UniqueFd> RootFs::open(const std::string& path, int flags) const {
   return UniqueFd(fd);
 }
 
-Result<UniqueFd> RootFs::open_dirs(const std::string& path, std::span<const std::string> names,
+Result<UniqueFd> RootFs::open_dirs(std::span<const std::string> names,
                                    const std::string& target) const {
-  if (root_fd_ < 0) return make_error("{}: no container root to resolve it in", path);
+  const std::string path = joined_path(names);
   if (checked_ == nullptr) return resolve_dirs(path, names, target);
-  const std::string key = joined_path(names);
-  auto kept = checked_->find(key);
+  auto kept = checked_->find(path);
   if (!kept || kept->valid()) return kept;
   auto resolved = resolve_dirs(path, names, target);
   if (!resolved) return resolved;
-  if (auto status = checked_->remember(key, resolved->get()); !status) return status.error();
+  if (auto status = checked_->remember(path, resolved->get()); !status) return status.error();
   return resolved;
 }
 
 Result<UniqueFd> RootFs::resolve_dirs(const std::string& path, std::span<const std::string> names,
                                       const std::string& target) const {
+  if (root_fd_ < 0) return make_error("{}: no container root to resolve it in", path);
   // Usually everything exists: one lookup. Otherwise find the deepest
   // existing directory and create the rest below it. Either way the
   // directory must sit on the mount the target belongs to (root_mount.hpp);
@@ -238,10 +238,11 @@ Result<UniqueFd> RootFs::resolve_dirs(const std::string& path, std::span<const s
 Result<UniqueFd> RootFs::make_dirs(const std::string& path) const {
   auto names = split_container_path(path);
   if (!names) return names.error();
-  auto dir = open_dirs(path, *names, path);
-  // The caller places something at `path` (a mount over the directory).
-  if (checked_ != nullptr) checked_->forget_at_or_under(joined_path(*names));
-  return dir;
+  // The caller places something at `path` (a mount over the directory):
+  // it is neither taken from the kept directories nor kept.
+  const std::string dir = joined_path(*names);
+  if (checked_ != nullptr) checked_->forget_at_or_under(dir);
+  return resolve_dirs(dir, *names, dir);
 }
 
 Result<UniqueFd> RootFs::open_parent(const std::string& path) const {
@@ -251,10 +252,7 @@ Result<UniqueFd> RootFs::open_parent(const std::string& path) const {
   // The caller places something at `path`: what it and anything below it
   // resolve to may change.
   if (checked_ != nullptr) checked_->forget_at_or_under(joined_path(*names));
-  std::span<const std::string> parents(names->data(), names->size() - 1);
-  std::string parent = path.substr(0, path.find_last_not_of('/') + 1);
-  parent = parent.substr(0, parent.rfind('/'));
-  return open_dirs(parent.empty() ? "/" : parent, parents, path);
+  return open_dirs(std::span<const std::string>(names->data(), names->size() - 1), path);
 }
 
 Result<UniqueFd> RootFs::make_mountpoint(const std::string& path, Leaf leaf) const {

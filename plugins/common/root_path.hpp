@@ -82,11 +82,10 @@ class RootFs {
   Result<UniqueFd> make_mountpoint(const std::string& path, Leaf leaf) const;
 
  private:
-  // The directory `path` (split into `names`), made as needed, on the mount
-  // `target` belongs to (root_mount.hpp).
-  Result<UniqueFd> open_dirs(const std::string& path, std::span<const std::string> names,
-                             const std::string& target) const;
-  // open_dirs without CheckedDirs.
+  // The directory of the components `names`, made as needed, on the mount
+  // `target` belongs to (root_mount.hpp); kept in and taken from checked_.
+  Result<UniqueFd> open_dirs(std::span<const std::string> names, const std::string& target) const;
+  // The same directory, `path` spelled out, always resolved and checked.
   Result<UniqueFd> resolve_dirs(const std::string& path, std::span<const std::string> names,
                                 const std::string& target) const;
 
