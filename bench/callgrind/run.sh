@@ -83,14 +83,17 @@ by_object() {
 }
 # inclusive_share NAME FUNCTION: FUNCTION's inclusive share of run NAME
 # ("12.34"); a C++ FUNCTION is matched up to its parameters, a C one whole.
+# A function the run never called counts 0.
 inclusive_share() {
   functions "$1" --inclusive=yes |
-    awk -F'|' -v f="$2" 'index($3, f "(") == 1 || $3 == f { sub("%", "", $2); print $2; exit }'
+    awk -F'|' -v f="$2" 'index($3, f "(") == 1 || $3 == f { sub("%", "", $2); share = $2; exit }
+                         END { print share == "" ? 0 : share }'
 }
 # inclusive_ir NAME FUNCTION: FUNCTION's inclusive Ir in run NAME, as a number.
 inclusive_ir() {
   functions "$1" --inclusive=yes |
-    awk -F'|' -v f="$2" 'index($3, f "(") == 1 || $3 == f { gsub(",", "", $1); print $1; exit }'
+    awk -F'|' -v f="$2" 'index($3, f "(") == 1 || $3 == f { gsub(",", "", $1); ir = $1; exit }
+                         END { print ir == "" ? 0 : ir }'
 }
 object_share() { by_object "$1" | awk -F'|' -v o="$2" 'index($2, o) == 1 { sub("%", "", $1); print $1; exit }'; }
 

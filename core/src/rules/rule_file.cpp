@@ -9,6 +9,7 @@
 
 #include "files/trusted_file.hpp"
 #include "rules/environment.hpp"
+#include "rules/precompiled_chunks.hpp"
 #include "rules/rule_modules.hpp"
 #include "rules/sandbox.hpp"
 
@@ -53,6 +54,16 @@ void keep_short_src(lua_State* L, ChunkSource& source) {
 }  // namespace
 
 void load_text_chunk(lua_State* L, ChunkSource& source) {
+  // Text graft shipped, byte for byte, loads as the bytecode compiled from it
+  // at build time (rules/precompiled_chunks.hpp).
+  if (auto* chunk = find_precompiled(std::string_view(source.text, source.size))) {
+    if (load_precompiled(L, *chunk, source.chunkname) == LUA_OK) {
+      lua_pushvalue(L, -1);
+      keep_short_src(L, source);
+      return;
+    }
+    lua_pop(L, 1);
+  }
   // Lua's short name for the file, so that messages can be traced back to
   // the full path: from the compiled chunk, or, when the text does not
   // compile, from an empty chunk of the same name.
