@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "policy/policy.hpp"
+#include "policy/version_regex.hpp"
 #include "policy_support.hpp"
 
 using namespace graft;
@@ -245,7 +246,9 @@ TEST_CASE("each shipped capability set's origin is its table header in nvidia.to
 }
 
 TEST_CASE("the shipped version pattern reads proprietary and open module versions", "[policy]") {
-  auto pattern = std::regex(load_ok(kNvidiaToml).discovery.version_pattern);
+  Policy policy = load_ok(kNvidiaToml);
+  REQUIRE(policy.discovery.version_regex);
+  const auto& pattern = policy.discovery.version_regex->pattern;
   std::smatch match;
   std::string proprietary =
       "NVRM version: NVIDIA UNIX x86_64 Kernel Module  560.35.03  Fri Aug 16 21:39:15 UTC 2024\n";

@@ -17,7 +17,8 @@ Status read_version_pattern(const TomlField& field, Discovery& discovery, const 
   auto value = as_string(field);
   if (!value) return value.error();
   try {
-    auto pattern = std::make_shared<const VersionRegex>(std::regex(*value, std::regex::ECMAScript));
+    auto pattern =
+        std::make_shared<const VersionRegex>(VersionRegex{VersionRegex::Pattern(*value, std::regex::ECMAScript)});
     if (pattern->pattern.mark_count() < 1) return field.error("needs a capture group for the version");
     discovery.version_regex = std::move(pattern);
   } catch (const std::regex_error& e) {
