@@ -73,6 +73,26 @@ TEST_CASE("discovery keeps the partition capabilities of the host's GPUs and tho
   CHECK(caps.count("gpu31/gi14/ci7/access") == 0);
 }
 
+TEST_CASE("a partition capability the driver lists twice keeps its first minor, in any order of names",
+          "[inventory]") {
+  auto host = FakeHost::build(FakeHostSpec::with_gpus(1, /*mig=*/true));  // minor 0
+  std::string minors_file = host.path("/proc/driver/nvidia-caps/mig-minors");
+  namespace fs = std::filesystem;
+  fs::permissions(minors_file, fs::perms::owner_write, fs::perm_options::add);
+  std::ofstream(minors_file, std::ios::trunc) << "gpu0/gi2/access 30\ngpu0/gi10/access 110\nmonitor 2\n"
+                                                  "gpu0/gi1/access 20\ngpu0/gi10/access 999\nconfig 1\n"
+                                                  "gpu0/gi2/access 31\n";
+  auto inventory = discover_inventory(policy_for(host));
+  REQUIRE(inventory);
+  std::vector<std::pair<std::string, unsigned>> caps(inventory->partition_caps.begin(),
+                                                     inventory->partition_caps.end());
+  CHECK(caps == std::vector<std::pair<std::string, unsigned>>{{"config", 1},
+                                                              {"gpu0/gi1/access", 20},
+                                                              {"gpu0/gi10/access", 110},
+                                                              {"gpu0/gi2/access", 30},
+                                                              {"monitor", 2}});
+}
+
 TEST_CASE("discovery reads character majors from /proc/devices", "[inventory]") {
   auto host = FakeHost::build(FakeHostSpec::with_gpus(1));
   auto inventory = discover_inventory(policy_for(host));

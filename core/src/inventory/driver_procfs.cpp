@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <charconv>
 #include <regex>
-#include <set>
 #include <sstream>
 
 #include "files/paths.hpp"
@@ -82,7 +81,8 @@ class PartitionCapFilter {
     if (minor_at == std::string::npos || gi_at == std::string::npos || gi_at < minor_at) return;
     before_minor_ = gi_key.substr(0, minor_at);
     after_minor_ = gi_key.substr(minor_at + 7, gi_at - minor_at - 7);
-    for (const auto& gpu : gpus) host_minors_.insert(gpu.minor);
+    for (const auto& gpu : gpus) host_minors_.push_back(gpu.minor);
+    std::sort(host_minors_.begin(), host_minors_.end());
   }
 
   bool keeps(std::string_view name) const {
@@ -92,12 +92,13 @@ class PartitionCapFilter {
     auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), minor);
     if (ec != std::errc()) return true;
     name.remove_prefix(static_cast<std::size_t>(end - name.data()));
-    return !name.starts_with(after_minor_) || host_minors_.count(minor) > 0;
+    if (!name.starts_with(after_minor_)) return true;
+    return std::binary_search(host_minors_.begin(), host_minors_.end(), minor);
   }
 
  private:
   std::string before_minor_, after_minor_;
-  std::set<unsigned> host_minors_;
+  std::vector<unsigned> host_minors_;  // sorted
 };
 
 Result<Gpu> read_gpu_record(const std::string& path, const Discovery& discovery) {
@@ -183,7 +184,12 @@ Status read_partition_caps(const Policy& policy, Inventory& inventory) {
   auto text = read_file(path, kProcfsFileLimit);
   if (!text) return ok_status();  // no partition support on this host
   PartitionCapFilter wanted(policy.discovery.partition_gi_key, inventory.gpus);
-  std::vector<std::pair<std::string_view, unsigned>> kept;
+  auto& caps = inventory.partition_caps;
+  // Where the next name most likely goes: the driver lists a GPU's names in
+  // nearly sorted order (gi10 after gi9 is the exception), so inserting each
+  // just after the one before is mostly constant time. A repeated name keeps
+  // its first minor.
+  auto next = caps.end();
   std::string_view rest = *text;
   for (int number = 1; !rest.empty(); ++number) {
     auto end = rest.find('\n');
@@ -195,13 +201,8 @@ Status read_partition_caps(const Policy& policy, Inventory& inventory) {
     std::string_view minor_text = trim_view(std::string_view(space, line.end()));
     auto minor = parse_unsigned(minor_text);
     if (!minor) return make_error("{}:{}: invalid minor '{}'", path, number, minor_text);
-    kept.emplace_back(std::string_view(line.begin(), space), *minor);
+    next = std::next(caps.emplace_hint(next, std::string(line.begin(), space), *minor));
   }
-  // The driver orders GPUs by number (gpu10 after gpu9): sorted by name, each
-  // insert lands at the map's end. Stable, so a repeated name keeps its first minor.
-  std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [name, minor] : kept)
-    inventory.partition_caps.emplace_hint(inventory.partition_caps.end(), std::string(name), minor);
   return ok_status();
 }
 
