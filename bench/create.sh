@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Container create: `runc create` of a busybox bundle (8-GPU fake host, GPU 1,
-# compute+utility) with no hook, with `graft hook` as its createRuntime hook
-# (both ldcache methods) and, where installed, NVIDIA's
+# compute+utility) with no hook, with a createRuntime hook that does nothing
+# (/bin/true: what running any hook costs runc), with `graft hook` as its
+# createRuntime hook (both ldcache methods) and, where installed, NVIDIA's
 # nvidia-container-runtime-hook; interleaved rounds, medians of the create
 # alone (the delete after each is not timed). Writes $RESULTS/create.md.
 set -euo pipefail
@@ -52,10 +53,11 @@ graft_hook() {  # POLICY -> hooks JSON
 
 declare -A bundles=(
   [plain]=$(bundle plain '{}')
+  [noop]=$(bundle noop '{"createRuntime": [{"path": "/bin/true", "args": ["true"]}]}')
   [write]=$(bundle write "$(graft_hook "$(with_ldcache_method "$policy" write)")")
   [ldconfig]=$(bundle ldconfig "$(graft_hook "$(with_ldcache_method "$policy" ldconfig)")")
 )
-variants=(plain write ldconfig)
+variants=(plain noop write ldconfig)
 toolkit_hook=$(command -v nvidia-container-runtime-hook || true)
 if [ -n "$toolkit_hook" ]; then
   bundles[toolkit]=$(bundle toolkit \
@@ -80,7 +82,8 @@ for round in $(seq "$ROUNDS"); do
   done
 done
 
-declare -A label=([plain]="plain runc" [write]="runc + \`graft hook\`, ldcache write (default)"
+declare -A label=([plain]="plain runc" [noop]="runc + a hook that does nothing (\`/bin/true\`)"
+                  [write]="runc + \`graft hook\`, ldcache write (default)"
                   [ldconfig]="runc + \`graft hook\`, ldcache ldconfig"
                   [toolkit]="runc + nvidia-container-runtime-hook")
 plain=$(median < "$dir/plain.txt")

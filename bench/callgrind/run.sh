@@ -142,6 +142,8 @@ if [ ! -e "$dir/plan.unmeasured" ] && [ ! -e "$dir/plan-rules-100.unmeasured" ];
   figure ir_per_rule_file $(( ($(total plan-rules-100) - $(total plan)) / 100 ))
   figure ir_parse_per_rule_file \
     $(( ($(inclusive_ir plan-rules-100 luaY_parser) - $(inclusive_ir plan luaY_parser)) / 100 ))
+  figure ir_env_per_rule_file $(( ($(inclusive_ir plan-rules-100 graft::rules::push_environment) -
+                                   $(inclusive_ir plan graft::rules::push_environment)) / 100 ))
 fi
 if [ ! -e "$dir/apply-write.unmeasured" ]; then
   figure apply_share_plan "$(inclusive_share apply-write graft::plan_container)"
@@ -158,4 +160,8 @@ if [ ! -e "$dir/plan.unmeasured" ]; then
   figure plan_share_ldso "$(object_share plan ld-linux)"
   # Lua is linked into graft (GRAFT_STATIC_LIBS): its parser by function.
   figure plan_share_lua_parse "$(inclusive_share plan luaY_parser)"
+  figure plan_share_lua_undump "$(inclusive_share plan luaU_undump)"
+  figure plan_share_toml "$(inclusive_share plan toml::v3::ex::parse)"
+  figure plan_share_version_pattern \
+    "$(inclusive_share plan "graft::policy_parse::(anonymous namespace)::read_version_pattern")"
 fi
