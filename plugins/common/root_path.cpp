@@ -140,15 +140,17 @@ Result<UniqueFd> make_dirs_at(int dir_fd, std::span<const std::string> names, Ow
 Result<UniqueFd> make_leaf_at(int parent_fd, const std::string& name, Leaf leaf, Owner owner,
                               const std::string& shown) {
   if (leaf == Leaf::directory) return make_dir_at(parent_fd, name, owner, shown);
-  // The O_WRONLY fd is not handed back: a mount with a file open for writing
-  // cannot be made read-only (EBUSY), as the procfs mask is once filled.
+  // Created read-only: a mount with a file open for writing cannot be made
+  // read-only (EBUSY), as the procfs mask is once filled. O_EXCL made the
+  // file this fd names, never through a symlink, so it is handed back as it
+  // is, without opening the name again.
   UniqueFd made(::openat(parent_fd, name.c_str(),
-                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+                         O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (made.valid()) {
     if (auto status = settle(made.get(), 0644, owner, shown); !status) return status.error();
-  } else if (errno != EEXIST) {
-    return sys_error("create", shown, errno);
+    return made;
   }
+  if (errno != EEXIST) return sys_error("create", shown, errno);
   return open_leaf(parent_fd, name, leaf, shown);
 }
 

@@ -39,9 +39,9 @@ Result<std::vector<std::string>> split_container_path(const std::string& path);
 // The primitives, relative to a directory fd the caller trusts (inside the
 // root, or a detached tmpfs of the plugin's own). `name` is one component;
 // `shown` is the full path for messages. Each returns an fd of the entry,
-// never through a symlink: a directory just made, the O_RDONLY|O_DIRECTORY
-// fd it was settled through; anything else opened O_PATH|O_NOFOLLOW and
-// checked with fstat.
+// never through a symlink: an entry just made, the O_RDONLY fd it was made
+// (a file) or settled (a directory) through; anything else opened
+// O_PATH|O_NOFOLLOW and checked with fstat.
 //
 // A directory `name`, made (mode 0755, chowned) unless it already is one.
 Result<UniqueFd> make_dir_at(int parent_fd, const std::string& name, Owner owner,

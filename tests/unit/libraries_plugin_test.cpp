@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -100,6 +101,24 @@ TEST_CASE("Directories made for a bind belong to the container's owner, mode 075
     CHECK(st.st_uid == 1000);
     CHECK((st.st_mode & 07777) == 0755);
   }
+}
+
+TEST_CASE("The file made for a library's mount is empty, mode 0644, and the container owner's",
+          "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = library_host();
+  MountSandbox sandbox;
+  auto plugin = test::load_mechanism_plugin("libraries");
+  REQUIRE(test::run_plugin(*plugin, {cuda_bind(host)}, sandbox.target(1000, 1000)).ok());
+  std::string inside = sandbox.path(lib(kCuda));
+  REQUIRE(::umount2(inside.c_str(), MNT_DETACH) == 0);  // what lies under the library
+  struct stat st {};
+  REQUIRE(::lstat(inside.c_str(), &st) == 0);
+  CHECK(S_ISREG(st.st_mode));
+  CHECK((st.st_mode & 07777) == 0644);
+  CHECK(st.st_uid == 1000);
+  CHECK(st.st_gid == 1000);
+  CHECK(st.st_size == 0);
 }
 
 TEST_CASE("A soname symlink holds the planned value and resolves to the bound library",
