@@ -196,12 +196,13 @@ Status read_partition_caps(const Policy& policy, Inventory& inventory) {
     std::string_view line = rest.substr(0, end);
     rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
     if (!wanted.keeps(line)) continue;
-    auto space = std::find_if(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t'; });
-    if (space == line.end()) continue;
-    std::string_view minor_text = trim_view(std::string_view(space, line.end()));
+    // Two memchr scans: a character-by-character search was a tenth of this.
+    auto space = std::min(line.find(' '), line.find('\t'));
+    if (space == std::string_view::npos) continue;
+    std::string_view minor_text = trim_view(line.substr(space));
     auto minor = parse_unsigned(minor_text);
     if (!minor) return make_error("{}:{}: invalid minor '{}'", path, number, minor_text);
-    next = std::next(caps.emplace_hint(next, std::string(line.begin(), space), *minor));
+    next = std::next(caps.emplace_hint(next, std::string(line.substr(0, space)), *minor));
   }
   return ok_status();
 }
