@@ -87,6 +87,7 @@ declare -A label=([plain]="plain runc" [noop]="runc + a hook that does nothing (
                   [ldconfig]="runc + \`graft hook\`, ldcache ldconfig"
                   [toolkit]="runc + nvidia-container-runtime-hook")
 plain=$(median < "$dir/plain.txt")
+figure create_plain_ms "$plain"
 {
   echo "\`runc create\` of a busybox bundle (8-GPU fake host, GPU 1, compute+utility)," \
        "medians of $ROUNDS interleaved rounds, milliseconds."
