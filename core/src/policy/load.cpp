@@ -15,6 +15,7 @@
 
 #include "policy/policy.hpp"
 #include "policy/read_sections.hpp"
+#include "policy/uncommented_toml.hpp"
 #include "files/trusted_file.hpp"
 #include "policy/validate.hpp"
 
@@ -44,7 +45,8 @@ Result<toml::table> parse_file(const std::string& path) {
   auto text = read_trusted_file(path);
   if (!text) return text.error();
   try {
-    return toml::parse(*text, std::string_view(path));
+    // A shipped file is parsed without its comment lines: the same document.
+    return toml::parse(toml_to_parse(*text), std::string_view(path));
   } catch (const toml::parse_error& e) {
     return make_error("{}: {}", policy_parse::origin_of(e.source(), path).full(), e.description());
   }
