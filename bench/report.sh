@@ -132,7 +132,9 @@ and runc running a hook that does nothing (\`/bin/true\`) adds $(get create_adde
   heap (tests/unit/apply_leak_test.cpp).
 - **Inventory: cheaper discovery, no cache.** Discovery keeps only the MIG
   capability minors of the host's own GPUs (the driver lists 32 GPUs'
-  worth), compiles the version pattern once with the policy, and resolves
+  worth), in one buffer of names with a sorted index rather than a map node
+  and a string each (inventory/partition_caps.hpp: building and freeing that
+  map had been a sixth of \`graft plan\`), compiles the version pattern once with the policy, and resolves
   each directory of the driver root once (files/root_links.hpp). What is left,
   $(scaling rules-1 4) ms of one \`graft apply\` here, is a few procfs files, the
   driver root's ld.so.cache and a stat per library. A cache under /run/graft
@@ -176,12 +178,13 @@ and runc running a hook that does nothing (\`/bin/true\`) adds $(get create_adde
   second library in a directory costs a dup, not an openat2, the walk from
   the root and two statx (one \`graft apply\` here: 1,769 syscalls became
   1,521).
-- **Left as it is.** toml++ parsing the policy and the map of partition
-  capabilities are now the largest parts of \`graft plan\`. The site's own
-  policy is text an admin edits, so it is parsed on every start; a parsed copy kept
-  elsewhere would be a second source of truth, as a cache of the inventory
-  would. The capabilities are data the rules and the \`all_partition_caps\`
-  extra read whole. For admin rule files, Lua's parser and each file's own
+- **Left as it is.** toml++ parsing the policy and reading the partition
+  capabilities (every line of the driver's table is looked at) are now the
+  largest parts of \`graft plan\`. The site's own policy is text an admin
+  edits, so it is parsed on every start; a parsed copy kept elsewhere would
+  be a second source of truth, as a cache of the inventory would. The
+  capabilities are data the rules and the \`all_partition_caps\` extra read
+  whole. For admin rule files, Lua's parser and each file's own
   \`_ENV\` are most of what a file costs, which is why the cost is not
   flat in their number. Mapping six plugins, each about 1 MiB with its own
   libstdc++, is most of load_plugins (nearly all of each dlopen is the

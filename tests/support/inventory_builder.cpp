@@ -64,7 +64,7 @@ InventoryBuilder& InventoryBuilder::char_major(std::string name, unsigned major)
 }
 
 InventoryBuilder& InventoryBuilder::partition_cap(std::string name, unsigned minor) {
-  inventory_.partition_caps[std::move(name)] = minor;
+  inventory_.partition_caps.set(name, minor);
   return *this;
 }
 

@@ -380,6 +380,15 @@ end))");
                                  "1 195 nil"});
 }
 
+TEST_CASE("host.partition_caps lists every capability with its minor, in name order", "[rules]") {
+  RuleDir dir;
+  Intent intent = run_ok(dir, R"(rule('r', function(req, host, grant)
+  for name, minor in pairs(host.partition_caps) do grant:note(name .. '=' .. minor) end
+  grant:note(tostring(host.partition_caps.absent) .. ' ' .. tostring(host.partition_caps[1]))
+end))");
+  CHECK(intent.request_notes == std::vector<std::string>{"config=1", "monitor=2", "nil nil"});
+}
+
 TEST_CASE("policy shows capability and extra names and the data table", "[rules]") {
   RuleDir dir;
   Intent intent = run_ok(dir, R"(rule('r', function(req, host, grant)

@@ -184,12 +184,6 @@ Status read_partition_caps(const Policy& policy, Inventory& inventory) {
   auto text = read_file(path, kProcfsFileLimit);
   if (!text) return ok_status();  // no partition support on this host
   PartitionCapFilter wanted(policy.discovery.partition_gi_key, inventory.gpus);
-  auto& caps = inventory.partition_caps;
-  // Where the next name most likely goes: the driver lists a GPU's names in
-  // nearly sorted order (gi10 after gi9 is the exception), so inserting each
-  // just after the one before is mostly constant time. A repeated name keeps
-  // its first minor.
-  auto next = caps.end();
   std::string_view rest = *text;
   for (int number = 1; !rest.empty(); ++number) {
     auto end = rest.find('\n');
@@ -202,7 +196,8 @@ Status read_partition_caps(const Policy& policy, Inventory& inventory) {
     std::string_view minor_text = trim_view(line.substr(space));
     auto minor = parse_unsigned(minor_text);
     if (!minor) return make_error("{}:{}: invalid minor '{}'", path, number, minor_text);
-    next = std::next(caps.emplace_hint(next, std::string(line.substr(0, space)), *minor));
+    // A repeated name keeps its first minor.
+    inventory.partition_caps.add(line.substr(0, space), *minor);
   }
   return ok_status();
 }
@@ -210,10 +205,7 @@ Status read_partition_caps(const Policy& policy, Inventory& inventory) {
 Status read_partitions(const Policy& policy, Inventory& inventory) {
   const auto& discovery = policy.discovery;
   if (discovery.partition_dir.empty()) return ok_status();
-  auto cap_minor = [&](const std::string& key) -> std::optional<unsigned> {
-    auto it = inventory.partition_caps.find(key);
-    return it == inventory.partition_caps.end() ? std::nullopt : std::optional(it->second);
-  };
+  auto cap_minor = [&](const std::string& key) { return inventory.partition_caps.find(key); };
   for (auto& gpu : inventory.gpus) {
     std::map<std::string, std::string> values{{"minor", std::to_string(gpu.minor)}};
     std::string dir = join_root(policy.host.proc_root, expand_template(discovery.partition_dir, values));

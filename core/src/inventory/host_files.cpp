@@ -57,8 +57,7 @@ std::set<unsigned> partition_minors_in_use(const Policy& policy, const Inventory
         if (minor) minors.insert(*minor);
   for (const auto& [_, extra] : policy.extras)
     for (const auto& name : extra.caps)
-      if (auto found = inventory.partition_caps.find(name); found != inventory.partition_caps.end())
-        minors.insert(found->second);
+      if (auto found = inventory.partition_caps.find(name)) minors.insert(*found);
   return minors;
 }
 

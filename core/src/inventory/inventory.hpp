@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "graft/base/error.hpp"
+#include "inventory/partition_caps.hpp"
 #include "policy/policy.hpp"
 
 namespace graft {
@@ -64,7 +65,7 @@ struct Inventory {
   std::string driver_version;  // empty when no driver is loaded
   std::vector<Gpu> gpus;       // index order
   std::map<std::string, unsigned> char_majors;     // /proc/devices "Character devices"
-  std::map<std::string, unsigned> partition_caps;  // partition_minors: name -> minor
+  PartitionCaps partition_caps;                    // partition_minors: name -> minor
   std::map<std::string, DeviceNode> device_nodes;  // by container path
   std::map<std::string, std::vector<Library>> libraries;  // by requested prefix
   std::map<std::string, HostFile> binaries;      // by name

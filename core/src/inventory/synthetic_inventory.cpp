@@ -53,8 +53,8 @@ void add_synthetic_caps(const HostShape& shape, const Policy& policy, Inventory&
   unsigned next = 1;
   for (const auto& [_, extra] : policy.extras)
     for (const auto& name : extra.caps)
-      if (!shape.missing.count(name) && !inventory.partition_caps.count(name))
-        inventory.partition_caps[name] = next++;
+      if (!shape.missing.count(name) && !inventory.partition_caps.contains(name))
+        inventory.partition_caps.set(name, next++);
   next = 10;
   auto assign = [&](const std::string& key, std::optional<unsigned>& minor,
                     const std::map<std::string, std::string>& values) {
@@ -62,7 +62,7 @@ void add_synthetic_caps(const HostShape& shape, const Policy& policy, Inventory&
     std::string name = expand_template(key, values);
     if (shape.missing.count(name)) return;
     minor = next++;
-    inventory.partition_caps[name] = *minor;
+    inventory.partition_caps.set(name, *minor);
   };
   for (auto& gpu : inventory.gpus)
     for (auto& partition : gpu.partitions) {

@@ -16,9 +16,9 @@ Status add_named_caps(const Extra& extra, const Provenance& provenance, PlanCont
   const DeviceClass* caps = device_class_for(context.policy, DeviceClass::Per::partition);
   for (const auto& name : extra.caps) {
     auto minor = context.inventory.partition_caps.find(name);
-    if (!caps || minor == context.inventory.partition_caps.end())
+    if (!caps || !minor)
       return make_error("extra '{}': capability '{}' not found on the host", extra.name, name);
-    std::string path = expand_template(caps->path, {{"minor", std::to_string(minor->second)}});
+    std::string path = expand_template(caps->path, {{"minor", std::to_string(*minor)}});
     auto node = context.inventory.device_nodes.find(path);
     if (node == context.inventory.device_nodes.end())
       return make_error("extra '{}': device node {} not found", extra.name, path);

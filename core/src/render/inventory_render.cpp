@@ -47,6 +47,12 @@ json files_json(const std::map<std::string, HostFile>& files) {
   return out;
 }
 
+json caps_json(const PartitionCaps& caps) {
+  json out = json::object();
+  for (auto [name, minor] : caps) out[std::string(name)] = minor;
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json render_inventory_json(const Inventory& inventory) {
@@ -57,7 +63,7 @@ nlohmann::json render_inventory_json(const Inventory& inventory) {
           {"driver_version", inventory.driver_version},
           {"gpus", gpus_json(inventory.gpus)},
           {"char_majors", inventory.char_majors},
-          {"partition_caps", inventory.partition_caps},
+          {"partition_caps", caps_json(inventory.partition_caps)},
           {"device_nodes", nodes_json(inventory.device_nodes)},
           {"libraries", libraries_json(inventory.libraries)},
           {"binaries", files_json(inventory.binaries)},

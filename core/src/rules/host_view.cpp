@@ -10,6 +10,33 @@ constexpr const char* kHostFamily = "host";
 
 constexpr ViewType kUnsignedMapView = view_type<Map<unsigned, push_unsigned>>(kHostFamily);
 
+// host.partition_caps: name -> minor, read as Map reads a std::map.
+struct PartitionCapsKind {
+  static const PartitionCaps& of(const void* data) { return *static_cast<const PartitionCaps*>(data); }
+  static void index(lua_State* L, const void* data) {
+    std::string_view key = string_key(L);
+    auto minor = key.data() == nullptr ? std::nullopt : of(data).find(key);
+    if (!minor) return lua_pushnil(L);
+    push_unsigned(L, *minor);
+  }
+  static lua_Integer length(const void*) { return 0; }
+  static int next(lua_State* L, const void* data) {
+    const PartitionCaps& caps = of(data);
+    auto it = caps.begin();
+    if (!lua_isnil(L, 2)) {
+      std::string_view key = string_key(L);
+      if (key.data() == nullptr || !caps.contains(key)) return 0;
+      it = caps.after(key);
+    }
+    if (it == caps.end()) return 0;
+    auto [name, minor] = *it;
+    lua_pushlstring(L, name.data(), name.size());
+    push_unsigned(L, minor);
+    return 2;
+  }
+};
+constexpr ViewType kPartitionCapsView = view_type<PartitionCapsKind>(kHostFamily);
+
 constexpr RecordField<Partition> kPartitionFields[] = {
     {"index", [](lua_State* L, const Partition& p) { push_unsigned(L, p.index); }},
     {"gi", [](lua_State* L, const Partition& p) { push_unsigned(L, p.gi); }},
@@ -37,7 +64,7 @@ constexpr RecordField<Inventory> kHostFields[] = {
     {"driver_version", [](lua_State* L, const Inventory& i) { push_string(L, i.driver_version); }},
     {"gpus", [](lua_State* L, const Inventory& i) { push_view(L, kGpuListView, &i.gpus); }},
     {"partition_caps",
-     [](lua_State* L, const Inventory& i) { push_view(L, kUnsignedMapView, &i.partition_caps); }},
+     [](lua_State* L, const Inventory& i) { push_view(L, kPartitionCapsView, &i.partition_caps); }},
     {"char_majors", [](lua_State* L, const Inventory& i) { push_view(L, kUnsignedMapView, &i.char_majors); }},
 };
 constexpr ViewType kHostView = view_type<Record<Inventory, kHostFields>>(kHostFamily);
