@@ -44,8 +44,8 @@ std::string source_file(const std::vector<std::pair<std::string, std::string>>& 
   }
   out << "constexpr UncommentedToml kFiles[] = {\n";
   for (std::size_t i = 0; i < files.size(); ++i)
-    out << "    {{kText" << i << ", sizeof kText" << i << " - 1}, {kUncommented" << i << ", sizeof kUncommented"
-        << i << " - 1}},\n";
+    out << "    {{kText" << i << ", sizeof kText" << i << " - 1}, {kUncommented" << i
+        << ", sizeof kUncommented" << i << " - 1}},\n";
   if (files.empty()) out << "    {},\n";
   out << "};\n\n}  // namespace\n\nconst std::span<const UncommentedToml> kUncommentedToml(kFiles, "
       << files.size() << ");\n\n}  // namespace graft\n";

@@ -66,10 +66,9 @@ TEST_CASE("partition capabilities answer as a std::map filled the same way, in a
   std::vector<std::string> names;
   for (int gpu = 0; gpu < 3; ++gpu)
     for (int gi = 0; gi < 15; ++gi) {
-      names.push_back("gpu" + std::to_string(gpu) + "/gi" + std::to_string(gi) + "/access");
-      for (int ci = 0; ci < 8; ++ci)
-        names.push_back("gpu" + std::to_string(gpu) + "/gi" + std::to_string(gi) + "/ci" + std::to_string(ci) +
-                        "/access");
+      std::string instance = "gpu" + std::to_string(gpu) + "/gi" + std::to_string(gi);
+      names.push_back(instance + "/access");
+      for (int ci = 0; ci < 8; ++ci) names.push_back(instance + "/ci" + std::to_string(ci) + "/access");
     }
   std::mt19937 random(14);
   for (int round = 0; round < 4; ++round) {
