@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "render/render.hpp"
@@ -17,8 +18,25 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
   return out;
 }
 
+// `text` left-aligned in `width` columns. ASCII, as nearly every line is, is
+// padded here: fmt measures a padded string's width by decoding it, which
+// was a twentieth of a `graft plan`; other text keeps fmt's measure.
+void padded(std::string& out, std::string_view text, std::size_t width) {
+  auto is_ascii = [](char c) { return static_cast<unsigned char>(c) < 0x80; };
+  if (!std::all_of(text.begin(), text.end(), is_ascii)) {
+    fmt::format_to(std::back_inserter(out), "{:<{}}", text, width);
+    return;
+  }
+  out += text;
+  if (text.size() < width) out.append(width - text.size(), ' ');
+}
+
 void line(std::string& out, std::string_view label, std::string_view text, std::string_view origin) {
-  out += fmt::format("{:<9}{:<64} {}\n", label, text, origin);
+  padded(out, label, 9);
+  padded(out, text, 64);
+  out += ' ';
+  out += origin;
+  out += '\n';
 }
 
 // How many entries an ldcache refresh must find in the cache it writes.
