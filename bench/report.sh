@@ -49,7 +49,12 @@ machine() {
 per_action_1=$(gpus_per_action gpus-1)
 per_action_64=$(gpus_per_action gpus-64)
 linear=$(ratio "$per_action_64" "$per_action_1")
-flat=$(ratio "$(get whole_rules_100_ms)" "$(get whole_rules_1_ms)")
+# What 100 admin rule files add is read from the rules phase, where they are
+# loaded and run: the whole process's medians move by more than that from
+# round to round (one run measured 100 files faster than 1).
+rules_added=$(awk -v a="$(scaling rules-100 5)" -v b="$(scaling rules-1 5)" 'BEGIN { printf "%.2f", a - b }')
+with_rules=$(awk -v w="$(get whole_rules_1_ms)" -v d="$rules_added" 'BEGIN { printf "%.2f", w + d }')
+flat=$(ratio "$with_rules" "$(get whole_rules_1_ms)")
 {
   cat <<MD
 # Performance
@@ -72,7 +77,7 @@ and the callgrind counts, which the load does not change.
 | whole-process \`graft plan\` ≤ 2× \`/bin/true\` | $(get plan_ratio_true)× | $(met "$(get plan_ratio_true)" "<=" 2) |
 | apply ≤ 1.3× the floor (plugin phases against floor.c's syscalls) | $(get apply_ratio_write)× (ldcache write), $(get apply_ratio_ldconfig)× (ldconfig); the apply phase alone $(get apply_phase_ratio_write)× and $(get apply_phase_ratio_ldconfig)× | $(met "$(get apply_ratio_write)" "<=" 1.3) |
 | cost linear in mounts (plugin ms per applied action, 64 GPUs against 1; met when ≤ 1.5) | $per_action_1 → $per_action_64 ms, $linear× | $(met "$linear" "<=" 1.5) |
-| nearly flat in the number of rules (whole process, 100 admin rule files against 1; met when ≤ 1.1) | $(get whole_rules_1_ms) → $(get whole_rules_100_ms) ms, $flat× | $(met "$flat" "<=" 1.1) |
+| nearly flat in the number of rules (whole process with 1 admin rule file, and with what 100 files add to the rules phase; met when ≤ 1.1) | $(get whole_rules_1_ms) → $with_rules ms (+$rules_added ms), $flat× | $(met "$flat" "<=" 1.1) |
 | peak RSS < 16 MiB (\`graft plan\`, \`graft hook\`) | $(get peak_rss_mib) MiB | $(met "$(get peak_rss_mib)" "<" 16) |
 
 ## What dominates
