@@ -205,7 +205,7 @@ Status read_partition_caps(const Policy& policy, Inventory& inventory) {
 Status read_partitions(const Policy& policy, Inventory& inventory) {
   const auto& discovery = policy.discovery;
   if (discovery.partition_dir.empty()) return ok_status();
-  auto cap_minor = [&](const std::string& key) { return inventory.partition_caps.find(key); };
+  const PartitionCaps& caps = inventory.partition_caps;
   for (auto& gpu : inventory.gpus) {
     std::map<std::string, std::string> values{{"minor", std::to_string(gpu.minor)}};
     std::string dir = join_root(policy.host.proc_root, expand_template(discovery.partition_dir, values));
@@ -220,8 +220,8 @@ Status read_partitions(const Policy& policy, Inventory& inventory) {
         partition.ci = ci;
         partition.gi_access = gi_dir + "/access";
         partition.ci_access = gi_dir + "/ci" + std::to_string(ci) + "/access";
-        partition.gi_minor = cap_minor(expand_template(discovery.partition_gi_key, values));
-        partition.ci_minor = cap_minor(expand_template(discovery.partition_ci_key, values));
+        partition.gi_minor = caps.find(expand_template(discovery.partition_gi_key, values));
+        partition.ci_minor = caps.find(expand_template(discovery.partition_ci_key, values));
         gpu.partitions.push_back(std::move(partition));
       }
     }

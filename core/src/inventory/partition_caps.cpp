@@ -1,6 +1,8 @@
 // Lookup and insertion for partition_caps.hpp.
 #include "inventory/partition_caps.hpp"
 
+#include <algorithm>
+
 namespace graft {
 
 std::optional<unsigned> PartitionCaps::find(std::string_view name) const {

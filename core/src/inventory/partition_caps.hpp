@@ -6,7 +6,6 @@
 // and freeing that map was a sixth of a `graft plan`).
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -74,13 +73,8 @@ class PartitionCaps {
   // The first entry whose name sorts after `name`.
   const_iterator after(std::string_view name) const;
   std::size_t size() const { return entries_.size(); }
-  bool empty() const { return entries_.empty(); }
   const_iterator begin() const { return {this, entries_.begin()}; }
   const_iterator end() const { return {this, entries_.end()}; }
-
-  bool operator==(const PartitionCaps& other) const {
-    return size() == other.size() && std::equal(begin(), end(), other.begin());
-  }
 
  private:
   std::string_view name_of(const Entry& entry) const { return {names_.data() + entry.offset, entry.size}; }

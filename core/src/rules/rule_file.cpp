@@ -55,19 +55,16 @@ void keep_short_src(lua_State* L, ChunkSource& source) {
 
 void load_text_chunk(lua_State* L, ChunkSource& source) {
   // Text graft shipped, byte for byte, loads as the bytecode compiled from it
-  // at build time (rules/precompiled_chunks.hpp).
+  // at build time (rules/precompiled_chunks.hpp); any other text compiles.
+  int status = LUA_ERRSYNTAX;
   if (auto* chunk = find_precompiled(std::string_view(source.text, source.size))) {
-    if (load_precompiled(L, *chunk, source.chunkname) == LUA_OK) {
-      lua_pushvalue(L, -1);
-      keep_short_src(L, source);
-      return;
-    }
-    lua_pop(L, 1);
+    status = load_precompiled(L, *chunk, source.chunkname);
+    if (status != LUA_OK) lua_pop(L, 1);
   }
+  if (status != LUA_OK) status = luaL_loadbufferx(L, source.text, source.size, source.chunkname, "t");
   // Lua's short name for the file, so that messages can be traced back to
-  // the full path: from the compiled chunk, or, when the text does not
+  // the full path: from the loaded chunk, or, when the text does not
   // compile, from an empty chunk of the same name.
-  int status = luaL_loadbufferx(L, source.text, source.size, source.chunkname, "t");
   if (status == LUA_OK) {
     lua_pushvalue(L, -1);
     keep_short_src(L, source);
