@@ -4,22 +4,43 @@
 # (/bin/true: what running any hook costs runc), with `graft hook` as its
 # createRuntime hook (both ldcache methods) and, where installed, NVIDIA's
 # nvidia-container-runtime-hook; interleaved rounds, medians of the create
-# alone (the delete after each is not timed). Writes $RESULTS/create.md.
+# alone (making the rootfs and the delete are not timed). Each container gets
+# a fresh rootfs, as container engines hand runc one: an overlay on the busybox
+# image whose upper layer is on a tmpfs, as the floor's root is; plain runc and
+# the default hook are also run with the layer on this machine's disk. Splits
+# the hook's added time by graft's audit line. Writes $RESULTS/create.md.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 dir=$BENCH_WORK/create
-rm -rf "$dir" && mkdir -p "$dir"
+rm -rf "$dir" && mkdir -p "$dir/tmpfs" "$dir/disk"
 policy=$(make_host "$dir" 8)
 state=$dir/runc-state
+mount -t tmpfs -o mode=0755 tmpfs "$dir/tmpfs"
+trap 'for m in "$dir"/*/rootfs "$dir/tmpfs"; do umount "$m" 2>/dev/null || true; done' EXIT
+
+image=$dir/image  # the busybox image every rootfs starts from; never written
+mkdir -p "$image/bin" "$image/etc" "$image/proc" "$image/dev" "$image/sys" "$image/tmp"
+cp /bin/busybox "$image/bin/busybox"
+ln -sf busybox "$image/bin/sh"
+
+# fresh_rootfs ROOTFS LAYER: ROOTFS as a container's own copy of the image,
+# its writes under LAYER (an overlay, or a copy where overlayfs cannot be
+# mounted here); drop_rootfs ROOTFS LAYER undoes it.
+fresh_rootfs() {
+  mkdir -p "$1" "$2/upper" "$2/work"
+  mount -t overlay overlay -o "lowerdir=$image,upperdir=$2/upper,workdir=$2/work" "$1" 2>/dev/null ||
+    cp -a "$image/." "$1/"
+}
+drop_rootfs() { umount "$1" 2>/dev/null || true; rm -rf "$1" "$2"; }
+fresh_rootfs "$dir/probe" "$dir/tmpfs/probe"
+if mountpoint -q "$dir/probe"; then rootfs_kind="an overlay on the image"; else rootfs_kind="a copy of the image"; fi
+drop_rootfs "$dir/probe" "$dir/tmpfs/probe"
 
 # bundle NAME HOOK_JSON: a bundle dir whose config.json has these hooks.
 bundle() {
   local bundle=$dir/$1
-  mkdir -p "$bundle/rootfs/bin" "$bundle/rootfs/etc" "$bundle/rootfs/proc" "$bundle/rootfs/dev" \
-           "$bundle/rootfs/sys" "$bundle/rootfs/tmp"
-  cp /bin/busybox "$bundle/rootfs/bin/busybox"
-  ln -sf busybox "$bundle/rootfs/bin/sh"
+  mkdir -p "$bundle"
   python3 - "$bundle/config.json" "$2" <<'PY'
 import json, sys
 path, hooks = sys.argv[1], json.loads(sys.argv[2])
@@ -51,24 +72,31 @@ graft_hook() {  # POLICY -> hooks JSON
     "$GRAFT" "$1"
 }
 
+# Each variant: its bundle and where its containers' upper layers go.
 declare -A bundles=(
   [plain]=$(bundle plain '{}')
   [noop]=$(bundle noop '{"createRuntime": [{"path": "/bin/true", "args": ["true"]}]}')
   [write]=$(bundle write "$(graft_hook "$(with_ldcache_method "$policy" write)")")
   [ldconfig]=$(bundle ldconfig "$(graft_hook "$(with_ldcache_method "$policy" ldconfig)")")
 )
+bundles[plain-disk]=${bundles[plain]} bundles[write-disk]=${bundles[write]}
+declare -A layers=([plain]=tmpfs [noop]=tmpfs [write]=tmpfs [ldconfig]=tmpfs [plain-disk]=disk [write-disk]=disk)
 variants=(plain noop write ldconfig)
 toolkit_hook=$(command -v nvidia-container-runtime-hook || true)
 if [ -n "$toolkit_hook" ]; then
   bundles[toolkit]=$(bundle toolkit \
     "$(printf '{"prestart": [{"path": "%s", "args": ["nvidia-container-runtime-hook", "prestart"]}]}' "$toolkit_hook")")
+  layers[toolkit]=tmpfs
   variants+=(toolkit)
 fi
+variants+=(plain-disk write-disk)
 
 create_ms() {  # VARIANT ID -> ms
-  local ms
+  local ms rootfs=${bundles[$1]}/rootfs layer=$dir/${layers[$1]}/$2
+  fresh_rootfs "$rootfs" "$layer"
   ms=$(cd "${bundles[$1]}" && time_ms runc --root "$state" create "$2")
   runc --root "$state" delete -f "$2" >/dev/null 2>&1
+  drop_rootfs "$rootfs" "$layer"
   echo "$ms"
 }
 
@@ -85,22 +113,68 @@ done
 declare -A label=([plain]="plain runc" [noop]="runc + a hook that does nothing (\`/bin/true\`)"
                   [write]="runc + \`graft hook\`, ldcache write (default)"
                   [ldconfig]="runc + \`graft hook\`, ldcache ldconfig"
-                  [toolkit]="runc + nvidia-container-runtime-hook")
+                  [toolkit]="runc + nvidia-container-runtime-hook"
+                  [plain-disk]="plain runc, upper layer on this machine's disk"
+                  [write-disk]="runc + \`graft hook\`, ldcache write, upper layer on this machine's disk")
 plain=$(median < "$dir/plain.txt")
+plain_disk=$(median < "$dir/plain-disk.txt")
 figure create_plain_ms "$plain"
 {
   echo "\`runc create\` of a busybox bundle (8-GPU fake host, GPU 1, compute+utility)," \
-       "medians of $ROUNDS interleaved rounds, milliseconds."
+       "each container on a fresh rootfs ($rootfs_kind, as container engines hand runc one)" \
+       "whose upper layer is on a tmpfs unless the row says otherwise;" \
+       "medians of $ROUNDS interleaved rounds, milliseconds; the disk rows against plain runc on the disk."
   echo
   row "how the container is created" "create median" "added" "ratio to plain runc"
   row "---" "---:" "---:" "---:"
   for variant in "${variants[@]}"; do
     value=$(median < "$dir/$variant.txt")
-    row "${label[$variant]}" "$value" "$(minus "$value" "$plain")" "$(ratio "$value" "$plain")"
-    if [ "$variant" != plain ]; then
-      figure "create_ratio_$variant" "$(ratio "$value" "$plain")"
-      figure "create_added_$variant" "$(minus "$value" "$plain")"
+    base=$plain name=$variant
+    [ "${layers[$variant]}" = tmpfs ] || base=$plain_disk
+    row "${label[$variant]}" "$value" "$(minus "$value" "$base")" "$(ratio "$value" "$base")"
+    if [[ $variant != plain* ]]; then
+      figure "create_ratio_${name/-/_}" "$(ratio "$value" "$base")"
+      figure "create_added_${name/-/_}" "$(minus "$value" "$base")"
     fi
   done
   [ -n "$toolkit_hook" ] || row "NVIDIA's nvidia-container-runtime-hook" "not installed" "" ""
 } > "$RESULTS/create.md"
+
+# Where the default hook's added time goes, with the layer on the tmpfs and on
+# the disk: graft's phases, medians over its rounds' audit lines; by
+# difference, what runc pays to run any hook (the /bin/true row) and graft's
+# process outside the phases.
+python3 - "$dir/host/audit.jsonl" "$(minus "$(median < "$dir/write.txt")" "$plain")" \
+  "$(minus "$(median < "$dir/write-disk.txt")" "$plain_disk")" \
+  "$(minus "$(median < "$dir/noop.txt")" "$plain")" "$dir/phases.tsv" >> "$RESULTS/create.md" <<'EOF'
+import json, statistics, sys
+audit, figures = sys.argv[1], sys.argv[5]
+added = {"write": float(sys.argv[2]), "write-disk": float(sys.argv[3])}
+noop = float(sys.argv[4])
+records = [json.loads(line) for line in open(audit)]
+phases = [("inventory", "discovering the inventory"), ("rules", "evaluating the rules"),
+          ("plan", "making the plan"), ("load_plugins", "loading the plugins"),
+          ("prepare", "prepare (opening the host objects)"),
+          ("enter", "entering the container's namespaces"),
+          ("apply", "apply (mountpoints, mounts, nodes, symlinks, the ld cache, cgroup writes)"),
+          ("finish", "finish")]
+medians, rounds = {}, {}
+for variant in added:
+    times = [r["duration_ms"] for r in records if r.get("id", "").rsplit("-", 1)[0] == "bench-" + variant]
+    rounds[variant] = len(times)
+    medians[variant] = {name: statistics.median(t[name] for t in times) for name, _ in phases}
+    medians[variant]["rest"] = added[variant] - noop - sum(medians[variant].values())
+print(f"\nWhere the default hook's added time goes: graft's phases from its audit line, medians over "
+      f"the {rounds['write']} rounds; the last two rows by difference.\n")
+print("| part of the added time (ms) | upper layer on a tmpfs | on this machine's disk |")
+print("| --- | ---: | ---: |")
+for name, label in phases + [("rest", "graft's process outside these phases (start-up, reading the "
+                                      "policy, the audit record, exit)")]:
+    print(f"| {label} | {medians['write'][name]:.2f} | {medians['write-disk'][name]:.2f} |")
+print(f"| runc running a hook at all (the `/bin/true` row) | {noop:.2f} | {noop:.2f} |")
+print(f"| all that the hook adds | {added['write']:.2f} | {added['write-disk']:.2f} |")
+with open(figures, "w") as out:
+    for variant, prefix in (("write", ""), ("write-disk", "disk_")):
+        out.writelines(f"{prefix}{name}\t{ms:.2f}\n" for name, ms in medians[variant].items())
+EOF
+while IFS=$'\t' read -r name ms; do figure "create_phase_${name}_ms" "$ms"; done < "$dir/phases.tsv"
