@@ -2,7 +2,9 @@
 # Container create: `runc create` of a busybox bundle (8-GPU fake host, GPU 1,
 # compute+utility) with no hook, with a createRuntime hook that does nothing
 # (/bin/true: what running any hook costs runc), with `graft hook` as its
-# createRuntime hook (both ldcache methods) and, where installed, NVIDIA's
+# createRuntime hook (both ldcache methods), with floor.c as the hook (the
+# plan's syscalls and nothing else: the least any hook doing this plan can
+# add; cgroup v1 only, as bench/floor.sh) and, where installed, NVIDIA's
 # nvidia-container-runtime-hook; interleaved rounds, medians of the create
 # alone (making the rootfs and the delete are not timed). Each container gets
 # a fresh rootfs, as container engines hand runc one: an overlay on the busybox
@@ -10,6 +12,12 @@
 # the default hook are also run with the layer on this machine's disk. Splits
 # the hook's added time by graft's audit line. Writes $RESULTS/create.md.
 set -euo pipefail
+# Its tmpfs and overlays are mounted in a mount namespace of its own, so that
+# nothing beside it (the test suite runs the smoke bench in parallel with tests
+# that watch the host's mount table) sees them; they go when it exits.
+if [ -z "${GRAFT_BENCH_OWN_MOUNTS:-}" ]; then
+  GRAFT_BENCH_OWN_MOUNTS=1 exec unshare -m --propagation private bash "$0" "$@"
+fi
 source "$(dirname "$0")/lib.sh"
 
 dir=$BENCH_WORK/create
@@ -17,7 +25,6 @@ rm -rf "$dir" && mkdir -p "$dir/tmpfs" "$dir/disk"
 policy=$(make_host "$dir" 8)
 state=$dir/runc-state
 mount -t tmpfs -o mode=0755 tmpfs "$dir/tmpfs"
-trap 'for m in "$dir"/*/rootfs "$dir/tmpfs"; do umount "$m" 2>/dev/null || true; done' EXIT
 
 image=$dir/image  # the busybox image every rootfs starts from; never written
 mkdir -p "$image/bin" "$image/etc" "$image/proc" "$image/dev" "$image/sys" "$image/tmp"
@@ -82,6 +89,17 @@ declare -A bundles=(
 bundles[plain-disk]=${bundles[plain]} bundles[write-disk]=${bundles[write]}
 declare -A layers=([plain]=tmpfs [noop]=tmpfs [write]=tmpfs [ldconfig]=tmpfs [plain-disk]=disk [write-disk]=disk)
 variants=(plain noop write ldconfig)
+# floor.c's plan, as bench/floor.sh makes it; its ld cache bytes are those
+# graft wrote in the default hook's first (warm-up) create.
+floor_state="not measured: the machine's device cgroup is v2, and floor.c writes v1's devices.allow only"
+if [ -e "${BENCH_CGROUP:-/nonexistent}/devices.allow" ]; then
+  "$GRAFT" --policy "$policy" plan "${REQUEST_ENV[@]}" --format json > "$dir/plan.json"
+  python3 "$(dirname "$0")/floor/flatten.py" "$dir/plan.json" > "$dir/actions.tsv"
+  bundles[floor]=$(bundle floor "$(printf '{"createRuntime": [{"path": "%s", "args": ["floor", "--hook", "%s", "%s", "%s"]}]}' \
+    "$BENCH_BIN/floor" "$dir/actions.tsv" "$BENCH_CGROUP" "$dir/ldcache.bytes")")
+  layers[floor]=tmpfs floor_state=measured
+  variants+=(floor)
+fi
 toolkit_hook=$(command -v nvidia-container-runtime-hook || true)
 if [ -n "$toolkit_hook" ]; then
   bundles[toolkit]=$(bundle toolkit \
@@ -96,6 +114,7 @@ create_ms() {  # VARIANT ID -> ms
   fresh_rootfs "$rootfs" "$layer"
   ms=$(cd "${bundles[$1]}" && time_ms runc --root "$state" create "$2")
   runc --root "$state" delete -f "$2" >/dev/null 2>&1
+  [ "$1" != write ] || [ -s "$dir/ldcache.bytes" ] || cp "$rootfs/etc/ld.so.cache" "$dir/ldcache.bytes"
   drop_rootfs "$rootfs" "$layer"
   echo "$ms"
 }
@@ -114,6 +133,7 @@ declare -A label=([plain]="plain runc" [noop]="runc + a hook that does nothing (
                   [write]="runc + \`graft hook\`, ldcache write (default)"
                   [ldconfig]="runc + \`graft hook\`, ldcache ldconfig"
                   [toolkit]="runc + nvidia-container-runtime-hook"
+                  [floor]="runc + floor.c as the hook (the plan's syscalls and nothing else)"
                   [plain-disk]="plain runc, upper layer on this machine's disk"
                   [write-disk]="runc + \`graft hook\`, ldcache write, upper layer on this machine's disk")
 plain=$(median < "$dir/plain.txt")
@@ -138,6 +158,7 @@ figure create_plain_ms "$plain"
     fi
   done
   [ -n "$toolkit_hook" ] || row "NVIDIA's nvidia-container-runtime-hook" "not installed" "" ""
+  [ "$floor_state" = measured ] || row "${label[floor]}" "$floor_state" "" ""
 } > "$RESULTS/create.md"
 
 # Where the default hook's added time goes, with the layer on the tmpfs and on

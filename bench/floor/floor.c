@@ -9,7 +9,13 @@
  * mask, and the ld cache written to a temporary name and renamed. Prints the
  * timed section in milliseconds. No checks beyond the syscalls' own results:
  * this is the cost graft cannot go below.
- *   floor ACTIONS.tsv ROOT CGROUP_DIR LDCACHE_BYTES */
+ *   floor ACTIONS.tsv ROOT CGROUP_DIR LDCACHE_BYTES
+ *
+ * With --hook it is an OCI hook instead (bench/create.sh: the least a hook
+ * doing this plan can add to a container create): it reads the container's
+ * state from stdin, joins its mount namespace and does the same syscalls in
+ * BUNDLE/rootfs, untimed, printing nothing.
+ *   floor --hook ACTIONS.tsv CGROUP_DIR LDCACHE_BYTES < STATE.json */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -171,9 +177,52 @@ static void make_scratch_root(const char *root) {
   }
 }
 
+/* The value after `"key":` in the OCI state on stdin, which runc writes
+ * compactly; a string's quotes are dropped (the bench's paths need no escapes). */
+static void state_field(const char *state, const char *key, char *value, size_t size) {
+  char pattern[64];
+  snprintf(pattern, sizeof pattern, "\"%s\":", key);
+  const char *at = strstr(state, pattern);
+  if (!at) die("no field in the state on stdin:", key);
+  at += strlen(pattern);
+  if (*at == '"') ++at;
+  size_t length = strcspn(at, "\",}");
+  if (length >= size) die("field too long in the state on stdin:", key);
+  memcpy(value, at, length);
+  value[length] = '\0';
+}
+
+static int run_as_hook(char **argv) {
+  char state[65536], pid[32], bundle[4096], path[4200];
+  size_t size = 0;
+  for (ssize_t got; size < sizeof state - 1 && (got = read(0, state + size, sizeof state - 1 - size)) != 0;) {
+    if (got < 0) die("read", "the state on stdin");
+    size += (size_t)got;
+  }
+  state[size] = '\0';
+  state_field(state, "pid", pid, sizeof pid);
+  state_field(state, "bundle", bundle, sizeof bundle);
+  size_t actions_size, ldcache_size;
+  char *actions = slurp(argv[2], &actions_size);
+  char *ldcache = slurp(argv[4], &ldcache_size);
+  snprintf(path, sizeof path, "/proc/%s/ns/mnt", pid);
+  int namespace_fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (namespace_fd < 0 || setns(namespace_fd, CLONE_NEWNS) != 0) die("setns", path);
+  close(namespace_fd);
+  snprintf(path, sizeof path, "%s/devices.allow", argv[3]);
+  int cgroup_fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (cgroup_fd < 0) die("open", path);
+  snprintf(path, sizeof path, "%s/rootfs", bundle);
+  run_actions(actions, path, cgroup_fd, ldcache, ldcache_size);
+  close(cgroup_fd);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 5 && strcmp(argv[1], "--hook") == 0) return run_as_hook(argv);
   if (argc != 5) {
-    fprintf(stderr, "usage: floor ACTIONS.tsv ROOT CGROUP_DIR LDCACHE_BYTES\n");
+    fprintf(stderr, "usage: floor ACTIONS.tsv ROOT CGROUP_DIR LDCACHE_BYTES\n"
+                    "       floor --hook ACTIONS.tsv CGROUP_DIR LDCACHE_BYTES < STATE.json\n");
     return 2;
   }
   size_t actions_size, ldcache_size;

@@ -22,12 +22,24 @@ std::string temporary_name() {
   return fmt::format(".graft-tmp-{}-{}", ::getpid(), ++counter);
 }
 
-Status refuse_directory(int parent_fd, const std::string& name, const std::string& shown) {
+// Whether `name` exists; a directory there is refused, never replaced.
+Result<bool> replaceable_entry(int parent_fd, const std::string& name, const std::string& shown) {
   struct stat st {};
-  if (::fstatat(parent_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
-    return errno == ENOENT ? ok_status() : sys_error("fstatat", shown, errno);
+  if (::fstatat(parent_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return false;
+    return sys_error("fstatat", shown, errno);
+  }
   if (S_ISDIR(st.st_mode)) return make_error("{} exists and is a directory, not replacing it", shown);
-  return ok_status();
+  return true;
+}
+
+// Gives the symlink `name` to the container's owner; on failure it is removed.
+Status own_symlink(int parent_fd, const std::string& name, Owner owner, const std::string& shown) {
+  if (::fchownat(parent_fd, name.c_str(), owner.uid, owner.gid, AT_SYMLINK_NOFOLLOW) == 0)
+    return ok_status();
+  int err = errno;
+  ::unlinkat(parent_fd, name.c_str(), 0);
+  return sys_error("fchownat", shown, err);
 }
 
 // Renames `temp` over `name`; on failure the temporary entry is removed.
@@ -66,16 +78,19 @@ Status replace_with_symlink(const RootFs& root, const std::string& path, const s
   auto parent = root.open_parent(path);
   if (!parent) return parent.error();
   std::string name = leaf_name(path);
-  if (auto status = refuse_directory(parent->get(), name, path); !status) return status;
+  auto exists = replaceable_entry(parent->get(), name, path);
+  if (!exists) return exists.error();
+  // A symlink is made whole by one call, so where nothing is in the way it is
+  // made at its name; an entry that appeared since is replaced as below.
+  if (!*exists) {
+    if (::symlinkat(value.c_str(), parent->get(), name.c_str()) == 0)
+      return own_symlink(parent->get(), name, root.owner(), path);
+    if (errno != EEXIST) return sys_error("symlinkat", path, errno);
+  }
   std::string temp = temporary_name();
   if (::symlinkat(value.c_str(), parent->get(), temp.c_str()) != 0)
     return sys_error("symlinkat", path, errno);
-  Owner owner = root.owner();
-  if (::fchownat(parent->get(), temp.c_str(), owner.uid, owner.gid, AT_SYMLINK_NOFOLLOW) != 0) {
-    int err = errno;
-    ::unlinkat(parent->get(), temp.c_str(), 0);
-    return sys_error("fchownat", path, err);
-  }
+  if (auto owned = own_symlink(parent->get(), temp, root.owner(), path); !owned) return owned;
   return rename_into_place(parent->get(), temp, name, path);
 }
 
@@ -83,7 +98,7 @@ Status replace_with_file(const RootFs& root, const std::string& path, std::strin
   auto parent = root.open_parent(path);
   if (!parent) return parent.error();
   std::string name = leaf_name(path);
-  if (auto status = refuse_directory(parent->get(), name, path); !status) return status;
+  if (auto exists = replaceable_entry(parent->get(), name, path); !exists) return exists.error();
   std::string temp = temporary_name();
   if (auto status = fill_temporary(parent->get(), temp, content, root.owner(), path); !status) {
     ::unlinkat(parent->get(), temp.c_str(), 0);

@@ -3,7 +3,9 @@
 // the final name, so the container never sees half a file or a missing link,
 // and a failed apply leaves the old entry as it was. A symlink or file in the
 // way is replaced; a directory is refused (rename would fail on it anyway,
-// with a less useful message).
+// with a less useful message). A symlink with nothing in its way is made at
+// its name: symlinkat makes it whole, and a rename would only cost a
+// directory update more.
 #pragma once
 
 #include <string>

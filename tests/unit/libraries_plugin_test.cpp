@@ -154,6 +154,27 @@ TEST_CASE("A symlink replaces an existing link or file and leaves no temporary e
   CHECK(entries(sandbox.path("/lib")) == std::vector<std::string>{"liba.so.1", "libb.so.1"});
 }
 
+TEST_CASE("A new symlink and a replaced one both belong to the container owner",
+          "[plugins][mount][libraries]") {
+  GRAFT_REQUIRE_MOUNTS();
+  MountSandbox sandbox;
+  plant_symlink(sandbox, "/lib", "libold.so.1", "libold.so");
+  auto plugin = test::load_mechanism_plugin("libraries");
+  REQUIRE(test::run_plugin(*plugin, {symlink_action("libnew.so.2", "/lib/libnew.so.1"),
+                                     symlink_action("libold.so.2", "/lib/libold.so.1")},
+                           sandbox.target(1000, 1000))
+              .ok());
+  for (const char* name : {"/lib/libnew.so.1", "/lib/libold.so.1"}) {
+    INFO(name);
+    struct stat st {};
+    REQUIRE(::lstat(sandbox.path(name).c_str(), &st) == 0);
+    CHECK(S_ISLNK(st.st_mode));
+    CHECK(st.st_uid == 1000);
+    CHECK(st.st_gid == 1000);
+  }
+  CHECK(entries(sandbox.path("/lib")) == std::vector<std::string>{"libnew.so.1", "libold.so.1"});
+}
+
 TEST_CASE("A symlink is never put in place of a directory", "[plugins][mount][libraries]") {
   GRAFT_REQUIRE_MOUNTS();
   MountSandbox sandbox;
