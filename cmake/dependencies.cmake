@@ -56,6 +56,7 @@ if(GRAFT_STATIC_LIBS)
   # fmt's compiled part is built once, in graft_base (base/src/fmt_implementation.cpp).
   get_target_property(fmt_includes fmt::fmt INTERFACE_INCLUDE_DIRECTORIES)
   target_include_directories(graft_dep_fmt SYSTEM INTERFACE ${fmt_includes})
+  target_compile_definitions(graft_dep_fmt INTERFACE "FMT_STATIC_THOUSANDS_SEPARATOR=','")
   # spdlog's own header-only target would link the shared fmt.
   get_target_property(spdlog_includes spdlog::spdlog_header_only INTERFACE_INCLUDE_DIRECTORIES)
   target_include_directories(graft_dep_spdlog SYSTEM INTERFACE ${spdlog_includes})
