@@ -150,6 +150,45 @@ TEST_CASE("flag requests need KEY=VALUE pairs", "[request]") {
   CHECK_THAT(bad.error().message, Catch::Contains("--env 'NOEQUALS'"));
 }
 
+TEST_CASE("what graft reads of a config is the same whatever the sections it skips hold",
+          "[request]") {
+  // Unread keys hold look-alikes of read ones, at other depths, so a skip
+  // that went wrong would show as an extra env entry, device or cgroup path.
+  auto request = parse_bundle_config(R"({
+    "ociVersion": "1.0.2",
+    "hooks": {"prestart": [{"path": "/x", "env": ["HOOK=1"]}], "process": {"env": ["H=1"]}},
+    "root": {"path": "rootfs"},
+    "process": {"args": ["sh"], "user": {"uid": 0, "env": ["USER=1"]}, "env": ["A=1"],
+                "rlimits": [{"type": "RLIMIT_NOFILE"}],
+                "capabilities": {"bounding": ["CAP_SYS_ADMIN"]}},
+    "annotations": {"linux": "kept", "process": "kept too"},
+    "mounts": [{"destination": "/m", "source": "/s", "type": "bind", "options": ["ro"],
+                "linux": {"cgroupsPath": "/mount"}}],
+    "linux": {"seccomp": {"defaultAction": "SCMP_ACT_ERRNO", "cgroupsPath": "/seccomp",
+                          "devices": [{"path": "/dev/seccomp"}],
+                          "syscalls": [{"names": ["read", "write"], "action": "SCMP_ACT_ALLOW"}]},
+              "resources": {"devices": [{"allow": false, "access": "rwm", "path": "/dev/res"}]},
+              "cgroupsPath": "/pods/3f2a", "devices": [{"path": "/dev/nvidia0"}],
+              "namespaces": [{"type": "mount"}]}})",
+                                     "/bundle");
+  REQUIRE(request);
+  CHECK(request->env == std::map<std::string, std::string>{{"A", "1"}});
+  CHECK(request->privileged);
+  CHECK(request->annotations ==
+        std::map<std::string, std::string>{{"linux", "kept"}, {"process", "kept too"}});
+  REQUIRE(request->mounts.size() == 1);
+  CHECK(request->mounts[0].options == std::vector<std::string>{"ro"});
+  CHECK(request->cgroups_path == "/pods/3f2a");
+  CHECK(request->device_paths == std::vector<std::string>{"/dev/nvidia0"});
+}
+
+TEST_CASE("a config that is not JSON in a section graft skips is still refused", "[request]") {
+  auto request = parse_bundle_config(
+      R"({"root": {"path": "rootfs"}, "linux": {"seccomp": {"names": ["read",]}}})", "/bundle");
+  REQUIRE_FALSE(request);
+  CHECK_THAT(request.error().message, Catch::Contains("not valid JSON"));
+}
+
 TEST_CASE("parsing a config.json's text touches no disk and leaves the image layout unknown",
           "[request]") {
   // The root does not exist: a parse that looked for /etc/debian_version

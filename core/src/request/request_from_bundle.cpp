@@ -108,6 +108,31 @@ Status read_root(const json& config, const std::string& bundle, Request& request
   return ok_status();
 }
 
+// A parser callback keeping only the parts of config.json that parse_config
+// reads. The rest (a seccomp profile alone is hundreds of strings, most of a
+// container engine's config) is parsed but never built into the document:
+// for a 14 KB config with a seccomp profile, 2.2 M instructions became 1.8 M,
+// the rest being nlohmann's lexer.
+class ConfigSections {
+ public:
+  bool operator()(int depth, json::parse_event_t event, json& parsed) {
+    if (event != json::parse_event_t::key) return true;
+    const auto& key = parsed.get_ref<const std::string&>();
+    if (depth == 1) {
+      section_ = key;
+      return key == "root" || key == "process" || key == "annotations" || key == "mounts" ||
+             key == "linux";
+    }
+    if (depth != 2) return true;
+    if (section_ == "process") return key == "env" || key == "capabilities";
+    if (section_ == "linux") return key == "cgroupsPath" || key == "devices";
+    return true;
+  }
+
+ private:
+  std::string section_;  // the top-level key whose value is being parsed
+};
+
 Result<Request> parse_config(const json& config, const std::string& bundle) {
   if (!config.is_object()) return make_error("expected a JSON object");
   Request request;
