@@ -26,6 +26,12 @@ median() {
     if (NR % 2) printf "%.2f\n", v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# The first and third quartiles of the numbers on stdin, as "Q1–Q3".
+middle_half() {
+  sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "nan"; exit }
+    printf "%.2f–%.2f\n", v[int((NR + 3) / 4)], v[int((3 * NR + 3) / 4)] }'
+}
+
 # The numbers on stdin with thousands separators: 1234567 -> 1,234,567.
 commas() { sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
 
