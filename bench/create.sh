@@ -9,8 +9,8 @@
 # alone (making the rootfs and the delete are not timed). Each container gets
 # a fresh rootfs, as container engines hand runc one: an overlay on the busybox
 # image whose upper layer is on a tmpfs, as the floor's root is; plain runc and
-# the default hook are also run with the layer on this machine's disk. Splits
-# the hook's added time by graft's audit line. Writes $RESULTS/create.md.
+# the default hook are also run with the layer on this machine's disk. Gives
+# the default hook's phases from graft's audit line. Writes $RESULTS/create.md.
 set -euo pipefail
 # Its tmpfs and overlays are mounted in a mount namespace of its own, so that
 # nothing beside it (the test suite runs the smoke bench in parallel with tests
@@ -123,9 +123,9 @@ for variant in "${variants[@]}"; do
   create_ms "$variant" "warmup-$variant" >/dev/null
   : > "$dir/$variant.txt"
 done
-# runc create alone moves by half its median from one create to the next on
-# a small machine (its Go runtime, re-executing itself as the container's
-# init), so this takes three times the rounds of the other benchmarks.
+# Plain runc create alone ranges over half its median and more from one
+# create to the next on the 2-CPU bench machine (14 to 45 ms in one run of
+# 15), so this takes three times the rounds of the other benchmarks.
 rounds=$((ROUNDS * 3))
 for round in $(seq "$rounds"); do
   for variant in "${variants[@]}"; do
