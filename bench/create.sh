@@ -143,6 +143,7 @@ declare -A label=([plain]="plain runc" [noop]="runc + a hook that does nothing (
 plain=$(median < "$dir/plain.txt")
 plain_disk=$(median < "$dir/plain-disk.txt")
 figure create_plain_ms "$plain"
+figure create_plain_middle_half "$(middle_half < "$dir/plain.txt")"
 {
   echo "\`runc create\` of a busybox bundle (8-GPU fake host, GPU 1, compute+utility)," \
        "each container on a fresh rootfs ($rootfs_kind, as container engines hand runc one)" \
