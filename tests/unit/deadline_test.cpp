@@ -193,6 +193,14 @@ TEST_CASE("A note's JSON form is its text, escaped where JSON needs it", "[deadl
   CHECK(nlohmann::json::parse("\"" + quoted.json() + "\"") == quoted.text());
 }
 
+TEST_CASE("A plain note inside one that JSON must escape is escaped whole", "[deadline]") {
+  RunningNote outer(R"(container "q\1")");
+  RunningNote inner("plugin /p/libx.so: apply");
+  CHECK(inner.text() == R"(container "q\1": plugin /p/libx.so: apply)");
+  CHECK(inner.json() == R"(container \"q\\1\": plugin /p/libx.so: apply)");
+  CHECK(nlohmann::json::parse("\"" + inner.json() + "\"") == inner.text());
+}
+
 TEST_CASE("A crash in graft's own code under a note is not blamed on a plugin", "[deadline]") {
   auto ended = in_child([](int) {
     ::signal(SIGSEGV, SIG_DFL);  // whatever a sanitizer put there: the plain death

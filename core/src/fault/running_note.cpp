@@ -7,7 +7,6 @@
 #include <atomic>
 #include <cerrno>
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "fault/iovec_piece.hpp"
@@ -24,7 +23,7 @@ static_assert(std::atomic<const RunningNote*>::is_always_lock_free);
 // Printable ASCII other than '"' and '\\' stands for itself inside a JSON
 // string, and one_line has already escaped control characters: most notes
 // (one per plugin call) need no JSON encoder.
-bool stands_for_itself(const std::string& text) {
+bool stands_for_itself(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) {
     auto byte = static_cast<unsigned char>(c);
     return byte >= 0x20 && byte < 0x7f && c != '"' && c != '\\';
@@ -32,7 +31,6 @@ bool stands_for_itself(const std::string& text) {
 }
 
 std::string json_inside(const std::string& text) {
-  if (stands_for_itself(text)) return text;
   std::string quoted = nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return quoted.substr(1, quoted.size() - 2);
 }
@@ -57,10 +55,20 @@ void write_fully(int fd, iovec* parts, int count) {
 
 }  // namespace
 
-RunningNote::RunningNote(std::string_view what, Blame blame)
+RunningNote::RunningNote(std::string_view what, Blame blame) : RunningNote({what}, blame) {}
+
+RunningNote::RunningNote(std::initializer_list<std::string_view> pieces, Blame blame)
     : blame_(blame), outer_(g_current.load()) {
-  text_ = outer_ != nullptr ? outer_->text_ + ": " + one_line(what) : one_line(what);
-  json_ = json_inside(text_);
+  // One buffer, and no JSON copy when the line is already valid inside a
+  // JSON string: there is a note for every plugin call.
+  std::size_t size = outer_ != nullptr ? outer_->text_.size() + 2 : 0;
+  for (std::string_view piece : pieces) size += piece.size();
+  text_.reserve(size);
+  if (outer_ != nullptr) text_.append(outer_->text_).append(": ");
+  std::size_t own = text_.size();
+  for (std::string_view piece : pieces) append_one_line(text_, piece);
+  bool outer_plain = outer_ == nullptr || outer_->json_.empty();
+  if (!outer_plain || !stands_for_itself(std::string_view(text_).substr(own))) json_ = json_inside(text_);
   g_current.store(this);  // only once complete: a handler may read it from here on
 }
 
@@ -75,16 +83,12 @@ void RunningNote::write_current_line(std::string_view ending) {
   write_fully(STDERR_FILENO, parts, 4);
 }
 
-namespace {
-
-std::string plugin_call_text(const std::string& plugin_path, const char* phase, const Action* action) {
-  if (action == nullptr) return fmt::format("plugin {}: {}", plugin_path, phase);
-  return fmt::format("plugin {}: {} {}: {}", plugin_path, to_string(action->kind), action->target, phase);
-}
-
-}  // namespace
-
 PluginCallNote::PluginCallNote(const std::string& plugin_path, const char* phase, const Action* action)
-    : RunningNote(plugin_call_text(plugin_path, phase, action), Blame::plugin) {}
+    : RunningNote(action == nullptr
+                      ? std::initializer_list<std::string_view>{"plugin ", plugin_path, ": ", phase}
+                      : std::initializer_list<std::string_view>{"plugin ", plugin_path, ": ",
+                                                                to_string(action->kind), " ",
+                                                                action->target, ": ", phase},
+                  Blame::plugin) {}
 
 }  // namespace graft

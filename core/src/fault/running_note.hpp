@@ -6,6 +6,7 @@
 // together as "container c9: plugin /x/libcgroup.so: cgroup_allow c 195:1: apply".
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,8 @@ class RunningNote {
   // Becomes the current note until it goes; it must go before the note it
   // nests in (a scope object, never stored).
   explicit RunningNote(std::string_view what, Blame blame = Blame::graft);
+  // The note of the pieces read together, made in one buffer.
+  RunningNote(std::initializer_list<std::string_view> pieces, Blame blame);
   ~RunningNote();
   RunningNote(const RunningNote&) = delete;
   RunningNote& operator=(const RunningNote&) = delete;
@@ -34,11 +37,13 @@ class RunningNote {
   static void write_current_line(std::string_view ending);
 
   const std::string& text() const { return text_; }  // one line: control characters escaped
-  const std::string& json() const { return json_; }  // text_ as the inside of a JSON string
+  // text_ as the inside of a JSON string: text_ itself when nothing in it needs escaping.
+  const std::string& json() const { return json_.empty() ? text_ : json_; }
   bool blames_plugin() const { return blame_ == Blame::plugin; }
 
  private:
-  std::string text_, json_;
+  std::string text_;
+  std::string json_;  // empty when text_ needs no escaping inside a JSON string
   Blame blame_;
   const RunningNote* outer_;
 };

@@ -8,18 +8,19 @@
 
 namespace graft {
 
-// `text` with every control character escaped (\n, \r, \xNN), so an error or
-// refusal that quotes a container's env value, id or path stays one line.
-inline std::string one_line(std::string_view text) {
+// Appends `text` to `out` with every control character escaped (\n, \r,
+// \xNN), so an error or refusal that quotes a container's env value, id or
+// path stays one line.
+inline void append_one_line(std::string& out, std::string_view text) {
   auto needs_escape = [](char c) {
     auto byte = static_cast<unsigned char>(c);
     return byte < 0x20 || byte == 0x7f;
   };
   // Most text has nothing to escape: one copy, not an append per character.
   auto first = std::find_if(text.begin(), text.end(), needs_escape);
-  if (first == text.end()) return std::string(text);
-  std::string out(text.begin(), first);
-  out.reserve(text.size() + 8);
+  out.append(text.begin(), first);
+  if (first == text.end()) return;
+  out.reserve(out.size() + text.size() + 8);
   for (char c : text.substr(static_cast<std::size_t>(first - text.begin()))) {
     auto byte = static_cast<unsigned char>(c);
     if (!needs_escape(c)) {
@@ -34,6 +35,12 @@ inline std::string one_line(std::string_view text) {
       out += escaped;
     }
   }
+}
+
+// `text` with every control character escaped, as append_one_line does.
+inline std::string one_line(std::string_view text) {
+  std::string out;
+  append_one_line(out, text);
   return out;
 }
 
