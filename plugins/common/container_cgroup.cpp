@@ -10,6 +10,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -58,21 +59,32 @@ bool is_under(const std::string& path, const std::string& root) {
 
 }  // namespace
 
-std::vector<MountEntry> parse_mountinfo(std::string_view text) {
+std::vector<MountEntry> parse_cgroup_mounts(std::string_view text) {
   std::vector<MountEntry> mounts;
-  for (std::string_view line : split(text, '\n')) {
+  std::vector<std::string_view> fields;  // reused: most lines are not kept
+  while (!text.empty()) {
+    size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    // The kernel separates fields by one space and escapes spaces in paths,
+    // so a line without this is no cgroup mount: most lines end here.
+    if (line.find(" - cgroup") == std::string_view::npos) continue;
     // id parent major:minor root mount_point options [optional...] - fstype source super
-    std::vector<std::string_view> fields;
-    for (std::string_view field : split(line, ' '))
-      if (!field.empty()) fields.push_back(field);
+    fields.clear();
+    for (size_t start = 0; start < line.size();) {
+      size_t space = std::min(line.find(' ', start), line.size());
+      if (space > start) fields.push_back(line.substr(start, space - start));
+      start = space + 1;
+    }
     size_t dash = 6;
     while (dash < fields.size() && fields[dash] != "-") ++dash;
     if (fields.size() < 7 || dash + 1 >= fields.size()) continue;
-    MountEntry entry{.root = unescape(fields[3]),
-                     .mount_point = unescape(fields[4]),
-                     .fstype = std::string(fields[dash + 1]),
-                     .super_options = dash + 3 < fields.size() ? std::string(fields[dash + 3]) : ""};
-    mounts.push_back(std::move(entry));
+    std::string_view fstype = fields[dash + 1];
+    if (fstype != "cgroup" && fstype != "cgroup2") continue;
+    mounts.push_back(MountEntry{.root = unescape(fields[3]),
+                                .mount_point = unescape(fields[4]),
+                                .fstype = std::string(fstype),
+                                .super_options = dash + 3 < fields.size() ? std::string(fields[dash + 3]) : ""});
   }
   return mounts;
 }
@@ -179,7 +191,7 @@ Result<ContainerCgroup> find_container_cgroup(int pid, int pidfd, const std::str
   auto mountinfo_text = read_file("/proc/self/mountinfo", 64u << 20);
   if (!mountinfo_text.ok()) return mountinfo_text.error();
   auto lines = parse_proc_cgroup(*cgroup_text);
-  auto mounts = parse_mountinfo(*mountinfo_text);
+  auto mounts = parse_cgroup_mounts(*mountinfo_text);
   auto place = device_cgroup_place(*mode, lines, mounts, root, pid);
   if (!place.ok()) return place.error();
   const auto [line, mount] = *place;

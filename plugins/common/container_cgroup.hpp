@@ -33,7 +33,10 @@ struct CgroupLine {
   std::string path;
 };
 
-std::vector<MountEntry> parse_mountinfo(std::string_view text);
+// The cgroup (v1) and cgroup2 mounts of a mountinfo text, in its order. A
+// node running many containers has thousands of other mounts: their lines
+// are looked at, never copied.
+std::vector<MountEntry> parse_cgroup_mounts(std::string_view text);
 std::vector<CgroupLine> parse_proc_cgroup(std::string_view text);
 
 // Whether `options` (comma-separated) contains `word` as one item.
