@@ -58,9 +58,9 @@ class Reader {
     return Error{fmt::format("ld.so.cache {}: {}", name_, detail)};
   }
 
-  // The NUL-terminated string at `base + offset`.
-  Result<std::string> string_at(std::size_t base, std::uint32_t offset, std::size_t entry,
-                                const char* what) const {
+  // The NUL-terminated string at `base + offset`, inside the file's bytes.
+  Result<std::string_view> string_at(std::size_t base, std::uint32_t offset, std::size_t entry,
+                                     const char* what) const {
     if (base > bytes_.size() || offset >= bytes_.size() - base) {
       return fail(fmt::format("entry {} {} offset {} beyond end of file", entry, what, offset));
     }
@@ -71,7 +71,7 @@ class Reader {
                               entry, what, offset));
     }
     std::size_t length = static_cast<const char*>(nul) - (bytes_.data() + start);
-    return std::string(bytes_.substr(start, length));
+    return bytes_.substr(start, length);
   }
 
  private:
@@ -121,19 +121,24 @@ Result<Done> read_new_fields(const Reader& in, std::size_t pos, std::size_t i,
   return Done{};
 }
 
+// Every entry is checked; only those whose key `keep` accepts are copied out.
 Result<std::vector<LdCacheEntry>> read_entries(const Reader& in, const Table& table,
+                                               const LdCacheKeyFilter& keep,
                                                const std::vector<std::string>& hwcaps = {}) {
   std::vector<LdCacheEntry> entries;
-  entries.reserve(table.nlibs);
+  if (!keep) entries.reserve(table.nlibs);
   for (std::size_t i = 0; i < table.nlibs; ++i) {
     std::size_t pos = table.entries_pos + i * table.entry_size;
     auto key = in.string_at(table.strings_base, in.field<std::uint32_t>(pos + 4), i, "key");
     if (!key) return key.error();
     auto value = in.string_at(table.strings_base, in.field<std::uint32_t>(pos + 8), i, "value");
     if (!value) return value.error();
-    LdCacheEntry entry{in.field<std::int32_t>(pos), std::move(*key), std::move(*value)};
+    LdCacheEntry entry{.flags = in.field<std::int32_t>(pos)};
     if (table.entry_size == kNewEntrySize)
       if (auto read = read_new_fields(in, pos, i, hwcaps, entry); !read) return read.error();
+    if (keep && !keep(*key)) continue;
+    entry.key = *key;
+    entry.value = *value;
     entries.push_back(std::move(entry));
   }
   return entries;
@@ -169,7 +174,7 @@ Result<std::vector<std::string>> read_hwcaps(const Reader& in, std::size_t base,
   for (std::uint32_t at = 0; at + 4 <= size; at += 4) {
     auto name = in.string_at(base, in.field<std::uint32_t>(start + at), at / 4, "glibc-hwcaps name");
     if (!name) return name.error();
-    names.push_back(std::move(*name));
+    names.emplace_back(*name);
   }
   return names;
 }
@@ -209,7 +214,8 @@ Result<std::vector<std::string>> check_extensions(const Reader& in, std::size_t 
 }
 
 // New-format header at `pos`; its string offsets count from the header itself.
-Result<std::vector<LdCacheEntry>> parse_new(const Reader& in, std::size_t pos) {
+Result<std::vector<LdCacheEntry>> parse_new(const Reader& in, std::size_t pos,
+                                            const LdCacheKeyFilter& keep) {
   if (in.size() - pos < kNewHeaderSize) {
     return in.fail(fmt::format("truncated new-format header at offset {}: {} of {} bytes", pos,
                                in.size() - pos, kNewHeaderSize));
@@ -227,12 +233,12 @@ Result<std::vector<LdCacheEntry>> parse_new(const Reader& in, std::size_t pos) {
   if (auto check = check_strings_fit(in, table); !check) return check.error();
   auto hwcaps = check_extensions(in, pos);
   if (!hwcaps) return hwcaps.error();
-  return read_entries(in, table, *hwcaps);
+  return read_entries(in, table, keep, *hwcaps);
 }
 
 // Old-format header at 0. A new-format header may follow its entries (the
 // combined layout glibc < 2.32 wrote); it is preferred when present.
-Result<std::vector<LdCacheEntry>> parse_old(const Reader& in) {
+Result<std::vector<LdCacheEntry>> parse_old(const Reader& in, const LdCacheKeyFilter& keep) {
   if (in.size() < kOldHeaderSize) {
     return in.fail(
         fmt::format("truncated old-format header: {} of {} bytes", in.size(), kOldHeaderSize));
@@ -244,19 +250,20 @@ Result<std::vector<LdCacheEntry>> parse_old(const Reader& in) {
   // A file cut inside the new magic is a truncated combined cache, not an old one.
   bool cut_in_magic = new_pos < in.size() && in.size() - new_pos < kNewMagic.size() &&
                       in.starts_like(new_pos, kNewMagic);
-  if (in.has_at(new_pos, kNewMagic) || cut_in_magic) return parse_new(in, new_pos);
+  if (in.has_at(new_pos, kNewMagic) || cut_in_magic) return parse_new(in, new_pos, keep);
   table.strings_base = entries_end;
-  return read_entries(in, table);
+  return read_entries(in, table, keep);
 }
 
 }  // namespace
 
 Result<std::vector<LdCacheEntry>> parse_ldcache(std::string_view bytes,
-                                                const std::string& name_for_errors) {
+                                                const std::string& name_for_errors,
+                                                const LdCacheKeyFilter& keep) {
   Reader in(bytes, name_for_errors);
   if (bytes.empty()) return in.fail("empty file");
-  if (in.starts_like(0, kNewMagic)) return parse_new(in, 0);
-  if (in.starts_like(0, kOldMagic)) return parse_old(in);
+  if (in.starts_like(0, kNewMagic)) return parse_new(in, 0, keep);
+  if (in.starts_like(0, kOldMagic)) return parse_old(in, keep);
   return in.fail(fmt::format("bad magic \"{}\" (expected \"{}\" or \"{}\")",
                              printable(bytes.substr(0, kNewMagic.size())), kNewMagic, kOldMagic));
 }
@@ -269,7 +276,8 @@ Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path) {
   return read_ldcache_fd(fd.get(), path);
 }
 
-Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& path) {
+Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& path,
+                                                  const LdCacheKeyFilter& keep) {
   auto fail = [&](const std::string& detail) {
     return Error{fmt::format("ld.so.cache {}: {}", path, detail)};
   };
@@ -278,7 +286,7 @@ Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& pat
   if (!S_ISREG(st.st_mode)) return fail("not a regular file");
   auto bytes = read_bounded(fd, kMaxLdCacheBytes, "ld.so.cache " + path);
   if (!bytes) return bytes.error();
-  return parse_ldcache(*bytes, path);
+  return parse_ldcache(*bytes, path, keep);
 }
 
 LdCacheAbi ldcache_abi(std::int32_t flags) {

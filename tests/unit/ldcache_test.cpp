@@ -292,6 +292,25 @@ TEST_CASE("A huge nlibs is rejected without overflow", "[ldcache]") {
   CHECK_THAT(parse_error_of(old), Catch::Contains("old-format header claims 4294967295 entries"));
 }
 
+TEST_CASE("A key filter keeps only the entries it accepts, in file order", "[ldcache]") {
+  for (const auto& bytes : {new_section(kTwoLibraries), old_cache(kTwoLibraries)}) {
+    auto kept = parse_ldcache(bytes, "filtered", [](std::string_view key) { return key == "libbar.so.2"; });
+    REQUIRE(kept.ok());
+    REQUIRE(kept->size() == 1);
+    CHECK(kept->at(0).key == "libbar.so.2");
+    CHECK(kept->at(0).value == "/usr/lib/i386-linux-gnu/libbar.so.2");
+    CHECK(kept->at(0).flags == kI386Libc6);
+  }
+}
+
+TEST_CASE("An entry a key filter drops is still checked: a broken one fails the file", "[ldcache]") {
+  std::string bytes = new_section(kTwoLibraries);
+  put_u32(bytes, 48 + 24 + 8, 99999);  // entry 1, value
+  auto parsed = parse_ldcache(bytes, "/x/etc/ld.so.cache", [](std::string_view key) { return key == "libfoo.so.1"; });
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.error().message == "ld.so.cache /x/etc/ld.so.cache: entry 1 value offset 99999 beyond end of file");
+}
+
 TEST_CASE("A key offset beyond the end of the file is named in the error", "[ldcache]") {
   std::string bytes = new_section(kTwoLibraries);
   put_u32(bytes, 48 + 24 + 4, 99999);  // entry 1, key

@@ -12,6 +12,7 @@
 #include "graft/base/ldcache.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "inventory/host_files.hpp"
+#include "inventory/prefix_index.hpp"
 
 namespace graft {
 namespace {
@@ -31,13 +32,13 @@ void consider(const LdCacheEntry& entry, RootLinks& links, const std::string& su
 
 // The driver root's ld.so.cache, opened inside that root (RESOLVE_IN_ROOT):
 // a driver container's /etc/ld.so.cache -> /etc/... is its own, not the host's.
-Result<std::vector<LdCacheEntry>> read_driver_ldcache(const Policy& policy) {
+Result<std::vector<LdCacheEntry>> read_driver_ldcache(const Policy& policy, const LdCacheKeyFilter& keep) {
   std::string shown = join_root(policy.host.driver_root, policy.discovery.ldcache);
   UniqueFd fd(open_in_host_root(policy.host.driver_root, policy.discovery.ldcache,
                                 O_RDONLY | O_NOCTTY | O_NONBLOCK));
   if (!fd.valid())
     return make_error("ld.so.cache {}: cannot open: {}", shown, std::strerror(-fd.get()));
-  return read_ldcache_fd(fd.get(), shown);
+  return read_ldcache_fd(fd.get(), shown, keep);
 }
 
 }  // namespace
@@ -49,25 +50,31 @@ Status find_libraries(const Policy& policy, Inventory& inventory) {
     inventory.warnings.push_back("no driver version: driver libraries not selected");
     return ok_status();
   }
-  auto entries = read_driver_ldcache(policy);
+  // A host's cache has thousands of entries, few of them the driver's: only
+  // those are copied out, and one pass over them, in cache order, keeps for
+  // each prefix the last entry that fits.
+  PrefixIndex index(prefixes);
+  auto entries = read_driver_ldcache(policy, [&](std::string_view key) { return index.matches(key); });
   if (!entries) return entries.error();
   std::string suffix = ".so." + inventory.driver_version;
   RootLinks links(policy.host.driver_root);
-  for (const auto& prefix : prefixes) {
-    Candidate native, compat32;
-    for (const auto& entry : *entries) {
-      if (!ldcache_is_elf(entry.flags) || !entry.key.starts_with(prefix)) continue;
-      auto abi = ldcache_abi(entry.flags);
-      if (abi == LdCacheAbi::native) consider(entry, links, suffix, native);
-      else if (abi == LdCacheAbi::compat32) consider(entry, links, suffix, compat32);
-    }
-    auto& found = inventory.libraries[prefix];
-    if (!native.path.empty())
-      found.push_back({native.soname, join_root(policy.host.driver_root, native.path), false});
+  std::vector<Candidate> native(prefixes.size()), compat32(prefixes.size());
+  for (const auto& entry : *entries) {
+    if (!ldcache_is_elf(entry.flags)) continue;
+    auto abi = ldcache_abi(entry.flags);
+    if (abi == LdCacheAbi::other) continue;
+    index.each_prefix_of(entry.key, [&](std::size_t i) {
+      consider(entry, links, suffix, abi == LdCacheAbi::native ? native[i] : compat32[i]);
+    });
+  }
+  for (std::size_t i = 0; i < prefixes.size(); ++i) {
+    auto& found = inventory.libraries[prefixes[i]];
+    if (!native[i].path.empty())
+      found.push_back({native[i].soname, join_root(policy.host.driver_root, native[i].path), false});
     else
-      inventory.warnings.push_back("library " + prefix + " not found");
-    if (!compat32.path.empty())
-      found.push_back({compat32.soname, join_root(policy.host.driver_root, compat32.path), true});
+      inventory.warnings.push_back("library " + prefixes[i] + " not found");
+    if (!compat32[i].path.empty())
+      found.push_back({compat32[i].soname, join_root(policy.host.driver_root, compat32[i].path), true});
   }
   return ok_status();
 }

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,11 +30,16 @@ struct LdCacheEntry {
   bool operator==(const LdCacheEntry&) const = default;
 };
 
+// Which entries to return, by key; an empty filter keeps all. Every entry
+// is checked all the same, so a file malformed anywhere still fails whole.
+using LdCacheKeyFilter = std::function<bool(std::string_view key)>;
+
 // Entries in file order (glibc sorts them; callers must not rely on it).
 // When a file has both formats, only the new-format entries are returned.
 // `name_for_errors` is the path every error message names.
 Result<std::vector<LdCacheEntry>> parse_ldcache(std::string_view bytes,
-                                                const std::string& name_for_errors);
+                                                const std::string& name_for_errors,
+                                                const LdCacheKeyFilter& keep = {});
 
 // A cache larger than this is not one anyone wrote; reading one fails.
 inline constexpr std::size_t kMaxLdCacheBytes = 16u << 20;
@@ -43,7 +49,8 @@ Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path);
 // The same from an fd the caller opened (O_RDONLY|O_NONBLOCK) and keeps;
 // `path` names it in messages. Discovery opens a driver root's cache inside
 // that root (core's library_selection.cpp).
-Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& path);
+Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& path,
+                                                  const LdCacheKeyFilter& keep = {});
 
 // Which ABI an entry belongs to, relative to the ABI this program was built for.
 enum class LdCacheAbi {

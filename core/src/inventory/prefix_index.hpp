@@ -1,0 +1,51 @@
+// Which of a few dozen name prefixes a name starts with, for the thousands of
+// names in a host's ld.so.cache: prefixes are grouped by their first
+// characters (as many as the shortest prefix has), so a name that starts with
+// none of them costs a binary search of the groups, not a comparison with
+// each prefix.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace graft {
+
+class PrefixIndex {
+ public:
+  explicit PrefixIndex(const std::vector<std::string>& prefixes);
+  PrefixIndex(const PrefixIndex&) = delete;  // the groups view its own strings
+  PrefixIndex& operator=(const PrefixIndex&) = delete;
+
+  // Whether `name` starts with any of the prefixes.
+  bool matches(std::string_view name) const {
+    bool any = false;
+    each_prefix_of(name, [&](std::size_t) { any = true; });
+    return any;
+  }
+
+  // Calls `found(i)` for each prefixes[i] that `name` starts with, in
+  // increasing i.
+  template <class Found>
+  void each_prefix_of(std::string_view name, Found&& found) const {
+    if (name.size() < head_ || groups_.empty()) return;  // every prefix is longer than the name
+    std::string_view head = name.substr(0, head_);
+    auto group = std::lower_bound(groups_.begin(), groups_.end(), head,
+                                  [](const Group& g, std::string_view h) { return g.first < h; });
+    if (group == groups_.end() || group->first != head) return;
+    for (std::size_t i : group->second)
+      if (name.starts_with(prefixes_[i])) found(i);
+  }
+
+ private:
+  using Group = std::pair<std::string_view, std::vector<std::size_t>>;  // head, prefix indexes
+
+  std::vector<std::string> prefixes_;
+  std::size_t head_ = 0;       // the length every prefix has at least
+  std::vector<Group> groups_;  // sorted by head; views into prefixes_
+};
+
+}  // namespace graft
