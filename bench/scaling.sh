@@ -3,9 +3,10 @@
 # (1, 8, 64; all requested), MIG instances (0: the 8-GPU row; 56: 8 GPUs with
 # 7 each, every instance requested by GPU:instance index),
 # libraries per capability set (10, 100: compute's list replaced by generated
-# stub libraries), admin Lua rule files (1, 10, 100 trivial ones), each through
-# `graft apply` on a fresh target, interleaved rounds, medians; then 50 hooks
-# at once. Writes $RESULTS/scaling.md and $RESULTS/scaling.dat (for the plot).
+# stub libraries), admin Lua rule files (1, 10, 100 trivial ones), and what
+# else the host holds (1,500 other libraries in its ld.so.cache, 2,000 other
+# mounts), each through `graft apply` on a fresh target, interleaved rounds,
+# medians; then 50 hooks at once. Writes $RESULTS/scaling.md and $RESULTS/scaling.dat (for the plot).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -38,6 +39,51 @@ PY
   printf '\n[capability.compute]\nlibraries = [%s]\n' "${names[*]}" >> "$policy"
 }
 
+# with_host_libraries POLICY N: N libraries no capability set names in the
+# host's ld.so.cache besides the driver's, as a host with toolkits and other
+# packages has (a GPU host's cache lists one to three thousand).
+with_host_libraries() {
+  local policy=$1 n=$2 host lib
+  host=$(dirname "$(dirname "$(dirname "$policy")")")
+  lib=$host/usr/lib/$(cc -print-multiarch)
+  echo 'int graft_bench_other;' > "$dir/other.c"
+  cc -shared -fPIC -Wl,--no-as-needed -lc -Wl,-soname,libotherXXXX.so.1 "$dir/other.c" -o "$dir/libotherXXXX.so"
+  python3 - "$dir/libotherXXXX.so" "$lib" "$n" <<'PY'
+import os, sys
+stub, lib, n = open(sys.argv[1], "rb").read(), sys.argv[2], int(sys.argv[3])
+for i in range(n):
+    name = "libother%04d" % i
+    open(f"{lib}/{name}.so.1.0", "wb").write(stub.replace(b"libotherXXXX", name.encode()))
+    os.symlink(f"{name}.so.1.0", f"{lib}/{name}.so.1")
+PY
+  ldconfig -X -r "$host"
+}
+
+# with_host_mounts CASE N: graft runs in a mount namespace holding N more
+# mounts, as on a node running many containers (the cgroup plugin reads
+# /proc/self/mountinfo); the row's whole process then includes nsenter.
+declare -A case_wrap
+with_host_mounts() {
+  local marks ready holder
+  marks=$(mktemp -d "$BENCH_WORK/ready.XXXXXX")
+  ready=$marks/ready
+  mkdir -p "$dir/mounts"
+  unshare -m --propagation private sh -c '
+    mount -t tmpfs tmpfs "$1" && i=0 &&
+    while [ $i -lt "$2" ]; do mkdir "$1/m$i" && mount --bind "$1/m$i" "$1/m$i" || exit 1; i=$((i + 1)); done &&
+    touch "$3" && exec sleep 3600' holder "$dir/mounts" "$2" "$ready" >/dev/null 2>&1 &
+  holder=$!
+  while [ ! -e "$ready" ]; do
+    kill -0 "$holder" 2>/dev/null || { echo "bench: mount holder failed" >&2; return 1; }
+    sleep 0.05
+  done
+  rm -rf "$marks"
+  holders+=("$holder")
+  case_wrap[$1]="nsenter -t $holder -m"
+}
+holders=()
+trap 'for h in "${holders[@]}"; do kill "$h" 2>/dev/null; done' EXIT
+
 # case NAME LABEL GPUS HOST_FLAG VISIBLE SETUP: a host and policy for one row.
 declare -A case_policy case_visible case_label
 cases=()
@@ -54,6 +100,9 @@ if [ -n "${BENCH_SMOKE:-}" ]; then  # run.sh --smoke: one small case per dimensi
   add_case mig-2 "MIG instances: 2" 1 --mig=2 0:0,0:1 "" ""
   add_case libs-10 "libraries in compute: 10" 1 "" 0 with_libraries 10
   add_case rules-10 "admin rule files: 10" 1 "" 0 with_rules 10
+  add_case cache-50 "other libraries in the host's ld.so.cache: 50" 1 "" 0 with_host_libraries 50
+  add_case mounts-20 "other mounts on the host: 20 (whole process with nsenter)" 1 "" 0 "" ""
+  with_host_mounts mounts-20 20
   case_policy[gpus-8]=${case_policy[gpus-2]} concurrency=5
 else
 add_case gpus-1 "GPUs: 1" 1 "" all "" ""
@@ -66,13 +115,16 @@ add_case libs-100 "libraries in compute: 100" 8 "" 1 with_libraries 100
 add_case rules-1 "admin rule files: 1" 8 "" 1 with_rules 1
 add_case rules-10 "admin rule files: 10" 8 "" 1 with_rules 10
 add_case rules-100 "admin rule files: 100" 8 "" 1 with_rules 100
+add_case cache-1500 "other libraries in the host's ld.so.cache: 1,500" 8 "" 1 with_host_libraries 1500
+add_case mounts-2000 "other mounts on the host: 2,000 (whole process with nsenter)" 8 "" 1 "" ""
+with_host_mounts mounts-2000 2000
 concurrency=50
 fi
 
 apply_once() {  # CASE ROUND -> "whole_ms inventory_ms rules_ms plugins_ms actions"
   local name=$1 pid whole audit=$dir/$1/host/audit.jsonl
   pid=$(start_target "$dir/$name/root")
-  whole=$(time_ms "$GRAFT" --policy "${case_policy[$name]}" apply --pid "$pid" --rootfs "$dir/$name/root" \
+  whole=$(time_ms ${case_wrap[$name]:-} "$GRAFT" --policy "${case_policy[$name]}" apply --pid "$pid" --rootfs "$dir/$name/root" \
     --trust-pid --id "scale-$2" --env "NVIDIA_VISIBLE_DEVICES=${case_visible[$name]}" \
     --env NVIDIA_DRIVER_CAPABILITIES=compute,utility)
   stop_target "$pid"
