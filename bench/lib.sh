@@ -97,27 +97,35 @@ row() {
 # figure NAME VALUE: one measured figure for the targets table (bench/report.sh).
 figure() { printf '%s\t%s\n' "$1" "$2" >> "$RESULTS/figures.tsv"; }
 
+# start_in_namespace SCRIPT ARG...: `sh -c SCRIPT` in a private mount
+# namespace, with a path as $1 and the ARGs after it; SCRIPT creates that
+# path once it is ready and then sleeps. Prints its pid once the path exists.
+start_in_namespace() {
+  local script=$1 marks ready pid
+  shift
+  marks=$(mktemp -d "$BENCH_WORK/ready.XXXXXX")  # a fresh directory: no name to race for
+  ready=$marks/ready
+  unshare -m --propagation private sh -c "$script" namespace "$ready" "$@" >/dev/null 2>&1 &
+  pid=$!
+  while [ ! -e "$ready" ]; do
+    kill -0 "$pid" 2>/dev/null || { echo "bench: the process in a new mount namespace failed" >&2; return 1; }
+    sleep 0.005
+  done
+  rm -rf "$marks"
+  echo "$pid"
+}
+
 # start_target ROOT: a process in a private mount namespace whose ROOT is a
 # fresh tmpfs with the skeleton floor.c makes, in the bench's devices cgroup
 # (v1) so the plan's cgroup writes land somewhere harmless; prints its pid once
 # the root is ready. graft apply --pid targets it like a container's init.
 start_target() {
-  local root=$1 marks ready
-  marks=$(mktemp -d "$BENCH_WORK/ready.XXXXXX")  # a fresh directory: no name to race for
-  ready=$marks/ready
-  mkdir -p "$root"
-  unshare -m --propagation private sh -c '
-    mount -t tmpfs -o mode=0755 tmpfs "$1" &&
-    mkdir "$1/bin" "$1/dev" "$1/etc" "$1/proc" "$1/run" "$1/tmp" "$1/usr" "$1/usr/bin" "$1/usr/lib" &&
-    { [ -z "$3" ] || echo $$ > "$3/cgroup.procs"; } && touch "$2" && exec sleep 600' \
-    target "$root" "$ready" "$BENCH_CGROUP" >/dev/null 2>&1 &
-  local pid=$!
-  while [ ! -e "$ready" ]; do
-    kill -0 "$pid" 2>/dev/null || { echo "bench: target process failed" >&2; return 1; }
-    sleep 0.005
-  done
-  rm -rf "$marks"
-  echo "$pid"
+  mkdir -p "$1"
+  start_in_namespace '
+    mount -t tmpfs -o mode=0755 tmpfs "$2" &&
+    mkdir "$2/bin" "$2/dev" "$2/etc" "$2/proc" "$2/run" "$2/tmp" "$2/usr" "$2/usr/bin" "$2/usr/lib" &&
+    { [ -z "$3" ] || echo $$ > "$3/cgroup.procs"; } && touch "$1" && exec sleep 600' \
+    "$1" "${BENCH_CGROUP:-}"
 }
 
 stop_target() { kill "$1" 2>/dev/null; wait "$1" 2>/dev/null || true; }

@@ -13,71 +13,54 @@ source "$(dirname "$0")/lib.sh"
 dir=$BENCH_WORK/scaling
 rm -rf "$dir" && mkdir -p "$dir"
 
-# with_libraries POLICY N: N stub libraries libbenchNNN.so.<driver version>
-# (soname libbenchNNN.so.1) in the host's lib dir, the ld cache rebuilt, and
-# compute's list naming exactly them. One stub is linked with the soname
-# libbenchXXX.so.1 and copied with XXX patched: same length, so the ELF stays valid.
-with_libraries() {
-  local policy=$1 n=$2 host lib names=() i
-  host=$(dirname "$(dirname "$(dirname "$policy")")")
+# add_stub_libraries POLICY PREFIX N VERSION: N stub libraries PREFIXnnnn
+# (soname PREFIXnnnn.so.1, file PREFIXnnnn.so.VERSION) in the lib dir of
+# POLICY's host, and its ld cache rebuilt. One stub is linked with the soname
+# PREFIXXXXX.so.1 and copied with XXXX patched: same length, so the ELF stays
+# valid.
+add_stub_libraries() {
+  local host lib template=$dir/$2XXXX.so
+  host=$(dirname "$(dirname "$(dirname "$1")")")
   lib=$host/usr/lib/$(cc -print-multiarch)
-  if [ ! -e "$dir/libbenchXXX.so" ]; then
-    echo 'int graft_bench_stub;' > "$dir/stub.c"
-    cc -shared -fPIC -Wl,--no-as-needed -lc -Wl,-soname,libbenchXXX.so.1 "$dir/stub.c" -o "$dir/libbenchXXX.so"
-  fi
-  python3 - "$dir/libbenchXXX.so" "$lib" "$n" <<'PY'
+  echo 'int graft_bench_stub;' > "$dir/stub.c"
+  cc -shared -fPIC -Wl,--no-as-needed -lc -Wl,-soname,"$2XXXX.so.1" "$dir/stub.c" -o "$template"
+  python3 - "$template" "$lib" "$2" "$3" "$4" <<'PY'
 import os, sys
-stub, lib, n = open(sys.argv[1], "rb").read(), sys.argv[2], int(sys.argv[3])
+stub, lib, prefix, n, version = open(sys.argv[1], "rb").read(), sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 for i in range(1, n + 1):
-    name = "libbench%03d" % i
-    open(f"{lib}/{name}.so.560.35.03", "wb").write(stub.replace(b"libbenchXXX", name.encode()))
-    os.symlink(f"{name}.so.560.35.03", f"{lib}/{name}.so.1")
+    name = "%s%04d" % (prefix, i)
+    open(f"{lib}/{name}.so.{version}", "wb").write(stub.replace((prefix + "XXXX").encode(), name.encode()))
+    os.symlink(f"{name}.so.{version}", f"{lib}/{name}.so.1")
 PY
-  for i in $(seq "$n"); do names+=("\"$(printf 'libbench%03d' "$i").so\""); done
   ldconfig -X -r "$host"
+}
+
+# with_libraries POLICY N: N stub libraries of the driver's version, and
+# compute's list naming exactly them.
+with_libraries() {
+  local names=() i
+  add_stub_libraries "$1" libbench "$2" 560.35.03
+  for i in $(seq "$2"); do names+=("\"$(printf 'libbench%04d' "$i").so\""); done
   local IFS=,
-  printf '\n[capability.compute]\nlibraries = [%s]\n' "${names[*]}" >> "$policy"
+  printf '\n[capability.compute]\nlibraries = [%s]\n' "${names[*]}" >> "$1"
 }
 
 # with_host_libraries POLICY N: N libraries no capability set names in the
 # host's ld.so.cache besides the driver's, as a host with toolkits and other
 # packages has (a GPU host's cache lists one to three thousand).
-with_host_libraries() {
-  local policy=$1 n=$2 host lib
-  host=$(dirname "$(dirname "$(dirname "$policy")")")
-  lib=$host/usr/lib/$(cc -print-multiarch)
-  echo 'int graft_bench_other;' > "$dir/other.c"
-  cc -shared -fPIC -Wl,--no-as-needed -lc -Wl,-soname,libotherXXXX.so.1 "$dir/other.c" -o "$dir/libotherXXXX.so"
-  python3 - "$dir/libotherXXXX.so" "$lib" "$n" <<'PY'
-import os, sys
-stub, lib, n = open(sys.argv[1], "rb").read(), sys.argv[2], int(sys.argv[3])
-for i in range(n):
-    name = "libother%04d" % i
-    open(f"{lib}/{name}.so.1.0", "wb").write(stub.replace(b"libotherXXXX", name.encode()))
-    os.symlink(f"{name}.so.1.0", f"{lib}/{name}.so.1")
-PY
-  ldconfig -X -r "$host"
-}
+with_host_libraries() { add_stub_libraries "$1" libother "$2" 1.0; }
 
 # with_host_mounts CASE N: graft runs in a mount namespace holding N more
 # mounts, as on a node running many containers (the cgroup plugin reads
 # /proc/self/mountinfo); the row's whole process then includes nsenter.
 declare -A case_wrap
 with_host_mounts() {
-  local marks ready holder
-  marks=$(mktemp -d "$BENCH_WORK/ready.XXXXXX")
-  ready=$marks/ready
+  local holder
   mkdir -p "$dir/mounts"
-  unshare -m --propagation private sh -c '
-    mount -t tmpfs tmpfs "$1" && i=0 &&
-    while [ $i -lt "$2" ]; do mkdir "$1/m$i" && mount --bind "$1/m$i" "$1/m$i" || exit 1; i=$((i + 1)); done &&
-    touch "$3" && exec sleep 3600' holder "$dir/mounts" "$2" "$ready" >/dev/null 2>&1 &
-  holder=$!
-  while [ ! -e "$ready" ]; do
-    kill -0 "$holder" 2>/dev/null || { echo "bench: mount holder failed" >&2; return 1; }
-    sleep 0.05
-  done
-  rm -rf "$marks"
+  holder=$(start_in_namespace '
+    mount -t tmpfs tmpfs "$2" && i=0 &&
+    while [ $i -lt "$3" ]; do mkdir "$2/m$i" && mount --bind "$2/m$i" "$2/m$i" || exit 1; i=$((i + 1)); done &&
+    touch "$1" && exec sleep 3600' "$dir/mounts" "$2")
   holders+=("$holder")
   case_wrap[$1]="nsenter -t $holder -m"
 }

@@ -10,7 +10,6 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -61,21 +60,14 @@ bool is_under(const std::string& path, const std::string& root) {
 
 std::vector<MountEntry> parse_cgroup_mounts(std::string_view text) {
   std::vector<MountEntry> mounts;
-  std::vector<std::string_view> fields;  // reused: most lines are not kept
-  while (!text.empty()) {
-    size_t end = text.find('\n');
-    std::string_view line = text.substr(0, end);
-    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+  for (std::string_view line : split(text, '\n')) {
     // The kernel separates fields by one space and escapes spaces in paths,
     // so a line without this is no cgroup mount: most lines end here.
     if (line.find(" - cgroup") == std::string_view::npos) continue;
     // id parent major:minor root mount_point options [optional...] - fstype source super
-    fields.clear();
-    for (size_t start = 0; start < line.size();) {
-      size_t space = std::min(line.find(' ', start), line.size());
-      if (space > start) fields.push_back(line.substr(start, space - start));
-      start = space + 1;
-    }
+    std::vector<std::string_view> fields;
+    for (std::string_view field : split(line, ' '))
+      if (!field.empty()) fields.push_back(field);
     size_t dash = 6;
     while (dash < fields.size() && fields[dash] != "-") ++dash;
     if (fields.size() < 7 || dash + 1 >= fields.size()) continue;

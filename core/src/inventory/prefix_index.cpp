@@ -11,8 +11,7 @@ PrefixIndex::PrefixIndex(const std::vector<std::string>& prefixes) : prefixes_(p
   // prefixes_ is not resized from here on, so the views stay valid.
   for (std::size_t i = 0; i < prefixes_.size(); ++i) {
     std::string_view head = std::string_view(prefixes_[i]).substr(0, head_);
-    auto group = std::lower_bound(groups_.begin(), groups_.end(), head,
-                                  [](const Group& g, std::string_view h) { return g.first < h; });
+    auto group = std::lower_bound(groups_.begin(), groups_.end(), head, head_before);
     if (group == groups_.end() || group->first != head) group = groups_.insert(group, {head, {}});
     group->second.push_back(i);
   }
