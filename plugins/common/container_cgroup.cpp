@@ -1,6 +1,6 @@
 // Finding the container's cgroup: /proc/<pid>/cgroup joined with the right
-// mount from /proc/self/mountinfo (never linux.cgroupsPath, whose meaning
-// depends on the runtime's cgroup driver).
+// mount, by mount id or from /proc/self/mountinfo (never linux.cgroupsPath,
+// whose meaning depends on the runtime's cgroup driver).
 #include "container_cgroup.hpp"
 
 #include "container_process.hpp"
@@ -127,7 +127,10 @@ Result<CgroupMode> detect_mode(const std::string& cgroup_root) {
 }
 
 // The process's device cgroup line and the mount its path is relative to.
-using CgroupPlace = std::pair<const CgroupLine*, const MountEntry*>;
+struct CgroupPlace {
+  CgroupLine line;
+  MountEntry mount;
+};
 static Result<CgroupPlace> device_cgroup_place(CgroupMode mode, const std::vector<CgroupLine>& lines,
                                                const std::vector<MountEntry>& mounts,
                                                const std::string& root, int pid) {
@@ -142,7 +145,7 @@ static Result<CgroupPlace> device_cgroup_place(CgroupMode mode, const std::vecto
     if (line == nullptr)
       return make_error("pid {} has no cgroup v2 ('0::') line in /proc/{}/cgroup", pid, pid);
     if (mount == nullptr) return make_error("no cgroup2 mount at {} in mountinfo", root);
-    return CgroupPlace{line, mount};
+    return CgroupPlace{*line, *mount};
   }
   for (const auto& candidate : lines)
     if (line == nullptr && has_item(candidate.controllers, "devices")) line = &candidate;
@@ -156,7 +159,29 @@ static Result<CgroupPlace> device_cgroup_place(CgroupMode mode, const std::vecto
   if (line == nullptr)
     return make_error("pid {} is in no 'devices' cgroup (v1) in /proc/{}/cgroup", pid, pid);
   if (mount == nullptr) return make_error("no cgroup v1 mount with the devices controller");
-  return CgroupPlace{line, mount};
+  return CgroupPlace{*line, *mount};
+}
+
+// The device cgroup's place from the few mounts the kernel names by id (in
+// v2 the one at the cgroup root, in v1 those below it), else from every
+// mount in mountinfo: the kernel's answer is taken only where mountinfo's
+// would be the same mount, and mountinfo words any error.
+static Result<CgroupPlace> find_cgroup_place(CgroupMode mode, const std::vector<CgroupLine>& lines,
+                                             const std::string& root, int pid) {
+  std::optional<std::vector<MountEntry>> by_id;
+  if (mode == CgroupMode::v2) {
+    if (auto mount = mount_at(root)) by_id = std::vector<MountEntry>{std::move(*mount)};
+  } else {
+    by_id = mounts_below(root);
+  }
+  if (by_id) {
+    auto place = device_cgroup_place(mode, lines, *by_id, root, pid);
+    if (place.ok()) return place;
+  }
+  // A host with thousands of mounts has a mountinfo of a few MiB.
+  auto mountinfo_text = read_file("/proc/self/mountinfo", 64u << 20);
+  if (!mountinfo_text.ok()) return mountinfo_text.error();
+  return device_cgroup_place(mode, lines, parse_cgroup_mounts(*mountinfo_text), root, pid);
 }
 
 Result<ContainerCgroup> find_container_cgroup(int pid, int pidfd, const std::string& cgroup_root) {
@@ -179,15 +204,9 @@ Result<ContainerCgroup> find_container_cgroup(int pid, int pidfd, const std::str
 
   auto cgroup_text = plugin::read_container_proc(pidfd, pid, "cgroup", "its cgroup");
   if (!cgroup_text.ok()) return cgroup_text.error();
-  // A host with thousands of mounts has a mountinfo of a few MiB.
-  auto mountinfo_text = read_file("/proc/self/mountinfo", 64u << 20);
-  if (!mountinfo_text.ok()) return mountinfo_text.error();
-  auto lines = parse_proc_cgroup(*cgroup_text);
-  auto mounts = parse_cgroup_mounts(*mountinfo_text);
-  auto place = device_cgroup_place(*mode, lines, mounts, root, pid);
+  auto place = find_cgroup_place(*mode, parse_proc_cgroup(*cgroup_text), root, pid);
   if (!place.ok()) return place.error();
-  const auto [line, mount] = *place;
-  auto path = join_cgroup_path(*mount, line->path);
+  auto path = join_cgroup_path(place->mount, place->line.path);
   if (!path.ok()) return path.error().context(fmt::format("pid {}", pid));
 
   ContainerCgroup found{.mode = *mode, .path = *path, .dir = {}};

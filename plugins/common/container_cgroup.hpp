@@ -1,6 +1,7 @@
 // Finding a container's device cgroup from its pid, the way runc/crun and
 // the kernel see it: the mode from statfs(cgroup_root), the cgroup from
-// /proc/<pid>/cgroup (confirmed through the pidfd), the mount point from /proc/self/mountinfo. Runs in the
+// /proc/<pid>/cgroup (confirmed through the pidfd), the mount point from the
+// kernel by mount id (mount_by_id.hpp) or else /proc/self/mountinfo. Runs in the
 // host's mount namespace (prepare); the result is an O_PATH fd of the
 // cgroup directory that later phases use instead of any path. Shared: the
 // cgroup plugin writes the container's device rules there, the ldcache
@@ -14,18 +15,11 @@
 
 #include "graft/base/error.hpp"
 #include "graft/base/unique_fd.hpp"
+#include "mount_by_id.hpp"
 
 namespace graft::cgroup {
 
 enum class CgroupMode { v1, v2 };
-
-// The fields of one /proc/self/mountinfo line that matter here, unescaped.
-struct MountEntry {
-  std::string root;         // path inside the filesystem that is mounted
-  std::string mount_point;  // where, in this mount namespace
-  std::string fstype;
-  std::string super_options;
-};
 
 // One /proc/<pid>/cgroup line: "5:devices:/docker/abc" or "0::/user.slice".
 struct CgroupLine {
