@@ -171,13 +171,13 @@ The tmpfs rows compare with the floor, whose root is a tmpfs too.
   a GPU host's cache lists one to three thousand libraries. With 1,500 other
   libraries in it, the scaling table's inventory phase takes
   $(scaling cache-1500 4) ms against $(scaling libs-10 4) ms for the same host without them. Likewise the
-  cgroup plugin keeps only the cgroup mounts of /proc/self/mountinfo instead
-  of copying every line (a node running many containers has thousands): with
-  2,000 other mounts the plugins still take $(scaling mounts-2000 6) ms against
-  $(scaling libs-10 6) ms: the kernel writing out mountinfo's 2,000 lines is most of it
-  (2.4 ms for one read of it in such a namespace here). Asking for the one
-  mount by the id statx gives for the cgroup directory (statmount(2), Linux
-  6.8) would not read the others; that is not done yet. What is left,
+  cgroup plugin no longer reads /proc/self/mountinfo, whose every line the
+  kernel formats (a node running many containers has thousands; one read of
+  it took 2.4 ms with 2,000 other mounts here): it asks the kernel for the
+  cgroup mounts by id (statx's mount id, statmount(2) and listmount(2), Linux
+  6.8; plugins/common/mount_by_id.hpp) and reads mountinfo only where the
+  kernel cannot say. With 2,000 other mounts the plugins take
+  $(scaling mounts-2000 6) ms against $(scaling libs-10 6) ms without them. What is left,
   $(scaling rules-1 4) ms of one \`graft apply\` here, is a few procfs files, the
   driver root's ld.so.cache and a stat per library. A cache under /run/graft
   would still have to read and validate itself on every start (the driver
