@@ -30,6 +30,11 @@ struct Mask {
   std::string target;
   UniqueFd tmpfs;  // detached until apply attaches it; the same mount afterwards
   bool attached = false;
+  // The directories of the last mountpoint made in the tmpfs, outermost
+  // first, until the mask is applied. The plan lists a MIG host's capability
+  // files directory by directory, so the next one mostly shares them: each is
+  // made and settled once, and at most a path's depth of fds stays open.
+  std::vector<std::pair<std::string, UniqueFd>> last_dirs;
 };
 
 struct ProcBind {
@@ -89,6 +94,7 @@ class Procfs {
         !status)
       return status;
     found->second.attached = true;
+    found->second.last_dirs.clear();  // every prepare has run: no mountpoint is made in it again
     return ok_status();
   }
 
@@ -96,9 +102,10 @@ class Procfs {
     auto bind = plugin::prepare_bind(action, {FileType::regular, FileType::directory});
     if (!bind) return bind.error();
     ProcBind prepared{.bind = std::move(*bind)};
-    prepared.mask = mask_over(action.target);
-    if (prepared.mask != nullptr) {
-      auto mountpoint = mountpoint_in_mask(*prepared.mask, prepared.bind);
+    Mask* mask = mask_over(action.target);
+    prepared.mask = mask;
+    if (mask != nullptr) {
+      auto mountpoint = mountpoint_in_mask(*mask, prepared.bind);
       if (!mountpoint) return mountpoint.error();
       prepared.mountpoint = std::move(*mountpoint);
     }
@@ -117,23 +124,41 @@ class Procfs {
   }
 
   // The deepest mask whose target is a proper parent of `target`.
-  const Mask* mask_over(const std::string& target) const {
-    const Mask* best = nullptr;
-    for (const auto& [index, mask] : masks_)
+  Mask* mask_over(const std::string& target) {
+    Mask* best = nullptr;
+    for (auto& [index, mask] : masks_)
       if (target.starts_with(mask.target + "/") &&
           (best == nullptr || mask.target.size() > best->target.size()))
         best = &mask;
     return best;
   }
 
-  static Result<UniqueFd> mountpoint_in_mask(const Mask& mask, const PreparedBind& bind) {
+  static Result<UniqueFd> mountpoint_in_mask(Mask& mask, const PreparedBind& bind) {
     auto names = split_container_path(bind.target.substr(mask.target.size()));
     if (!names) return names.error();
     if (names->empty()) return make_error("{}: nothing below the mask", bind.target);
-    std::span<const std::string> parents(names->data(), names->size() - 1);
-    auto parent = make_dirs_at(mask.tmpfs.get(), parents, Owner{}, mask.target);
-    if (!parent) return parent;
-    return make_leaf_at(parent->get(), names->back(), bind.leaf, Owner{}, bind.target);
+    auto parent = dir_in_mask(mask, std::span<const std::string>(names->data(), names->size() - 1));
+    if (!parent) return parent.error();
+    return make_leaf_at(*parent, names->back(), bind.leaf, Owner{}, bind.target);
+  }
+
+  // The directory `names` below the mask's tmpfs root, made as needed; the
+  // fd stays the mask's. The tmpfs is the plugin's own and still detached,
+  // so nothing else can change what a kept fd names.
+  static Result<int> dir_in_mask(Mask& mask, std::span<const std::string> names) {
+    auto& kept = mask.last_dirs;
+    size_t shared = 0;
+    while (shared < kept.size() && shared < names.size() && kept[shared].first == names[shared]) ++shared;
+    kept.resize(shared);
+    std::string shown = mask.target;
+    for (size_t i = 0; i < names.size(); ++i) {
+      shown += "/" + names[i];
+      if (i < shared) continue;
+      auto made = make_dir_at(i == 0 ? mask.tmpfs.get() : kept.back().second.get(), names[i], Owner{}, shown);
+      if (!made) return made.error();
+      kept.emplace_back(names[i], std::move(*made));
+    }
+    return kept.empty() ? mask.tmpfs.get() : kept.back().second.get();
   }
 
   const Host& host_;

@@ -126,6 +126,31 @@ TEST_CASE("A MIG access file is bound onto a file made inside the mask",
         std::vector<std::string>{"gi2"});
 }
 
+TEST_CASE("MIG access files sharing directories in the mask, in any order, each show their own file",
+          "[plugins][mount][procfs]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = proc_host(/*mig=*/true);
+  MountSandbox sandbox;
+  auto plugin = test::load_mechanism_plugin("procfs");
+  // Deeper, shallower, another GPU, then back: the directories made for one
+  // file are reused by the next only where its path shares them.
+  const std::vector<std::string> files = {
+      "gpu0/mig/gi2/ci1/access", "gpu0/mig/gi2/access", "gpu0/mig/gi2/ci0/access",
+      "gpu1/mig/gi1/access",     "gpu0/mig/gi1/ci0/access", "gpu1/mig/gi2/ci1/access"};
+  std::vector<Action> actions = {mask(host)};
+  for (const auto& file : files) actions.push_back(proc_bind(host, kDriverProc + "/capabilities/" + file));
+  REQUIRE(test::run_plugin(*plugin, actions, sandbox.target()).ok());
+  for (const auto& file : files) {
+    std::string access = kDriverProc + "/capabilities/" + file;
+    CHECK(read_all(sandbox.path(access)) == read_all(host.path(access)));
+  }
+  const std::string mig0 = sandbox.path(kDriverProc + "/capabilities/gpu0/mig");
+  CHECK(entries(mig0) == std::vector<std::string>{"gi1", "gi2"});
+  CHECK(entries(mig0 + "/gi2") == std::vector<std::string>{"access", "ci0", "ci1"});
+  CHECK(entries(mig0 + "/gi1") == std::vector<std::string>{"ci0"});
+  CHECK(entries(sandbox.path(kDriverProc + "/capabilities/gpu1/mig")) == std::vector<std::string>{"gi1", "gi2"});
+}
+
 TEST_CASE("A malformed procfs rewrite is refused in prepare, naming the mask target",
           "[plugins][mount][procfs]") {
   GRAFT_REQUIRE_MOUNTS();
