@@ -126,7 +126,7 @@ TEST_CASE("A directory that is not a mount point is on its parent's mount and ha
   CHECK_FALSE(mounts_below(plain));
 }
 
-TEST_CASE("More than 64 mounts below one are left to mountinfo; 64 are named in mount order",
+TEST_CASE("At most 64 mounts below one are named, in mount order, and more are left to mountinfo",
           "[cgroup][mounts]") {
   GRAFT_REQUIRE_MOUNTS();
   GRAFT_SKIP_IF(kernel_skip_reason());
