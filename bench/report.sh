@@ -219,7 +219,11 @@ The tmpfs rows compare with the floor, whose root is a tmpfs too.
   across its consecutive actions (plugins/common/checked_dirs.hpp): the
   second library in a directory costs a dup, not an openat2, the walk from
   the root and two statx (one \`graft apply\` here: 1,769 syscalls became
-  1,521). A symlink with nothing in its way is made at its name rather than
+  1,521). Likewise the procfs plugin makes each mountpoint inside its mask
+  from the directories the previous one made rather than from the mask's
+  root: a MIG host's capability files share them (56 instances: 520 mkdirat
+  became 149, and the prepare phase took about 4.7 ms instead of 6 to 10).
+  A symlink with nothing in its way is made at its name rather than
   at a temporary one renamed over it. Of the bundle's config.json, only the
   sections graft reads are built into the parsed document
   (request/request_from_bundle.cpp): a container engine's config carries a
