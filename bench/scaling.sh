@@ -51,8 +51,9 @@ with_libraries() {
 with_host_libraries() { add_stub_libraries "$1" libother "$2" 1.0; }
 
 # with_host_mounts CASE N: graft runs in a mount namespace holding N more
-# mounts, as on a node running many containers (the cgroup plugin reads
-# /proc/self/mountinfo); the row's whole process then includes nsenter.
+# mounts, as on a node running many containers (reading /proc/self/mountinfo
+# costs every line; the cgroup plugin asks for its mounts by id instead);
+# the row's whole process then includes nsenter.
 declare -A case_wrap
 with_host_mounts() {
   local holder

@@ -47,7 +47,7 @@ void* Sandbox::allocate(void* ud, void* block, size_t old_size, size_t new_size)
   // With no block, old_size is a type tag, not a size.
   std::uint64_t old_bytes = block != nullptr ? old_size : 0;
   if (new_size == 0) {
-    std::free(block);
+    self->release(block, old_bytes);
     self->memory_used_ -= old_bytes;
     return nullptr;
   }
@@ -56,15 +56,26 @@ void* Sandbox::allocate(void* ud, void* block, size_t old_size, size_t new_size)
     if (self->L_ != nullptr) find_place(self->L_, 0, self->refusal_place_);
     return nullptr;
   }
-  void* grown = std::realloc(block, new_size);
-  if (grown == nullptr) {
-    // Lua assumes shrinking never fails; the old block is still big enough.
-    if (new_size <= old_bytes) return block;
-    return nullptr;
-  }
+  void* grown = self->resize(block, old_bytes, new_size);
+  if (grown == nullptr) return nullptr;  // growing failed; shrinking never does
   self->memory_used_ = self->memory_used_ - old_bytes + new_size;
   return grown;
 }
+
+// AddressSanitizer sees each Lua object as its own heap block only when
+// the C allocator hands it out: the pool is left out of sanitized builds.
+#if defined(__SANITIZE_ADDRESS__)
+void Sandbox::release(void* block, size_t) { std::free(block); }
+void* Sandbox::resize(void* block, size_t old_size, size_t new_size) {
+  void* moved = std::realloc(block, new_size);
+  return moved == nullptr && new_size <= old_size ? block : moved;
+}
+#else
+void Sandbox::release(void* block, size_t size) { pool_.release(block, size); }
+void* Sandbox::resize(void* block, size_t old_size, size_t new_size) {
+  return block == nullptr ? pool_.allocate(new_size) : pool_.resize(block, old_size, new_size);
+}
+#endif
 
 void Sandbox::count_hook(lua_State* L, lua_Debug*) {
   Sandbox& self = of(L);

@@ -17,6 +17,7 @@
 #include "graft/base/error.hpp"
 #include "policy/origin.hpp"
 #include "policy/policy.hpp"
+#include "rules/block_pool.hpp"
 #include "rules/place.hpp"
 
 namespace graft::rules {
@@ -56,12 +57,15 @@ class Sandbox {
  private:
   explicit Sandbox(const Limits& limits);
   static void* allocate(void* ud, void* block, size_t old_size, size_t new_size) noexcept;
+  void release(void* block, size_t size);
+  void* resize(void* block, size_t old_size, size_t new_size);
   static void count_hook(lua_State* L, lua_Debug* ar);
   static int message_handler(lua_State* L);
   void stop(Stop why);
   int raise_stop(lua_State* L);
   const std::string& stop_message() const;
 
+  BlockPool pool_;  // freed last, after ~Sandbox has closed the state
   lua_State* L_ = nullptr;
   std::uint64_t memory_limit_;
   std::uint64_t memory_used_ = 0;
