@@ -194,8 +194,12 @@ The tmpfs rows compare with the floor, whose root is a tmpfs too.
   from that text (rules/precompiled_chunks.hpp, core/tools/precompile_rules.cpp),
   with the file's own chunk name put back into the dump so that messages and
   line information are those of the text: Lua's parser had been a quarter of
-  \`graft plan\`. An admin's own rule file is still compiled from its text: what
-  is left per file is reading it, Lua compiling it and running its main chunk.
+  \`graft plan\`. Lua's blocks of up to 256 bytes (strings, table parts,
+  closures, the parser's buffers) come from slabs with a free list per size
+  class (rules/block_pool.hpp) rather than one malloc and free each: 4.6% of
+  \`graft plan\`, and 12% of what each admin rule file adds. An admin's own
+  rule file is still compiled from its text: what is left per file is reading
+  it, Lua compiling it and running its main chunk.
 - **Policy.** \`version_pattern\` is compiled with regex traits whose
   primary collation key is cheap in the classic locale
   (policy/version_regex.hpp): libstdc++ asks for that key of all 256
