@@ -87,3 +87,34 @@ TEST_CASE("partition capabilities answer as a std::map filled the same way, in a
     for (const auto& [name, minor] : expected) CHECK(caps.find(name) == minor);
   }
 }
+
+TEST_CASE("a whole listing gives what adding its names one by one gives, a repeated name keeping its first minor",
+          "[partition_caps]") {
+  // A driver's order for 32 GPUs: gpu10 follows gpu9 and gi10 follows gi9,
+  // so the listing is sorted runs that break where a number gains a digit.
+  std::vector<std::string> names{"config", "monitor"};
+  for (int gpu = 0; gpu < 32; ++gpu)
+    for (int gi = 0; gi < 15; ++gi) {
+      std::string instance = "gpu" + std::to_string(gpu) + "/gi" + std::to_string(gi);
+      names.push_back(instance + "/access");
+      for (int ci = 0; ci < 8; ++ci) names.push_back(instance + "/ci" + std::to_string(ci) + "/access");
+    }
+  std::mt19937 random(32);
+  for (int round = 0; round < 4; ++round) {
+    std::vector<std::string> order = names;
+    if (round == 1) std::shuffle(order.begin(), order.end(), random);
+    if (round == 2) std::reverse(order.begin(), order.end());
+    if (round == 3) order.insert(order.begin() + 100, names.begin() + 500, names.begin() + 540);  // repeats
+    std::vector<PartitionCaps::value_type> listing;
+    PartitionCaps one_by_one;
+    for (unsigned minor = 0; minor < order.size(); ++minor) {
+      listing.emplace_back(order[minor], minor);
+      one_by_one.add(order[minor], minor);
+    }
+    INFO("round " << round);
+    auto whole = PartitionCaps::from_listing(listing);
+    CHECK(entries(whole) == entries(one_by_one));
+    CHECK(whole.find("gpu17/gi3/ci2/access") == one_by_one.find("gpu17/gi3/ci2/access"));
+  }
+  CHECK(entries(PartitionCaps::from_listing({})).empty());
+}

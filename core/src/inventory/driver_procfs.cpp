@@ -184,6 +184,7 @@ Status read_partition_caps(const Policy& policy, Inventory& inventory) {
   auto text = read_file(path, kProcfsFileLimit);
   if (!text) return ok_status();  // no partition support on this host
   PartitionCapFilter wanted(policy.discovery.partition_gi_key, inventory.gpus);
+  std::vector<PartitionCaps::value_type> listing;
   std::string_view rest = *text;
   for (int number = 1; !rest.empty(); ++number) {
     auto end = rest.find('\n');
@@ -196,9 +197,10 @@ Status read_partition_caps(const Policy& policy, Inventory& inventory) {
     std::string_view minor_text = trim_view(line.substr(space));
     auto minor = parse_unsigned(minor_text);
     if (!minor) return make_error("{}:{}: invalid minor '{}'", path, number, minor_text);
-    // A repeated name keeps its first minor.
-    inventory.partition_caps.add(line.substr(0, space), *minor);
+    listing.emplace_back(line.substr(0, space), *minor);
   }
+  // A repeated name keeps its first minor.
+  inventory.partition_caps = PartitionCaps::from_listing(listing);
   return ok_status();
 }
 

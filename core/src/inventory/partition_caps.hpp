@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -61,6 +62,13 @@ class PartitionCaps {
   PartitionCaps(std::initializer_list<value_type> entries) {
     for (const auto& [name, minor] : entries) set(name, minor);
   }
+
+  // The capabilities of a whole listing, in the driver's order: as add() of
+  // each in turn, but the listing's sorted runs are merged rather than each
+  // name put in its place. A driver lists near order only up to ten GPUs:
+  // "gpu10" sorts before "gpu2", and inserting each of its names moved the
+  // names after it (on a 32-GPU listing, most of discovery's time).
+  static PartitionCaps from_listing(std::span<const value_type> listing);
 
   // Adds `name` unless it is there: a name listed twice keeps its first minor.
   // Constant time when names come in order, as a driver lists most of them.
