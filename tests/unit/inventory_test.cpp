@@ -93,6 +93,28 @@ TEST_CASE("a partition capability the driver lists twice keeps its first minor, 
                                                               {"monitor", 2}});
 }
 
+TEST_CASE("a GPU's partition capabilities are judged by its whole minor, even right after those of a GPU whose minor it extends",
+          "[inventory]") {
+  auto host = FakeHost::build(FakeHostSpec::with_gpus(2, /*mig=*/true));  // minors 0 and 1
+  std::string minors_file = host.path("/proc/driver/nvidia-caps/mig-minors");
+  namespace fs = std::filesystem;
+  fs::permissions(minors_file, fs::perms::owner_write, fs::perm_options::add);
+  std::ofstream(minors_file, std::ios::trunc) << "gpu1/gi0/access 10\ngpu10/gi0/access 100\ngpu1/gi1/access 11\n"
+                                                  "gpu12/gi0/access 120\ngpu0/gi0/access 1\ngpu00/gi0/access 2\n"
+                                                  "config 3\ngpu1/gi2/access 12\n";
+  auto inventory = discover_inventory(policy_for(host));
+  REQUIRE(inventory);
+  std::vector<std::pair<std::string, unsigned>> caps(inventory->partition_caps.begin(),
+                                                     inventory->partition_caps.end());
+  // "gpu00" is minor 0 as the number reads; the driver never writes it so.
+  CHECK(caps == std::vector<std::pair<std::string, unsigned>>{{"config", 3},
+                                                              {"gpu0/gi0/access", 1},
+                                                              {"gpu00/gi0/access", 2},
+                                                              {"gpu1/gi0/access", 10},
+                                                              {"gpu1/gi1/access", 11},
+                                                              {"gpu1/gi2/access", 12}});
+}
+
 TEST_CASE("discovery reads character majors from /proc/devices", "[inventory]") {
   auto host = FakeHost::build(FakeHostSpec::with_gpus(1));
   auto inventory = discover_inventory(policy_for(host));

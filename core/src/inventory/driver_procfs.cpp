@@ -89,20 +89,28 @@ class PartitionCapFilter {
     std::sort(host_minors_.begin(), host_minors_.end());
   }
 
-  bool keeps(std::string_view name) const {
+  // `name` must stay valid until the next call: the driver lists each GPU's
+  // names together, so the answer for one "gpu<N>/gi" holds for the names
+  // after it that start the same, and they are judged by that prefix alone.
+  bool keeps(std::string_view name) {
+    if (!last_prefix_.empty() && name.starts_with(last_prefix_)) return last_kept_;
     if (before_minor_.empty() || !name.starts_with(before_minor_)) return true;
-    name.remove_prefix(before_minor_.size());
+    std::string_view rest = name.substr(before_minor_.size());
     unsigned minor = 0;
-    auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), minor);
+    auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), minor);
     if (ec != std::errc()) return true;
-    name.remove_prefix(static_cast<std::size_t>(end - name.data()));
-    if (!name.starts_with(after_minor_)) return true;
-    return std::binary_search(host_minors_.begin(), host_minors_.end(), minor);
+    rest.remove_prefix(static_cast<std::size_t>(end - rest.data()));
+    if (!rest.starts_with(after_minor_)) return true;
+    last_prefix_ = name.substr(0, name.size() - rest.size() + after_minor_.size());
+    last_kept_ = std::binary_search(host_minors_.begin(), host_minors_.end(), minor);
+    return last_kept_;
   }
 
  private:
   std::string before_minor_, after_minor_;
   std::vector<unsigned> host_minors_;  // sorted
+  std::string_view last_prefix_;       // "gpu3/gi" of the last GPU name judged
+  bool last_kept_ = false;
 };
 
 Result<Gpu> read_gpu_record(const std::string& path, const Discovery& discovery) {
