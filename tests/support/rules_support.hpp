@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "rules/evaluate_rules.hpp"
 
 namespace graft::rules_test {
@@ -104,6 +106,16 @@ inline Result<Intent> evaluate_files(const RuleDir& dir,
 
 inline std::string error_of(const Result<Intent>& result) {
   return result.ok() ? std::string("(no error)") : result.error().message;
+}
+
+// evaluate_files when it must succeed: its error is shown if it does not.
+inline Intent evaluate_ok(const RuleDir& dir,
+                          const std::vector<std::pair<std::string, std::string>>& files,
+                          const Request& request = test_request()) {
+  auto result = evaluate_files(dir, files, request);
+  INFO(error_of(result));
+  REQUIRE(result.ok());
+  return std::move(result).value();
 }
 
 }  // namespace graft::rules_test

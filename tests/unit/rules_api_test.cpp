@@ -11,10 +11,7 @@ namespace {
 
 // Evaluates one file holding `text`; returns the Intent (requires success).
 Intent run_ok(const RuleDir& dir, const std::string& text, const Request& request = test_request()) {
-  auto result = evaluate_files(dir, {{"api.lua", text}}, request);
-  INFO(error_of(result));
-  REQUIRE(result.ok());
-  return std::move(result).value();
+  return evaluate_ok(dir, {{"api.lua", text}}, request);
 }
 
 Origin at(const RuleDir& dir, int line) { return Origin{dir.path() + "/api.lua", line, 0}; }

@@ -8,21 +8,9 @@
 using namespace graft;
 using namespace graft::rules_test;
 
-namespace {
-
-// Evaluates one file holding `text`; returns the Intent (requires success).
-Intent host_run_ok(const RuleDir& dir, const std::string& text) {
-  auto result = evaluate_files(dir, {{"host.lua", text}}, test_request());
-  INFO(error_of(result));
-  REQUIRE(result.ok());
-  return std::move(result).value();
-}
-
-}  // namespace
-
 TEST_CASE("host shows the inventory", "[rules]") {
   RuleDir dir;
-  Intent intent = host_run_ok(dir, R"(rule('r', function(req, host, grant)
+  Intent intent = evaluate_ok(dir, {{"host.lua", R"(rule('r', function(req, host, grant)
   grant:note(host.driver_version .. ' ' .. #host.gpus)
   for _, g in ipairs(host.gpus) do
     grant:note(g.index .. ' ' .. g.minor .. ' ' .. g.uuid .. ' ' .. g.bus_id .. ' ' .. g.model .. ' ' .. #g.partitions)
@@ -30,7 +18,7 @@ TEST_CASE("host shows the inventory", "[rules]") {
   local p = host.gpus[2].partitions[2]
   grant:note(p.index .. ' ' .. p.gi .. ' ' .. p.ci)
   grant:note(host.partition_caps.config .. ' ' .. host.char_majors.gpu .. ' ' .. tostring(host.gpus[3]))
-end))");
+end))"}});
   CHECK(intent.request_notes ==
         std::vector<std::string>{"560.35.03 2", "0 0 GPU-aaaaaaaa-0000-0000-0000-000000000000 0000:19:00.0 Test GPU 0",
                                  "1 1 GPU-aaaaaaaa-0000-0000-0000-000000000001 0000:3b:00.0 Test GPU 2", "1 2 0",
@@ -39,9 +27,9 @@ end))");
 
 TEST_CASE("host.partition_caps lists every capability with its minor, in name order", "[rules]") {
   RuleDir dir;
-  Intent intent = host_run_ok(dir, R"(rule('r', function(req, host, grant)
+  Intent intent = evaluate_ok(dir, {{"host.lua", R"(rule('r', function(req, host, grant)
   for name, minor in pairs(host.partition_caps) do grant:note(name .. '=' .. minor) end
   grant:note(tostring(host.partition_caps.absent) .. ' ' .. tostring(host.partition_caps[1]))
-end))");
+end))"}});
   CHECK(intent.request_notes == std::vector<std::string>{"config=1", "monitor=2", "nil nil"});
 }

@@ -36,18 +36,11 @@ rule("lease", function(req, host, grant)
 end)
 )";
 
-Intent run_ok(const RuleDir& dir, const std::vector<std::pair<std::string, std::string>>& files) {
-  auto result = evaluate_files(dir, files);
-  INFO(error_of(result));
-  REQUIRE(result.ok());
-  return std::move(result).value();
-}
-
 }  // namespace
 
 TEST_CASE("a site rule loaded before the vendor's rules still restricts what they grant", "[rules][phases]") {
   RuleDir dir;
-  Intent intent = run_ok(dir, {{"site.lua", kSiteLease}, {"vendor.lua", kVendorRequest}});
+  Intent intent = evaluate_ok(dir, {{"site.lua", kSiteLease}, {"vendor.lua", kVendorRequest}});
   REQUIRE(intent.devices.size() == 1);
   CHECK(intent.devices[0].gpu == 1);
   CHECK(intent.capabilities.empty());
@@ -55,10 +48,10 @@ TEST_CASE("a site rule loaded before the vendor's rules still restricts what the
 
 TEST_CASE("a derive rule sees the grant after every restriction, whatever the file order", "[rules][phases]") {
   RuleDir dir;
-  Intent derived_first = run_ok(dir, {{"derive.lua", kVendorDerive}, {"vendor.lua", kVendorRequest},
+  Intent derived_first = evaluate_ok(dir, {{"derive.lua", kVendorDerive}, {"vendor.lua", kVendorRequest},
                                       {"site.lua", kSiteLease}});
   CHECK(derived_first.files.empty());
-  Intent unrestricted = run_ok(dir, {{"derive.lua", kVendorDerive}, {"vendor.lua", kVendorRequest}});
+  Intent unrestricted = evaluate_ok(dir, {{"derive.lua", kVendorDerive}, {"vendor.lua", kVendorRequest}});
   REQUIRE(unrestricted.files.size() == 1);
   CHECK(unrestricted.files[0].path == "/etc/profile.conf");
 }
@@ -66,7 +59,7 @@ TEST_CASE("a derive rule sees the grant after every restriction, whatever the fi
 TEST_CASE("a rule without a phase is a restrict rule, and rules of one phase run in registration order",
           "[rules][phases]") {
   RuleDir dir;
-  Intent intent = run_ok(dir, {{"a.lua", "rule('late', 'check', function(req, host, grant) grant:note('check') end)\n"
+  Intent intent = evaluate_ok(dir, {{"a.lua", "rule('late', 'check', function(req, host, grant) grant:note('check') end)\n"
                                          "rule('site', function(req, host, grant) grant:note('restrict') end)\n"
                                          "rule('second', 'restrict', function(req, host, grant) grant:note('restrict 2') end)\n"
                                          "rule('first', 'request', function(req, host, grant) grant:note('request') end)\n"}});
@@ -88,7 +81,7 @@ TEST_CASE("a derive or check rule that changes the grant is an error naming the 
 
 TEST_CASE("a check rule may still refuse the container", "[rules][phases]") {
   RuleDir dir;
-  Intent intent = run_ok(dir, {{"vendor.lua", kVendorRequest},
+  Intent intent = evaluate_ok(dir, {{"vendor.lua", kVendorRequest},
                                {"check.lua", "rule('cuda', 'check', function(req, host, grant) grant:deny('too old') end)\n"}});
   REQUIRE(intent.refusal);
   CHECK(intent.refusal->text == "too old");

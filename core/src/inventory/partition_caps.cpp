@@ -60,19 +60,14 @@ PartitionCaps PartitionCaps::from_listing(std::span<const value_type> listing) {
 }
 
 void PartitionCaps::insert(std::string_view name, unsigned minor, bool replace) {
-  // Names mostly come in order, and those that do not come in runs (a
-  // driver lists gi10 after gi9 and its compute instances after it): the
-  // place just after the last insert is tried first.
-  auto at = entries_.cbegin() + static_cast<std::ptrdiff_t>(std::min(last_ + 1, entries_.size()));
-  bool after_last = last_ < entries_.size() && name_of(entries_[last_]) < name;
-  if (!after_last || (at != entries_.end() && !(name < name_of(*at)))) at = lower_bound(name);
+  auto at = lower_bound(name);
   if (at != entries_.end() && name_of(*at) == name) {
     if (replace) entries_[static_cast<std::size_t>(at - entries_.begin())].minor = minor;
     return;
   }
   Entry entry{static_cast<std::uint32_t>(names_.size()), static_cast<std::uint32_t>(name.size()), minor};
   names_.append(name);
-  last_ = static_cast<std::size_t>(entries_.insert(at, entry) - entries_.begin());
+  entries_.insert(at, entry);
 }
 
 }  // namespace graft

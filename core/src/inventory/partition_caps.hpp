@@ -71,7 +71,7 @@ class PartitionCaps {
   static PartitionCaps from_listing(std::span<const value_type> listing);
 
   // Adds `name` unless it is there: a name listed twice keeps its first minor.
-  // Constant time when names come in order, as a driver lists most of them.
+  // Constant time when names come in order (lower_bound tries the end first).
   void add(std::string_view name, unsigned minor) { insert(name, minor, false); }
   // Adds `name`, or gives it `minor` if it is there.
   void set(std::string_view name, unsigned minor) { insert(name, minor, true); }
@@ -93,7 +93,6 @@ class PartitionCaps {
 
   std::string names_;           // every name, in the order added
   std::vector<Entry> entries_;  // sorted by name
-  std::size_t last_ = SIZE_MAX;  // where the last name went in entries_ (none yet)
 };
 
 }  // namespace graft

@@ -28,8 +28,8 @@ void* BlockPool::cut(std::size_t size_class) {
 }
 
 void* BlockPool::allocate(std::size_t size) {
-  if (size > kLargestPooled) return std::malloc(size);
-  const std::size_t size_class = class_of(std::max<std::size_t>(size, 1));
+  if (!pooled(size)) return std::malloc(size);
+  const std::size_t size_class = class_of(size);
   if (FreeBlock* block = free_[size_class]) {
     free_[size_class] = block->next;
     return block;
@@ -39,19 +39,18 @@ void* BlockPool::allocate(std::size_t size) {
 
 void BlockPool::release(void* block, std::size_t size) {
   if (block == nullptr) return;
-  if (size > kLargestPooled) {
+  if (!pooled(size)) {
     std::free(block);
     return;
   }
-  const std::size_t size_class = class_of(std::max<std::size_t>(size, 1));
+  const std::size_t size_class = class_of(size);
   free_[size_class] = new (block) FreeBlock{free_[size_class]};
 }
 
 void* BlockPool::resize(void* block, std::size_t old_size, std::size_t new_size) {
-  if (old_size > kLargestPooled && new_size > kLargestPooled) return std::realloc(block, new_size);
-  if (old_size <= kLargestPooled && new_size <= kLargestPooled &&
-      class_of(std::max<std::size_t>(old_size, 1)) == class_of(std::max<std::size_t>(new_size, 1)))
-    return block;
+  if (block == nullptr) return allocate(new_size);
+  if (!pooled(old_size) && !pooled(new_size)) return std::realloc(block, new_size);
+  if (pooled(old_size) && pooled(new_size) && class_of(old_size) == class_of(new_size)) return block;
   void* moved = allocate(new_size);
   if (moved == nullptr) {
     if (new_size > old_size) return nullptr;

@@ -28,13 +28,15 @@ class BlockPool {
   void* allocate(std::size_t size);
   void release(void* block, std::size_t size);
   // The block, moved or not, holding the first min(old_size, new_size)
-  // bytes; nullptr (the block untouched) only when growing fails.
+  // bytes; nullptr (the block untouched) only when growing fails. A null
+  // block is a new one, as with realloc.
   void* resize(void* block, std::size_t old_size, std::size_t new_size);
 
  private:
   static constexpr std::size_t kGrain = 16;
   static constexpr std::size_t kSlabSize = 32 * 1024;
-  static std::size_t class_of(std::size_t size) { return (size - 1) / kGrain; }
+  static bool pooled(std::size_t size) { return size <= kLargestPooled; }
+  static std::size_t class_of(std::size_t size) { return size == 0 ? 0 : (size - 1) / kGrain; }
 
   struct FreeBlock {
     FreeBlock* next;

@@ -73,7 +73,7 @@ void* Sandbox::resize(void* block, size_t old_size, size_t new_size) {
 #else
 void Sandbox::release(void* block, size_t size) { pool_.release(block, size); }
 void* Sandbox::resize(void* block, size_t old_size, size_t new_size) {
-  return block == nullptr ? pool_.allocate(new_size) : pool_.resize(block, old_size, new_size);
+  return pool_.resize(block, old_size, new_size);
 }
 #endif
 
