@@ -26,6 +26,15 @@ bool warned(const Inventory& inventory, const std::string& text) {
   return false;
 }
 
+
+// Replaces the fake host's partition minors table with `text`.
+void write_mig_minors(const FakeHost& host, const std::string& text) {
+  std::string minors_file = host.path("/proc/driver/nvidia-caps/mig-minors");
+  namespace fs = std::filesystem;
+  fs::permissions(minors_file, fs::perms::owner_write, fs::perm_options::add);
+  std::ofstream(minors_file, std::ios::trunc) << text;
+}
+
 }  // namespace
 
 TEST_CASE("discovery reads the driver version and GPUs in minor order", "[inventory]") {
@@ -76,12 +85,9 @@ TEST_CASE("discovery keeps the partition capabilities of the host's GPUs and tho
 TEST_CASE("a partition capability the driver lists twice keeps its first minor, in any order of names",
           "[inventory]") {
   auto host = FakeHost::build(FakeHostSpec::with_gpus(1, /*mig=*/true));  // minor 0
-  std::string minors_file = host.path("/proc/driver/nvidia-caps/mig-minors");
-  namespace fs = std::filesystem;
-  fs::permissions(minors_file, fs::perms::owner_write, fs::perm_options::add);
-  std::ofstream(minors_file, std::ios::trunc) << "gpu0/gi2/access 30\ngpu0/gi10/access 110\nmonitor 2\n"
-                                                  "gpu0/gi1/access 20\ngpu0/gi10/access 999\nconfig 1\n"
-                                                  "gpu0/gi2/access 31\n";
+  write_mig_minors(host, "gpu0/gi2/access 30\ngpu0/gi10/access 110\nmonitor 2\n"
+                         "gpu0/gi1/access 20\ngpu0/gi10/access 999\nconfig 1\n"
+                         "gpu0/gi2/access 31\n");
   auto inventory = discover_inventory(policy_for(host));
   REQUIRE(inventory);
   std::vector<std::pair<std::string, unsigned>> caps(inventory->partition_caps.begin(),
@@ -96,12 +102,9 @@ TEST_CASE("a partition capability the driver lists twice keeps its first minor, 
 TEST_CASE("a GPU's partition capabilities are judged by its whole minor, even right after those of a GPU whose minor it extends",
           "[inventory]") {
   auto host = FakeHost::build(FakeHostSpec::with_gpus(2, /*mig=*/true));  // minors 0 and 1
-  std::string minors_file = host.path("/proc/driver/nvidia-caps/mig-minors");
-  namespace fs = std::filesystem;
-  fs::permissions(minors_file, fs::perms::owner_write, fs::perm_options::add);
-  std::ofstream(minors_file, std::ios::trunc) << "gpu1/gi0/access 10\ngpu10/gi0/access 100\ngpu1/gi1/access 11\n"
-                                                  "gpu12/gi0/access 120\ngpu0/gi0/access 1\ngpu00/gi0/access 2\n"
-                                                  "config 3\ngpu1/gi2/access 12\n";
+  write_mig_minors(host, "gpu1/gi0/access 10\ngpu10/gi0/access 100\ngpu1/gi1/access 11\n"
+                         "gpu12/gi0/access 120\ngpu0/gi0/access 1\ngpu00/gi0/access 2\n"
+                         "config 3\ngpu1/gi2/access 12\n");
   auto inventory = discover_inventory(policy_for(host));
   REQUIRE(inventory);
   std::vector<std::pair<std::string, unsigned>> caps(inventory->partition_caps.begin(),
