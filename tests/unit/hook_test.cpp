@@ -124,7 +124,8 @@ TEST_CASE("a hook that cannot load its plugins fails closed and logs the error",
   std::string bundle = write_bundle(host.host.path("/bundle-gpu"), {R"("NVIDIA_VISIBLE_DEVICES=0")"});
   auto result = hook(host.policy, state_for(bundle));
   CHECK(result.exit_code == 1);
-  CHECK_THAT(result.err, Catch::StartsWith("graft: container c9: plugin directory "));
+  CHECK_THAT(result.err, Catch::StartsWith("graft: container c9: plugin directory ") &&
+                             Catch::EndsWith("no-plugins: cannot be listed: No such file or directory\n"));
   CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
   std::ifstream in(host.audit);
   std::string line;

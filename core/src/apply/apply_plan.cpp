@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "apply/mount_namespace.hpp"
+#include "apply/open_file_limit.hpp"
 #include "fault/plugin_crash_handlers.hpp"
 #include "fault/running_note.hpp"
 #include "files/paths.hpp"
@@ -123,6 +124,7 @@ Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const Apply
   // A crashing plugin is named in one line (LoadedPlugin notes each call);
   // installed once here rather than once per call.
   PluginCrashHandlers crash_handlers;
+  raise_open_file_limit();  // prepare holds each host object open until applied
 
   auto start = Clock::now();
   auto source_root = open_source_root(site, target);

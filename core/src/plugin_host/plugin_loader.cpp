@@ -4,7 +4,9 @@
 #include "plugin_host/plugin_loader.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
+#include <cstring>
 #include <dirent.h>
 #include <dlfcn.h>
 
@@ -133,7 +135,7 @@ namespace {
 // Plugin names of every lib<name>.so in dir, sorted.
 Result<std::vector<std::string>> plugins_in(const std::string& dir) {
   std::unique_ptr<DIR, int (*)(DIR*)> listing(::opendir(dir.c_str()), ::closedir);
-  if (!listing) return make_error("plugin directory {}: cannot be listed", dir);
+  if (!listing) return make_error("plugin directory {}: cannot be listed: {}", dir, std::strerror(errno));
   std::vector<std::string> names;
   while (const dirent* entry = ::readdir(listing.get())) {
     std::string_view file = entry->d_name;
