@@ -61,6 +61,8 @@ TEST_CASE("Apply: a hard limit below what the plan holds open fails in one line 
   CHECK(result.exit_code == 1);
   CHECK(line_count(result.err) == 1);
   CHECK_THAT(result.err, Catch::StartsWith("graft: container hard-limit: ") &&
-                             Catch::EndsWith(": Too many open files\n"));
+                             Catch::Contains(": Too many open files (graft holds ") &&
+                             Catch::Contains(" its limit of 24, the hard RLIMIT_NOFILE it was started with") &&
+                             Catch::EndsWith(": raise the runtime's)\n"));
   CHECK(container.mount_count() == before);
 }

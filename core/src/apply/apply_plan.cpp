@@ -129,7 +129,8 @@ Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const Apply
   auto start = Clock::now();
   auto source_root = open_source_root(site, target);
   if (!source_root) return source_root.error();
-  if (auto status = prepare_all(plan, by, target); !status) return status.error();
+  if (auto status = prepare_all(plan, by, target); !status)
+    return name_open_file_limit(status.error());
   report.times.prepare_ms = ms_since(start);
 
   start = Clock::now();

@@ -1,7 +1,14 @@
 // The soft open-file limit raised for applying a plan (open_file_limit.hpp).
 #include "apply/open_file_limit.hpp"
 
+#include <dirent.h>
 #include <sys/resource.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
 
 namespace graft {
 
@@ -12,6 +19,35 @@ void raise_open_file_limit() {
   // was lowered); the soft limit stays, and an EMFILE names what failed.
   limit.rlim_cur = limit.rlim_max;
   ::setrlimit(RLIMIT_NOFILE, &limit);
+}
+
+namespace {
+
+// Files this process holds open, counted in /proc/self/fd (less the listing's
+// own); nothing when it cannot be listed, errno saying why.
+std::optional<std::size_t> open_file_count() {
+  std::unique_ptr<DIR, int (*)(DIR*)> listing(::opendir("/proc/self/fd"), ::closedir);
+  if (!listing) return std::nullopt;
+  std::size_t count = 0;
+  while (const dirent* entry = ::readdir(listing.get()))
+    if (entry->d_name[0] != '.') ++count;
+  return count - 1;
+}
+
+}  // namespace
+
+Error name_open_file_limit(Error error) {
+  // The failing plugin may have closed what it opened for the failed action.
+  constexpr std::size_t kSlack = 4;
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return error;
+  auto count = open_file_count();
+  if (count ? *count + kSlack < limit.rlim_cur : errno != EMFILE) return error;
+  std::string held = count ? fmt::format("{} open files, near", *count) : "as many open files as";
+  error.message += fmt::format(" (graft holds {} its limit of {}, the hard RLIMIT_NOFILE it was "
+                               "started with: raise the runtime's)",
+                               held, limit.rlim_cur);
+  return error;
 }
 
 }  // namespace graft

@@ -12,10 +12,18 @@
 // the ldconfig child runs with 64.
 #pragma once
 
+#include "graft/base/error.hpp"
+
 namespace graft {
 
 // Raises the soft RLIMIT_NOFILE to the hard one; leaves it as it is if the
 // kernel refuses.
 void raise_open_file_limit();
+
+// `error` from preparing, with graft's open files and its limit named when it
+// holds nearly as many as it may: the plugin's own line says only "Too many
+// open files", and what the admin must raise is the hard limit the runtime or
+// service gave graft.
+Error name_open_file_limit(Error error);
 
 }  // namespace graft
