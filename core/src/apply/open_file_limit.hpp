@@ -2,14 +2,14 @@
 //
 // Preparing a plan opens every host object before the container is entered
 // and holds it until it is applied: a bind mount holds its source and its
-// detached tree, so one fd or two per action. A plan that gives every MIG
-// instance of a large host holds hundreds; 56 instances hold about 410. The
+// detached tree, so one fd or two per action. A plan that gives every GPU
+// partition of a large host holds hundreds; 56 partitions hold about 410. The
 // soft RLIMIT_NOFILE that systemd services, shells and some runtimes start
 // with is 1,024, and a runtime may pass on less. The hard limit is what the
 // administrator allows, and raising the soft limit to it needs no privilege,
 // so graft does that before preparing (as the Go runtime does for every Go
-// program, NVIDIA's hook among them). Children graft starts set their own:
-// the ldconfig child runs with 64.
+// program, the hooks graft replaces among them). Children graft starts set
+// their own: the ldconfig child runs with 64.
 #pragma once
 
 #include "graft/base/error.hpp"
