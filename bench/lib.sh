@@ -60,18 +60,26 @@ with_ldcache_method() {
   echo "$copy"
 }
 
-# with_rules POLICY N: N admin rule files, each one trivial restrict-phase rule.
+# with_rules POLICY FILES [RULES]: FILES admin rule files, each holding RULES
+# (default 1) trivial restrict-phase rules.
 with_rules() {
-  local policy=$1 n=$2 names=() i
+  local policy=$1 files=$2 per_file=${3:-1} names=() i j file
   mkdir -p "$(dirname "$policy")/rules"
-  for i in $(seq "$n"); do
-    printf 'rule("bench-%s", "restrict", function(req, host, grant)\n  if grant:injecting() then return end\nend)\n' \
-      "$i" > "$(dirname "$policy")/rules/bench$i.lua"
+  for i in $(seq "$files"); do
+    file=$(dirname "$policy")/rules/bench$i.lua
+    : > "$file"
+    for j in $(seq "$per_file"); do
+      printf 'rule("bench-%s-%s", "restrict", function(req, host, grant)\n  if grant:injecting() then return end\nend)\n' \
+        "$i" "$j" >> "$file"
+    done
     names+=("\"rules/bench$i.lua\"")
   done
   local IFS=,
   { echo "rules = [${names[*]}]"; cat "$policy"; } > "$policy.new" && mv "$policy.new" "$policy"
 }
+
+# with_rule_file POLICY N: one admin rule file holding N trivial rules.
+with_rule_file() { with_rules "$1" 1 "$2"; }
 
 # audit_fields AUDIT_LOG SPEC...: from the last audit record, one value per
 # SPEC, space-separated: "applied" (the count), or duration_ms names joined

@@ -3,7 +3,8 @@
 # (1, 8, 64; all requested), MIG instances (0: the 8-GPU row; 56: 8 GPUs with
 # 7 each, every instance requested by GPU:instance index),
 # libraries per capability set (10, 100: compute's list replaced by generated
-# stub libraries), admin Lua rule files (1, 10, 100 trivial ones), and what
+# stub libraries), admin Lua rules (1, 10, 100 trivial ones in one file, and
+# as many files of one rule each), and what
 # else the host holds (1,500 other libraries in its ld.so.cache, 2,000 other
 # mounts), each through `graft apply` on a fresh target, interleaved rounds,
 # medians; then 50 hooks at once. Writes $RESULTS/scaling.md and $RESULTS/scaling.dat (for the plot).
@@ -83,7 +84,8 @@ if [ -n "${BENCH_SMOKE:-}" ]; then  # run.sh --smoke: one small case per dimensi
   add_case gpus-2 "GPUs: 2" 2 "" all "" ""
   add_case mig-2 "MIG instances: 2" 1 --mig=2 0:0,0:1 "" ""
   add_case libs-10 "libraries in compute: 10" 1 "" 0 with_libraries 10
-  add_case rules-10 "admin rule files: 10" 1 "" 0 with_rules 10
+  add_case rules-10 "admin rule files: 10, one rule each" 1 "" 0 with_rules 10
+  add_case one-file-10 "admin rules: 10, in one file" 1 "" 0 with_rule_file 10
   add_case cache-50 "other libraries in the host's ld.so.cache: 50" 1 "" 0 with_host_libraries 50
   add_case mounts-20 "other mounts on the host: 20 (whole process with nsenter)" 1 "" 0 "" ""
   with_host_mounts mounts-20 20
@@ -96,9 +98,11 @@ add_case mig-56 "MIG instances: 56 (8 GPUs x 7)" 8 --mig=7 \
   "$(for g in $(seq 0 7); do for p in $(seq 0 6); do printf '%s:%s,' "$g" "$p"; done; done | sed 's/,$//')" "" ""
 add_case libs-10 "libraries in compute: 10" 8 "" 1 with_libraries 10
 add_case libs-100 "libraries in compute: 100" 8 "" 1 with_libraries 100
-add_case rules-1 "admin rule files: 1" 8 "" 1 with_rules 1
-add_case rules-10 "admin rule files: 10" 8 "" 1 with_rules 10
-add_case rules-100 "admin rule files: 100" 8 "" 1 with_rules 100
+add_case rules-1 "admin rules: 1, in one file" 8 "" 1 with_rules 1
+add_case one-file-10 "admin rules: 10, in one file" 8 "" 1 with_rule_file 10
+add_case one-file-100 "admin rules: 100, in one file" 8 "" 1 with_rule_file 100
+add_case rules-10 "admin rule files: 10, one rule each" 8 "" 1 with_rules 10
+add_case rules-100 "admin rule files: 100, one rule each" 8 "" 1 with_rules 100
 add_case cache-1500 "other libraries in the host's ld.so.cache: 1,500" 8 "" 1 with_host_libraries 1500
 add_case mounts-2000 "other mounts on the host: 2,000 (whole process with nsenter)" 8 "" 1 "" ""
 with_host_mounts mounts-2000 2000

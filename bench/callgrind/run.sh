@@ -52,13 +52,17 @@ grind() {  # NAME COMMAND...: callgrind.out.NAME, or NAME.unmeasured saying why 
 }
 
 grind plan "$GRAFT" --policy "$write_policy" plan "${REQUEST_ENV[@]}"
-# The same with 100 trivial admin rule files: what each file costs.
+# The same with 100 trivial admin rules in one file, and in 100 files: what
+# each rule costs, and each file.
 if [ -z "${BENCH_SMOKE:-}" ]; then
-  rules_policy=${write_policy%.toml}-rules.toml
-  cp "$write_policy" "$rules_policy"
-  with_rules "$rules_policy" 100
-  grind plan-rules-100 "$GRAFT" --policy "$rules_policy" plan "${REQUEST_ENV[@]}"
+  for shape in one-file-100:with_rule_file rules-100:with_rules; do
+    rules_policy=${write_policy%.toml}-${shape%%:*}.toml
+    cp "$write_policy" "$rules_policy"
+    "${shape#*:}" "$rules_policy" 100
+    grind "plan-${shape%%:*}" "$GRAFT" --policy "$rules_policy" plan "${REQUEST_ENV[@]}"
+  done
 else
+  echo "not run (smoke run)" > "$dir/plan-one-file-100.unmeasured"
   echo "not run (smoke run)" > "$dir/plan-rules-100.unmeasured"
 fi
 for method in write ldconfig; do
@@ -102,7 +106,9 @@ inclusive_ir() {
 }
 object_share() { by_object "$1" | awk -F'|' -v o="$2" 'index($2, o) == 1 { sub("%", "", $1); print $1; exit }'; }
 
-declare -A label=([plan]="\`graft plan\`" [plan-rules-100]="\`graft plan\`, 100 more (trivial) admin rule files"
+declare -A label=([plan]="\`graft plan\`"
+                  [plan-one-file-100]="\`graft plan\`, 100 more (trivial) admin rules in one file"
+                  [plan-rules-100]="\`graft plan\`, 100 more (trivial) admin rule files of one rule each"
                   [apply-write]="\`graft apply\`, ldcache write"
                   [apply-ldconfig]="\`graft apply\`, ldcache ldconfig (graft's own instructions only)")
 {
@@ -110,7 +116,7 @@ declare -A label=([plan]="\`graft plan\`" [plan-rules-100]="\`graft plan\`, 100 
   echo
   row "run" "Ir total"
   row "---" "---:"
-  for name in plan plan-rules-100 apply-write apply-ldconfig; do
+  for name in plan plan-one-file-100 plan-rules-100 apply-write apply-ldconfig; do
     if [ -e "$dir/$name.unmeasured" ]; then
       row "${label[$name]}" "not measured: $(cat "$dir/$name.unmeasured")"
       continue
@@ -143,6 +149,11 @@ declare -A label=([plan]="\`graft plan\`" [plan-rules-100]="\`graft plan\`, 100 
       while IFS='|' read -r ir share function object; do row "$ir" "$share" "\`$function\`"; done
   done
 } > "$RESULTS/callgrind.md"
+if [ ! -e "$dir/plan.unmeasured" ] && [ ! -e "$dir/plan-one-file-100.unmeasured" ]; then
+  figure ir_per_rule $(( ($(total plan-one-file-100) - $(total plan)) / 100 ))
+  figure ir_parse_per_rule \
+    $(( ($(inclusive_ir plan-one-file-100 luaY_parser) - $(inclusive_ir plan luaY_parser)) / 100 ))
+fi
 if [ ! -e "$dir/plan.unmeasured" ] && [ ! -e "$dir/plan-rules-100.unmeasured" ]; then
   figure ir_per_rule_file $(( ($(total plan-rules-100) - $(total plan)) / 100 ))
   figure ir_parse_per_rule_file \

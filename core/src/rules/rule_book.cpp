@@ -26,9 +26,10 @@ void RuleBook::push_function(lua_State* L, std::size_t i) const {
 }
 
 Status RuleBook::add(std::string_view name, RulePhase phase, const Origin& origin) {
-  for (const RegisteredRule& rule : rules_)
-    if (rule.name == name) return make_error("rule '{}' is already defined at {}", name, rule.origin.full());
-  rules_.push_back(RegisteredRule{std::string(name), phase, origin});
+  auto [known, added] = by_name_.try_emplace(std::string(name), rules_.size());
+  if (!added)
+    return make_error("rule '{}' is already defined at {}", name, rules_[known->second].origin.full());
+  rules_.push_back(RegisteredRule{known->first, phase, origin});
   return ok_status();
 }
 

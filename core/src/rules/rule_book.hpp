@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <lua.hpp>
@@ -38,6 +39,9 @@ class RuleBook {
   Status add(std::string_view name, RulePhase phase, const Origin& origin);
 
   std::vector<RegisteredRule> rules_;
+  // Each name's place in rules_: a repeated name is found without comparing
+  // it to every rule before it, so a book of many rules fills in linear time.
+  std::unordered_map<std::string, std::size_t> by_name_;
   int table_ref_ = LUA_NOREF;
   bool open_ = true;
 };
