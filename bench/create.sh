@@ -4,7 +4,11 @@
 # (/bin/true: what running any hook costs runc), with `graft hook` as its
 # createRuntime hook (both ldcache methods), with floor.c as the hook (the
 # plan's syscalls and nothing else: the least any hook doing this plan can
-# add; cgroup v1 only, as bench/floor.sh) and, where installed, NVIDIA's
+# add; cgroup v1 only, as bench/floor.sh), through graft-runtime in
+# declarative mode (the plan written into config.json: runc makes the nodes,
+# binds and device rules, `graft cdi-hook` the rest), with config.json already
+# carrying those edits (as a CDI-aware engine writes them from `graft cdi
+# generate`'s spec; the writing is not timed) and, where installed, NVIDIA's
 # nvidia-container-runtime-hook; interleaved rounds, medians of the create
 # alone (making the rootfs and the delete are not timed). Each container gets
 # a fresh rootfs, as container engines hand runc one: an overlay on the busybox
@@ -100,6 +104,18 @@ if [ -e "${BENCH_CGROUP:-/nonexistent}/devices.allow" ]; then
   layers[floor]=tmpfs floor_state=measured
   variants+=(floor)
 fi
+# The shim in declarative mode, runc its real runtime: each create starts
+# from the engine's config.json, as a new container's does. Its first
+# (warm-up) create leaves the edited config.json, which the `edited` bundle
+# takes: the CDI route, where the runtime gets the edits from the engine.
+shim_policy=${policy%.toml}-declarative.toml
+{ cat "$(with_ldcache_method "$policy" write)"
+  printf '\n[runtime]\npath = "%s"\nmode = "declarative"\n' "$(command -v runc)"; } > "$shim_policy"
+bundles[shim]=$(bundle shim '{}')
+cp "${bundles[shim]}/config.json" "${bundles[shim]}/config.engine.json"
+bundles[edited]=$(bundle edited '{}')
+layers[shim]=tmpfs layers[edited]=tmpfs
+variants+=(shim edited)
 toolkit_hook=$(command -v nvidia-container-runtime-hook || true)
 if [ -n "$toolkit_hook" ]; then
   bundles[toolkit]=$(bundle toolkit \
@@ -112,7 +128,14 @@ variants+=(plain-disk write-disk)
 create_ms() {  # VARIANT ID -> ms
   local ms rootfs=${bundles[$1]}/rootfs layer=$dir/${layers[$1]}/$2
   fresh_rootfs "$rootfs" "$layer"
-  ms=$(cd "${bundles[$1]}" && time_ms runc --root "$state" create "$2")
+  if [ "$1" = shim ]; then
+    cp "${bundles[shim]}/config.engine.json" "${bundles[shim]}/config.json"
+    ms=$(cd "${bundles[shim]}" && time_ms "$GRAFT_RUNTIME" --graft-policy "$shim_policy" --root "$state" create "$2")
+    [ -s "${bundles[edited]}/config.edited" ] ||
+      { cp "${bundles[shim]}/config.json" "${bundles[edited]}/config.json" && : > "${bundles[edited]}/config.edited"; }
+  else
+    ms=$(cd "${bundles[$1]}" && time_ms runc --root "$state" create "$2")
+  fi
   runc --root "$state" delete -f "$2" >/dev/null 2>&1
   [ "$1" != write ] || [ -s "$dir/ldcache.bytes" ] || cp "$rootfs/etc/ld.so.cache" "$dir/ldcache.bytes"
   drop_rootfs "$rootfs" "$layer"
@@ -136,6 +159,8 @@ done
 declare -A label=([plain]="plain runc" [noop]="runc + a hook that does nothing (\`/bin/true\`)"
                   [write]="runc + \`graft hook\`, ldcache write (default)"
                   [ldconfig]="runc + \`graft hook\`, ldcache ldconfig"
+                  [shim]="graft-runtime, declarative mode, then runc (nodes, binds and device rules by runc; \`graft cdi-hook\` the rest)"
+                  [edited]="runc, config.json already carrying those edits (as a CDI-aware engine writes them from \`graft cdi generate\`'s spec; the writing not timed)"
                   [toolkit]="runc + nvidia-container-runtime-hook"
                   [floor]="runc + floor.c as the hook (the plan's syscalls and nothing else)"
                   [plain-disk]="plain runc, upper layer on this machine's disk"

@@ -1,9 +1,10 @@
 # bench/lib.sh: what every benchmark script shares: the run's settings, a
 # clock read without forking, medians, and the fake host + policy the figures
 # are taken on. Sourced, never run.
-# Settings (exported by bench/run.sh): GRAFT (the binary), PLUGINS (its plugin
-# dir), FAKE_HOST (graft-fake-host), BENCH_WORK (scratch dir), RESULTS (where
-# each script writes its table), ROUNDS (interleaved rounds per figure).
+# Settings (exported by bench/run.sh): GRAFT (the binary), GRAFT_RUNTIME (the
+# shim), PLUGINS (its plugin dir), FAKE_HOST (graft-fake-host), BENCH_WORK
+# (scratch dir), RESULTS (where each script writes its table), ROUNDS
+# (interleaved rounds per figure).
 
 # Milliseconds since the epoch, with microseconds, from bash's own clock.
 now_ms() {

@@ -53,11 +53,12 @@ if ! $smoke; then
     cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGRAFT_WERROR=ON \
       -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" >/dev/null
   fi
-  cmake --build "$build" -j"$(nproc)" --target graft graft-fake-host graft_plugins >/dev/null
+  cmake --build "$build" -j"$(nproc)" --target graft graft-runtime graft-fake-host graft_plugins >/dev/null
 fi
 build=$(cd "$build" && pwd)
 
-export GRAFT=$build/core/graft PLUGINS=$build/lib/graft/plugins FAKE_HOST=$build/tests/graft-fake-host
+export GRAFT=$build/core/graft GRAFT_RUNTIME=$build/core/graft-runtime PLUGINS=$build/lib/graft/plugins
+export FAKE_HOST=$build/tests/graft-fake-host
 export BENCH_BIN=$build/bench ROUNDS=$rounds
 export BENCH_WORK=${GRAFT_BENCH_WORK:-$build/bench-work}
 export RESULTS=$BENCH_WORK/results
