@@ -147,14 +147,24 @@ for variant in "${variants[@]}"; do
   : > "$dir/$variant.txt"
 done
 # Plain runc create alone ranges over half its median and more from one
-# create to the next on the 2-CPU bench machine (14 to 45 ms in one run of
-# 15), so this takes three times the rounds of the other benchmarks.
-rounds=$((ROUNDS * 3))
+# create to the next on the 2-CPU bench machine (13 to 46 ms in one run of
+# 30), so this takes six times the rounds of the other benchmarks: the
+# median of 90 paired differences still moves by about a millisecond.
+# Each round starts one variant later than the last, so that no variant
+# always runs first (after the disk rows' deletes) or in any one place.
+rounds=$((ROUNDS * 6))
 for round in $(seq "$rounds"); do
-  for variant in "${variants[@]}"; do
+  for i in "${!variants[@]}"; do
+    variant=${variants[$(((round + i) % ${#variants[@]}))]}
     create_ms "$variant" "bench-$variant-$round" >> "$dir/$variant.txt"
   done
 done
+
+# What VARIANT adds to BASE: the median over the rounds of its create minus
+# BASE's in the same round. The machine's speed drifts over a run by more than
+# a hook costs (one run's medians put graft's hook at 1.07x plain runc, the
+# next one's at 1.32x); within a round the drift is shared, so it cancels.
+added_to() { paste "$dir/$1.txt" "$dir/$2.txt" | awk '{ printf "%.2f\n", $1 - $2 }' | median; }
 
 declare -A label=([plain]="plain runc" [noop]="runc + a hook that does nothing (\`/bin/true\`)"
                   [write]="runc + \`graft hook\`, ldcache write (default)"
@@ -166,27 +176,30 @@ declare -A label=([plain]="plain runc" [noop]="runc + a hook that does nothing (
                   [plain-disk]="plain runc, upper layer on this machine's disk"
                   [write-disk]="runc + \`graft hook\`, ldcache write, upper layer on this machine's disk")
 plain=$(median < "$dir/plain.txt")
-plain_disk=$(median < "$dir/plain-disk.txt")
 figure create_plain_ms "$plain"
 figure create_plain_middle_half "$(middle_half < "$dir/plain.txt")"
 {
   echo "\`runc create\` of a busybox bundle (8-GPU fake host, GPU 1, compute+utility)," \
        "each container on a fresh rootfs ($rootfs_kind, as container engines hand runc one)" \
        "whose upper layer is on a tmpfs unless the row says otherwise;" \
-       "medians of $rounds interleaved rounds, milliseconds, and the middle half of the rounds;" \
+       "$rounds interleaved rounds, milliseconds: each row's median and the middle half of its" \
+       "rounds; what it adds is the median of its create minus plain runc's in the same round," \
+       "and its ratio is plain runc's median plus that, over plain runc's median;" \
        "the disk rows against plain runc on the disk."
   echo
   row "how the container is created" "create median" "middle half" "added" "ratio to plain runc"
   row "---" "---:" "---:" "---:" "---:"
   for variant in "${variants[@]}"; do
-    value=$(median < "$dir/$variant.txt")
-    base=$plain name=$variant
-    [ "${layers[$variant]}" = tmpfs ] || base=$plain_disk
-    row "${label[$variant]}" "$value" "$(middle_half < "$dir/$variant.txt")" "$(minus "$value" "$base")" \
-        "$(ratio "$value" "$base")"
+    base=plain name=$variant
+    [ "${layers[$variant]}" = tmpfs ] || base=plain-disk
+    base_ms=$(median < "$dir/$base.txt")
+    added=$(added_to "$variant" "$base")
+    with=$(awk -v b="$base_ms" -v a="$added" 'BEGIN { printf "%.2f", b + a }')
+    row "${label[$variant]}" "$(median < "$dir/$variant.txt")" "$(middle_half < "$dir/$variant.txt")" \
+        "$(minus "$with" "$base_ms")" "$(ratio "$with" "$base_ms")"
     if [[ $variant != plain* ]]; then
-      figure "create_ratio_${name/-/_}" "$(ratio "$value" "$base")"
-      figure "create_added_${name/-/_}" "$(minus "$value" "$base")"
+      figure "create_ratio_${name/-/_}" "$(ratio "$with" "$base_ms")"
+      figure "create_added_${name/-/_}" "$(minus "$with" "$base_ms")"
     fi
   done
   [ -n "$toolkit_hook" ] || row "NVIDIA's nvidia-container-runtime-hook" "not installed" "" "" ""

@@ -147,8 +147,10 @@ apply phase takes $(get apply_ms_ldconfig) ms (the two differ only in the ldcach
 The hook adds $(get create_added_write) ms to a container create (ldcache write).
 floor.c as the hook, making the plan's syscalls in the container's rootfs and
 nothing else, adds $(get create_added_floor) ms ($(get create_ratio_floor)× plain runc), and a hook that
-does nothing (\`/bin/true\`) $(get create_added_noop) ms; differences smaller than the
-middle half of plain runc's own creates ($(get create_plain_middle_half) ms) are within its spread.
+does nothing (\`/bin/true\`) $(get create_added_noop) ms. Plain runc's own creates spread over
+$(get create_plain_middle_half) ms (their middle half), so each of these is the median of a row's
+per-round differences from plain runc, and even that moves by about a millisecond from
+one run to the next.
 The target is within reach of the syscalls, and what graft adds beyond them is
 its own process, $(get hook_ms) ms whole in the whole-process table. Inside the create, its audited phases take
 $(get create_phase_phases_ms) ms: inventory $(get create_phase_inventory_ms) ms,
