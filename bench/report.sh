@@ -57,6 +57,16 @@ added_to() {  # CASE -> what CASE adds to the rules phase of 1 rule, ms
   awk -v a="$(scaling "$1" 5)" -v b="$(scaling rules-1 5)" 'BEGIN { printf "%.2f", a - b }'
 }
 plus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a + b }'; }
+# A sentence on whether the plan's syscalls alone (floor.c as the hook) come
+# within the create target in this run.
+floor_against_target() {
+  awk -v floor="$(get create_ratio_floor)" 'BEGIN {
+    if (floor == "nan") print "floor.c was not run as a hook here (cgroup v2)."
+    else if (floor + 0 <= 1.15) print "The target is within reach of the syscalls (floor.c " floor "×)."
+    else print "In this run even the plan'"'"'s syscalls alone (floor.c, " floor "×) come to more than the target."
+  }'
+}
+
 # A sentence comparing the CDI route and the shim's declarative mode with the hook.
 routes_against_hook() {
   awk -v hook="$(get create_added_write)" -v edited="$(get create_added_edited)" \
@@ -151,7 +161,7 @@ does nothing (\`/bin/true\`) $(get create_added_noop) ms. Plain runc's own creat
 $(get create_plain_middle_half) ms (their middle half), so each of these is the median of a row's
 per-round differences from plain runc, and even that moves by about a millisecond from
 one run to the next.
-The target is within reach of the syscalls, and what graft adds beyond them is
+$(floor_against_target) What graft adds beyond the syscalls is
 its own process, $(get hook_ms) ms whole in the whole-process table. Inside the create, its audited phases take
 $(get create_phase_phases_ms) ms: inventory $(get create_phase_inventory_ms) ms,
 rules $(get create_phase_rules_ms) ms, loading the plugins $(get create_phase_load_plugins_ms) ms,
@@ -294,8 +304,10 @@ $(routes_against_hook)
   \`graft hook\` process ($(get hook_ms) ms) takes. A hook that is nothing
   but the plan's syscalls (floor.c) comes to $(get create_ratio_floor)×; an engine that
   reads a policy, discovers the host and runs rules before making them
-  has what is left of the budget,
-  $(awk -v p="$(get create_plain_ms)" -v f="$(get create_added_floor)" 'BEGIN { printf "%.2f", 0.15 * p - f }') ms, for all of that and its own start-up.
+  has what is left of the budget for all of that and its own start-up:
+  $(awk -v p="$(get create_plain_ms)" -v f="$(get create_added_floor)" 'BEGIN {
+    left = 0.15 * p - f
+    if (left > 0) printf "%.2f ms", left; else printf "nothing, in this run" }').
 
 ## Floor: apply against its syscalls (bench/floor.sh)
 
