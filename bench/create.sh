@@ -150,12 +150,11 @@ done
 # create to the next on the 2-CPU bench machine (13 to 46 ms in one run of
 # 30), so this takes six times the rounds of the other benchmarks: the
 # median of 90 paired differences still moves by about a millisecond.
-# Each round starts one variant later than the last, so that no variant
-# always runs first (after the disk rows' deletes) or in any one place.
+# Each round starts one variant later than the last (rotated, lib.sh): plain
+# runc had always run first, after the disk rows' deletes.
 rounds=$((ROUNDS * 6))
 for round in $(seq "$rounds"); do
-  for i in "${!variants[@]}"; do
-    variant=${variants[$(((round + i) % ${#variants[@]}))]}
+  for variant in $(rotated "$round" "${variants[@]}"); do
     create_ms "$variant" "bench-$variant-$round" >> "$dir/$variant.txt"
   done
 done

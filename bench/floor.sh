@@ -47,9 +47,9 @@ floor_run >/dev/null
 : > "$dir/floor.txt"
 for method in write ldconfig; do : > "$dir/graft-$method.txt"; done
 for round in $(seq "$ROUNDS"); do
-  floor_run >> "$dir/floor.txt"
-  for method in write ldconfig; do
-    graft_apply "${method_policy[$method]}" "$round" >> "$dir/graft-$method.txt"
+  for what in $(rotated "$round" floor write ldconfig); do
+    if [ "$what" = floor ]; then floor_run >> "$dir/floor.txt"
+    else graft_apply "${method_policy[$what]}" "$round" >> "$dir/graft-$what.txt"; fi
   done
 done
 

@@ -27,6 +27,16 @@ median() {
     if (NR % 2) printf "%.2f\n", v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# rotated ROUND ITEM...: the items one per line, starting at the ROUND-th
+# (counting round robin). Interleaved rounds go through their variants in
+# this order, so that none always runs first, right after the last round's
+# clean-up, or in any one place.
+rotated() {
+  local round=$1 i
+  shift
+  for ((i = 0; i < $#; i++)); do echo "${@:$(((round + i) % $# + 1)):1}"; done
+}
+
 # The first and third quartiles of the numbers on stdin, as "Q1–Q3".
 middle_half() {
   sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "nan"; exit }

@@ -48,7 +48,7 @@ measure() {
 names=(true hello version plan hook)
 for name in "${names[@]}"; do measure "$name" time >/dev/null; : > "$dir/$name.txt"; done
 for round in $(seq "$ROUNDS"); do
-  for name in "${names[@]}"; do measure "$name" time >> "$dir/$name.txt"; done
+  for name in $(rotated "$round" "${names[@]}"); do measure "$name" time >> "$dir/$name.txt"; done
 done
 
 declare -A label=([true]="/bin/true" [hello]="static C hello" [version]="\`graft version\`"

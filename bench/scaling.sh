@@ -121,7 +121,7 @@ apply_once() {  # CASE ROUND -> "whole_ms inventory_ms rules_ms plugins_ms actio
 
 for name in "${cases[@]}"; do apply_once "$name" warmup >/dev/null; : > "$dir/$name.txt"; done
 for round in $(seq "$ROUNDS"); do
-  for name in "${cases[@]}"; do apply_once "$name" "$round" >> "$dir/$name.txt"; done
+  for name in $(rotated "$round" "${cases[@]}"); do apply_once "$name" "$round" >> "$dir/$name.txt"; done
 done
 
 # 50 at once: 50 targets, then 50 `graft apply` started together; the wall
