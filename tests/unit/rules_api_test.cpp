@@ -395,6 +395,26 @@ TEST_CASE("a rule name used twice is an error naming the first definition", "[ru
   CHECK(error_of(result) == dir.path() + "/api.lua:2: rule 'x' is already defined at " + dir.path() + "/api.lua:1");
 }
 
+TEST_CASE("a repeated rule name caught with pcall leaves the rules registered before and after it", "[rules]") {
+  RuleDir dir;
+  auto result = evaluate_files(dir, {{"api.lua", "rule('x', function(r, h, g) g:note('first x') end)\n"
+                                                 "local ok = pcall(rule, 'x', function(r, h, g) g:note('second x') end)\n"
+                                                 "rule('y', function(r, h, g) g:note('y, ' .. tostring(ok)) end)\n"}});
+  REQUIRE(result.ok());
+  CHECK(result->request_notes == std::vector<std::string>{"first x", "y, false"});
+}
+
+TEST_CASE("three hundred rules in one file all run, in registration order", "[rules]") {
+  RuleDir dir;
+  auto result = evaluate_files(dir, {{"many.lua", R"(
+    for i = 1, 300 do
+      rule("r" .. i, function(r, h, g) if i % 100 == 0 then g:note("r" .. i) end end)
+    end
+  )"}});
+  REQUIRE(result.ok());
+  CHECK(result->request_notes == std::vector<std::string>{"r100", "r200", "r300"});
+}
+
 TEST_CASE("rule() called from inside a rule is an error", "[rules]") {
   RuleDir dir;
   auto result = evaluate_files(dir, {{"api.lua", "rule('x', function()\n  rule('y', function() end)\nend)\n"}});

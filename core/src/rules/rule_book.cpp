@@ -26,10 +26,14 @@ void RuleBook::push_function(lua_State* L, std::size_t i) const {
 }
 
 Status RuleBook::add(std::string_view name, RulePhase phase, const Origin& origin) {
-  auto [known, added] = by_name_.try_emplace(std::string(name), rules_.size());
+  // Everything that can run out of memory comes before the name is taken, so
+  // that a failure (which a rule file may catch with pcall) leaves both as they were.
+  RegisteredRule rule{std::string(name), phase, origin};
+  if (rules_.size() == rules_.capacity()) rules_.reserve(2 * rules_.size() + 1);
+  auto [known, added] = by_name_.try_emplace(rule.name, rules_.size());
   if (!added)
     return make_error("rule '{}' is already defined at {}", name, rules_[known->second].origin.full());
-  rules_.push_back(RegisteredRule{known->first, phase, origin});
+  rules_.push_back(std::move(rule));  // into the room reserved above: cannot throw
   return ok_status();
 }
 
