@@ -104,16 +104,25 @@ if [ -e "${BENCH_CGROUP:-/nonexistent}/devices.allow" ]; then
   layers[floor]=tmpfs floor_state=measured
   variants+=(floor)
 fi
-# The shim in declarative mode, runc its real runtime: each create starts
-# from the engine's config.json, as a new container's does. Its first
-# (warm-up) create leaves the edited config.json, which the `edited` bundle
-# takes: the CDI route, where the runtime gets the edits from the engine.
-shim_policy=${policy%.toml}-declarative.toml
-{ cat "$(with_ldcache_method "$policy" write)"
-  printf '\n[runtime]\npath = "%s"\nmode = "declarative"\n' "$(command -v runc)"; } > "$shim_policy"
+# declarative_policy REAL_RUNTIME: the default hook's policy with graft-runtime
+# in declarative mode over REAL_RUNTIME; prints its path.
+declarative_policy() {
+  local copy=${policy%.toml}-declarative-$(basename "$1").toml
+  { cat "$(with_ldcache_method "$policy" write)"
+    printf '\n[runtime]\npath = "%s"\nmode = "declarative"\n' "$1"; } > "$copy"
+  echo "$copy"
+}
+# The shim creates through runc, each time from the engine's config.json (kept
+# beside it), as a new container's create does. The `edited` bundle is the CDI
+# route: its config.json carries the shim's edits already, made once here with
+# /bin/true as the real runtime, and runc creates it as it is.
+declare -A runtimes=([shim]="$GRAFT_RUNTIME --graft-policy $(declarative_policy "$(command -v runc)")")
 bundles[shim]=$(bundle shim '{}')
 cp "${bundles[shim]}/config.json" "${bundles[shim]}/config.engine.json"
 bundles[edited]=$(bundle edited '{}')
+fresh_rootfs "${bundles[edited]}/rootfs" "$dir/tmpfs/edit"
+(cd "${bundles[edited]}" && "$GRAFT_RUNTIME" --graft-policy "$(declarative_policy /bin/true)" create edit >/dev/null)
+drop_rootfs "${bundles[edited]}/rootfs" "$dir/tmpfs/edit"
 layers[shim]=tmpfs layers[edited]=tmpfs
 variants+=(shim edited)
 toolkit_hook=$(command -v nvidia-container-runtime-hook || true)
@@ -128,14 +137,8 @@ variants+=(plain-disk write-disk)
 create_ms() {  # VARIANT ID -> ms
   local ms rootfs=${bundles[$1]}/rootfs layer=$dir/${layers[$1]}/$2
   fresh_rootfs "$rootfs" "$layer"
-  if [ "$1" = shim ]; then
-    cp "${bundles[shim]}/config.engine.json" "${bundles[shim]}/config.json"
-    ms=$(cd "${bundles[shim]}" && time_ms "$GRAFT_RUNTIME" --graft-policy "$shim_policy" --root "$state" create "$2")
-    [ -s "${bundles[edited]}/config.edited" ] ||
-      { cp "${bundles[shim]}/config.json" "${bundles[edited]}/config.json" && : > "${bundles[edited]}/config.edited"; }
-  else
-    ms=$(cd "${bundles[$1]}" && time_ms runc --root "$state" create "$2")
-  fi
+  [ ! -e "${bundles[$1]}/config.engine.json" ] || cp "${bundles[$1]}/config.engine.json" "${bundles[$1]}/config.json"
+  ms=$(cd "${bundles[$1]}" && time_ms ${runtimes[$1]:-runc} --root "$state" create "$2")
   runc --root "$state" delete -f "$2" >/dev/null 2>&1
   [ "$1" != write ] || [ -s "$dir/ldcache.bytes" ] || cp "$rootfs/etc/ld.so.cache" "$dir/ldcache.bytes"
   drop_rootfs "$rootfs" "$layer"
@@ -192,13 +195,13 @@ figure create_plain_middle_half "$(middle_half < "$dir/plain.txt")"
     base=plain name=$variant
     [ "${layers[$variant]}" = tmpfs ] || base=plain-disk
     base_ms=$(median < "$dir/$base.txt")
-    added=$(added_to "$variant" "$base")
-    with=$(awk -v b="$base_ms" -v a="$added" 'BEGIN { printf "%.2f", b + a }')
+    added=$(minus "$(added_to "$variant" "$base")" 0)
+    times=$(ratio "$(plus "$base_ms" "$added")" "$base_ms")
     row "${label[$variant]}" "$(median < "$dir/$variant.txt")" "$(middle_half < "$dir/$variant.txt")" \
-        "$(minus "$with" "$base_ms")" "$(ratio "$with" "$base_ms")"
+        "$added" "$times"
     if [[ $variant != plain* ]]; then
-      figure "create_ratio_${name/-/_}" "$(ratio "$with" "$base_ms")"
-      figure "create_added_${name/-/_}" "$(minus "$with" "$base_ms")"
+      figure "create_ratio_${name/-/_}" "$times"
+      figure "create_added_${name/-/_}" "$added"
     fi
   done
   [ -n "$toolkit_hook" ] || row "NVIDIA's nvidia-container-runtime-hook" "not installed" "" "" ""

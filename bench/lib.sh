@@ -50,6 +50,8 @@ commas() { sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "nan"; else printf "%.2f\n", a / b }'; }
 # a - b to two decimals.
 minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f\n", a - b }'; }
+# a + b to two decimals.
+plus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", a + b }'; }
 
 # make_host DIR GPUS [--mig]: a fake host under DIR/host; prints its policy
 # path, which names the build's plugin dir and an audit log in the host. The

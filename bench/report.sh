@@ -53,10 +53,9 @@ linear=$(ratio "$per_action_64" "$per_action_1")
 # and run: the whole process's medians move by more than that from round to
 # round (one run measured 100 rule files faster than 1). The target counts
 # rules (100 in one file); 100 files of one rule each are shown beside it.
-added_to() {  # CASE -> what CASE adds to the rules phase of 1 rule, ms
+rules_phase_added() {  # CASE -> what CASE adds to the rules phase of 1 rule, ms
   awk -v a="$(scaling "$1" 5)" -v b="$(scaling rules-1 5)" 'BEGIN { printf "%.2f", a - b }'
 }
-plus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a + b }'; }
 # A sentence on whether the plan's syscalls alone (floor.c as the hook) come
 # within the create target in this run.
 floor_against_target() {
@@ -77,10 +76,10 @@ routes_against_hook() {
     else print "One of them adds no more than the hook in this run: compare the middle halves in the table."
   }'
 }
-rules_added=$(added_to one-file-100)
+rules_added=$(rules_phase_added one-file-100)
 with_rules=$(plus "$(get whole_rules_1_ms)" "$rules_added")
 flat=$(ratio "$with_rules" "$(get whole_rules_1_ms)")
-files_added=$(added_to rules-100)
+files_added=$(rules_phase_added rules-100)
 with_files=$(plus "$(get whole_rules_1_ms)" "$files_added")
 flat_files=$(ratio "$with_files" "$(get whole_rules_1_ms)")
 {

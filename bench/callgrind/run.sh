@@ -54,13 +54,15 @@ grind() {  # NAME COMMAND...: callgrind.out.NAME, or NAME.unmeasured saying why 
 grind plan "$GRAFT" --policy "$write_policy" plan "${REQUEST_ENV[@]}"
 # The same with 100 trivial admin rules in one file, and in 100 files: what
 # each rule costs, and each file.
+grind_rules() {  # NAME SETUP: `graft plan` with 100 admin rules laid out by SETUP (lib.sh)
+  local rules_policy=${write_policy%.toml}-$1.toml
+  cp "$write_policy" "$rules_policy"
+  "$2" "$rules_policy" 100
+  grind "plan-$1" "$GRAFT" --policy "$rules_policy" plan "${REQUEST_ENV[@]}"
+}
 if [ -z "${BENCH_SMOKE:-}" ]; then
-  for shape in one-file-100:with_rule_file rules-100:with_rules; do
-    rules_policy=${write_policy%.toml}-${shape%%:*}.toml
-    cp "$write_policy" "$rules_policy"
-    "${shape#*:}" "$rules_policy" 100
-    grind "plan-${shape%%:*}" "$GRAFT" --policy "$rules_policy" plan "${REQUEST_ENV[@]}"
-  done
+  grind_rules one-file-100 with_rule_file
+  grind_rules rules-100 with_rules
 else
   echo "not run (smoke run)" > "$dir/plan-one-file-100.unmeasured"
   echo "not run (smoke run)" > "$dir/plan-rules-100.unmeasured"
