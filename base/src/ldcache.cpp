@@ -28,9 +28,13 @@ struct Table {
 };
 
 // Bytes plus the name for messages; every accessor is bounds-checked by its caller.
+// It also keeps the copy budget: strings are copied out of the file (entries
+// own them), and a file's offsets may point many entries at one long string,
+// so what is copied is capped per string and in total, not by the file size.
 class Reader {
  public:
-  Reader(std::string_view bytes, const std::string& name) : bytes_(bytes), name_(name) {}
+  Reader(std::string_view bytes, const std::string& name)
+      : bytes_(bytes), name_(name), copy_left_(kCopyFactor * bytes.size() + kCopySlack) {}
 
   std::size_t size() const { return bytes_.size(); }
   std::string_view bytes(std::size_t pos, std::size_t n) const { return bytes_.substr(pos, n); }
@@ -74,10 +78,38 @@ class Reader {
     return bytes_.substr(start, length);
   }
 
+  // `text` as an owned string, charged to the copy budget. `limit` caps one
+  // string (PATH_MAX for paths and names, NAME_MAX for a directory name).
+  Result<std::string> copy(std::string_view text, std::size_t limit, std::size_t entry,
+                           const char* what) {
+    if (text.size() > limit)
+      return fail(fmt::format("entry {} {} is {} bytes long (at most {})", entry, what, text.size(), limit));
+    if (text.size() > copy_left_)
+      return fail(fmt::format("its entries' strings add up to more than {} times the file's size "
+                              "(many entries naming one long string)",
+                              kCopyFactor));
+    copy_left_ -= text.size();
+    return std::string(text);
+  }
+
  private:
+  // An ldconfig-written cache copies out at most about twice its size: a
+  // key is stored as the tail of its value. Entries sharing one string are
+  // what a crafted file uses to ask for far more.
+  static constexpr std::size_t kCopyFactor = 3;
+  static constexpr std::size_t kCopySlack = 64 * 1024;
+
   std::string_view bytes_;
   const std::string& name_;
+  std::size_t copy_left_;
 };
+
+// glibc's own limits for what a cache string names.
+constexpr std::size_t kMaxPathBytes = 4096;  // PATH_MAX: a key or a value
+constexpr std::size_t kMaxSubdirBytes = 255;  // NAME_MAX: a glibc-hwcaps subdirectory
+// glibc knows a handful of glibc-hwcaps subdirectories per architecture
+// (x86-64-v2 to v4, power9, z13 to z16, ...); a cache lists those in use.
+constexpr std::uint32_t kMaxHwcapsNames = 1024;
 
 // Shows a few header bytes in messages without letting binary junk through.
 std::string printable(std::string_view bytes) {
@@ -94,7 +126,7 @@ std::string printable(std::string_view bytes) {
 
 // Fails when `nlibs` entries of `entry_size` bytes do not fit after `entries_pos`.
 // Dividing instead of multiplying keeps a huge nlibs from overflowing.
-Result<Done> check_entries_fit(const Reader& in, const Table& table, const char* format) {
+Result<Done> check_entries_fit(Reader& in, const Table& table, const char* format) {
   std::size_t room = in.size() >= table.entries_pos ? in.size() - table.entries_pos : 0;
   if (table.nlibs > room / table.entry_size) {
     return in.fail(fmt::format("{} header claims {} entries of {} bytes, but only {} bytes follow",
@@ -107,24 +139,39 @@ bool uses_hwcaps_extension(std::uint64_t hwcap) {
   return (hwcap & ~kHwcapIsaLevelMask & ~0xffffffffULL) == kHwcapExtension;
 }
 
-// The new format's osversion and hwcap, the hwcap's subdirectory resolved.
-Result<Done> read_new_fields(const Reader& in, std::size_t pos, std::size_t i,
-                             const std::vector<std::string>& hwcaps, LdCacheEntry& entry) {
+// The new format's osversion and hwcap; the hwcap's glibc-hwcaps
+// subdirectory, if it names one, comes back as a view into the file.
+Result<std::string_view> read_new_fields(Reader& in, std::size_t pos, std::size_t i,
+                                         const std::vector<std::string_view>& hwcaps, LdCacheEntry& entry) {
   entry.osversion = in.field<std::uint32_t>(pos + 12);
   entry.hwcap = in.field<std::uint64_t>(pos + 16);
-  if (!uses_hwcaps_extension(entry.hwcap)) return Done{};
+  if (!uses_hwcaps_extension(entry.hwcap)) return std::string_view();
   auto index = static_cast<std::uint32_t>(entry.hwcap);
   if (index >= hwcaps.size())
     return in.fail(fmt::format("entry {} names glibc-hwcaps subdirectory {}, but the file lists {}", i, index,
                                hwcaps.size()));
-  entry.hwcaps_subdir = hwcaps[index];
+  return hwcaps[index];
+}
+
+// The strings of a kept entry, copied out within the budget.
+Result<Done> copy_strings(Reader& in, std::size_t i, std::string_view key, std::string_view value,
+                          std::string_view subdir, LdCacheEntry& entry) {
+  auto key_copy = in.copy(key, kMaxPathBytes, i, "key");
+  if (!key_copy) return key_copy.error();
+  auto value_copy = in.copy(value, kMaxPathBytes, i, "value");
+  if (!value_copy) return value_copy.error();
+  auto subdir_copy = in.copy(subdir, kMaxSubdirBytes, i, "glibc-hwcaps subdirectory");
+  if (!subdir_copy) return subdir_copy.error();
+  entry.key = std::move(*key_copy);
+  entry.value = std::move(*value_copy);
+  entry.hwcaps_subdir = std::move(*subdir_copy);
   return Done{};
 }
 
 // Every entry is checked; only those whose key `keep` accepts are copied out.
-Result<std::vector<LdCacheEntry>> read_entries(const Reader& in, const Table& table,
+Result<std::vector<LdCacheEntry>> read_entries(Reader& in, const Table& table,
                                                const LdCacheKeyFilter& keep,
-                                               const std::vector<std::string>& hwcaps = {}) {
+                                               const std::vector<std::string_view>& hwcaps = {}) {
   std::vector<LdCacheEntry> entries;
   if (!keep) entries.reserve(table.nlibs);
   for (std::size_t i = 0; i < table.nlibs; ++i) {
@@ -134,17 +181,20 @@ Result<std::vector<LdCacheEntry>> read_entries(const Reader& in, const Table& ta
     auto value = in.string_at(table.strings_base, in.field<std::uint32_t>(pos + 8), i, "value");
     if (!value) return value.error();
     LdCacheEntry entry{.flags = in.field<std::int32_t>(pos)};
-    if (table.entry_size == kNewEntrySize)
-      if (auto read = read_new_fields(in, pos, i, hwcaps, entry); !read) return read.error();
+    std::string_view subdir;
+    if (table.entry_size == kNewEntrySize) {
+      auto read = read_new_fields(in, pos, i, hwcaps, entry);
+      if (!read) return read.error();
+      subdir = *read;
+    }
     if (keep && !keep(*key)) continue;
-    entry.key = *key;
-    entry.value = *value;
+    if (auto copied = copy_strings(in, i, *key, *value, subdir, entry); !copied) return copied.error();
     entries.push_back(std::move(entry));
   }
   return entries;
 }
 
-Result<Done> check_byte_order(const Reader& in, std::size_t pos) {
+Result<Done> check_byte_order(Reader& in, std::size_t pos) {
   auto endian =
       static_cast<std::uint8_t>(in.field<std::uint8_t>(pos + kNewFlagsOffset) & kEndianMask);
   if (endian == kEndianInvalid) return in.fail("header marks its byte order as invalid");
@@ -156,7 +206,7 @@ Result<Done> check_byte_order(const Reader& in, std::size_t pos) {
 
 // The declared string table must fit after the entries, so a file cut short
 // inside the strings is reported as such rather than as a bad offset.
-Result<Done> check_strings_fit(const Reader& in, const Table& table) {
+Result<Done> check_strings_fit(Reader& in, const Table& table) {
   std::size_t entries_end = table.entries_pos + table.nlibs * table.entry_size;
   auto strings = in.field<std::uint32_t>(table.strings_base + kNewStringsSizeOffset);
   if (strings > in.size() - entries_end) {
@@ -167,21 +217,25 @@ Result<Done> check_strings_fit(const Reader& in, const Table& table) {
   return Done{};
 }
 
-// The glibc-hwcaps section: u32 string offsets, counted like the keys'.
-Result<std::vector<std::string>> read_hwcaps(const Reader& in, std::size_t base, std::uint32_t start,
-                                             std::uint32_t size) {
-  std::vector<std::string> names;
+// The glibc-hwcaps section: u32 string offsets, counted like the keys'. The
+// names stay views into the file; an entry copies the one it names.
+Result<std::vector<std::string_view>> read_hwcaps(Reader& in, std::size_t base, std::uint32_t start,
+                                                  std::uint32_t size) {
+  if (size / 4 > kMaxHwcapsNames)
+    return in.fail(fmt::format("glibc-hwcaps section lists {} names (at most {})", size / 4, kMaxHwcapsNames));
+  std::vector<std::string_view> names;
+  names.reserve(size / 4);
   for (std::uint32_t at = 0; at + 4 <= size; at += 4) {
     auto name = in.string_at(base, in.field<std::uint32_t>(start + at), at / 4, "glibc-hwcaps name");
     if (!name) return name.error();
-    names.emplace_back(*name);
+    names.push_back(*name);
   }
   return names;
 }
 
 // Checks the extension directory and returns the glibc-hwcaps names, if any.
-Result<std::vector<std::string>> check_extensions(const Reader& in, std::size_t pos) {
-  std::vector<std::string> hwcaps;
+Result<std::vector<std::string_view>> check_extensions(Reader& in, std::size_t pos) {
+  std::vector<std::string_view> hwcaps;
   auto offset = in.field<std::uint32_t>(pos + kNewExtensionOffset);
   if (offset == 0) return hwcaps;
   if (offset > in.size() || in.size() - offset < kExtensionHeaderSize) {
@@ -214,7 +268,7 @@ Result<std::vector<std::string>> check_extensions(const Reader& in, std::size_t 
 }
 
 // New-format header at `pos`; its string offsets count from the header itself.
-Result<std::vector<LdCacheEntry>> parse_new(const Reader& in, std::size_t pos,
+Result<std::vector<LdCacheEntry>> parse_new(Reader& in, std::size_t pos,
                                             const LdCacheKeyFilter& keep) {
   if (in.size() - pos < kNewHeaderSize) {
     return in.fail(fmt::format("truncated new-format header at offset {}: {} of {} bytes", pos,
@@ -238,7 +292,7 @@ Result<std::vector<LdCacheEntry>> parse_new(const Reader& in, std::size_t pos,
 
 // Old-format header at 0. A new-format header may follow its entries (the
 // combined layout glibc < 2.32 wrote); it is preferred when present.
-Result<std::vector<LdCacheEntry>> parse_old(const Reader& in, const LdCacheKeyFilter& keep) {
+Result<std::vector<LdCacheEntry>> parse_old(Reader& in, const LdCacheKeyFilter& keep) {
   if (in.size() < kOldHeaderSize) {
     return in.fail(
         fmt::format("truncated old-format header: {} of {} bytes", in.size(), kOldHeaderSize));

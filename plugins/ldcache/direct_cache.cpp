@@ -1,6 +1,7 @@
 #include "direct_cache.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
@@ -21,16 +22,37 @@ std::string dir_of(const std::string& path) {
 
 std::string name_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
+// The image's cache, opened for reading only once it is known to be a
+// regular file: an image may put a device node at the name, and opening
+// some devices has effects (a watchdog reboots the node). O_PATH opens
+// nothing; the reopen goes through this process's /proc/self/fd entry for
+// that very inode (cache_check.cpp does the same). -errno when it is not a
+// regular file or cannot be opened.
+int open_image_cache(int dir_fd, const std::string& name, int own_fds) {
+  UniqueFd path_fd(::openat(dir_fd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+  if (!path_fd.valid()) return -errno;
+  struct stat st {};
+  if (::fstat(path_fd.get(), &st) != 0) return -errno;
+  if (!S_ISREG(st.st_mode)) return -EINVAL;
+  const std::string entry = std::to_string(path_fd.get());
+  int fd = ::openat(own_fds, entry.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  return fd >= 0 ? fd : -errno;
+}
+
 // The image's entries, or none (with a debug line) when it has no cache or
-// one that does not parse: the image's cache is its own to break.
-std::vector<LdCacheEntry> image_entries(const plugin::Host& host, int dir_fd, const std::string& name,
-                                        const std::string& shown) {
-  UniqueFd fd(::openat(dir_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-  if (!fd.valid()) {
-    if (errno != ENOENT)
-      host.debug(fmt::format("{}: {}: written anew with the injected libraries only", shown, std::strerror(errno)));
+// one that is not a regular file or does not parse: the image's cache is
+// its own to break.
+std::vector<LdCacheEntry> image_entries(const plugin::Host& host, const CacheFile& file, int dir_fd,
+                                        const std::string& name, const std::string& shown) {
+  int opened = open_image_cache(dir_fd, name, file.own_fds);
+  if (opened < 0) {
+    if (opened == -EINVAL)
+      host.debug(fmt::format("{}: not a regular file: written anew with the injected libraries only", shown));
+    else if (opened != -ENOENT)
+      host.debug(fmt::format("{}: {}: written anew with the injected libraries only", shown, std::strerror(-opened)));
     return {};
   }
+  UniqueFd fd(opened);
   auto entries = read_ldcache_fd(fd.get(), shown);
   if (entries) return std::move(*entries);
   host.debug(fmt::format("{}; written anew with the injected libraries only", entries.error().message));
@@ -57,12 +79,9 @@ Result<std::vector<LdCacheEntry>> injected_entries(const graft_action& action,
 Status write_cache_directly(const plugin::Host& host, const CacheFile& file, const std::string& cache_path,
                             std::vector<LdCacheEntry> injected) {
   std::string shown = file.root_name + cache_path;
-  int dir = host.resolve_in_root(file.root_fd, dir_of(cache_path), O_PATH | O_DIRECTORY);
-  if (dir < 0) return make_error("{}: {}", file.root_name + dir_of(cache_path), std::strerror(-dir));
-  UniqueFd dir_fd(dir);
   std::string name = name_of(cache_path);
-  auto entries = merge_ldcache_entries(std::move(injected), image_entries(host, dir_fd.get(), name, shown));
-  return replace_file_at(dir_fd.get(), name, render_ldcache(entries, kGenerator),
+  auto entries = merge_ldcache_entries(std::move(injected), image_entries(host, file, file.dir_fd, name, shown));
+  return replace_file_at(file.dir_fd, name, render_ldcache(entries, kGenerator),
                          FileOwner{0644, file.uid, file.gid}, shown);
 }
 

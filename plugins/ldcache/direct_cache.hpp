@@ -27,15 +27,18 @@ Result<std::vector<LdCacheEntry>> injected_entries(const graft_action& action,
                                                    const std::vector<std::string>& expected);
 
 struct CacheFile {
-  int root_fd = -1;       // the container root (resolve_in_root)
+  int dir_fd = -1;        // the cache's directory inside the container root, as
+                          //   the plugin checked it (on the root's mount): the
+                          //   file is read and written through it, never looked up again
+  int own_fds = -1;       // O_PATH fd of this process's /proc/self/fd (host namespace)
   std::string root_name;  // for messages only
   uid_t uid = 0;          // the new file's owner: the container's root
   gid_t gid = 0;
 };
 
-// Replaces `cache_path` inside the root with the image's entries plus
-// `injected`. The directory must exist and be on the root's mount (the
-// plugin checks both first).
+// Replaces `cache_path`'s file in `file.dir_fd` with the image's entries
+// plus `injected`. The directory must be on the root's mount (the plugin
+// checks it on that fd first).
 Status write_cache_directly(const plugin::Host& host, const CacheFile& file, const std::string& cache_path,
                             std::vector<LdCacheEntry> injected);
 

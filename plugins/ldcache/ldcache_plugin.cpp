@@ -146,8 +146,9 @@ Result<UniqueFd> open_or_make(const Host& host, int root_fd, const std::string& 
 // ldconfig writes <target>~ then renames it, so the directory must exist.
 // An image without /etc (scratch images) gets one, made through the host's
 // resolve_in_root, one component at a time, never by joining path strings.
-Status ensure_directory(const Host& host, int root_fd, const std::string& dir,
-                        const graft_apply_context& context) {
+// Returns the directory's fd: the cache is checked and written through it.
+Result<UniqueFd> ensure_directory(const Host& host, int root_fd, const std::string& dir,
+                                  const graft_apply_context& context) {
   int root = host.resolve_in_root(root_fd, "/", O_PATH | O_DIRECTORY);
   if (root < 0) return make_error("{}: {}", root_name(context), std::strerror(-root));
   UniqueFd current(root);
@@ -162,25 +163,27 @@ Status ensure_directory(const Host& host, int root_fd, const std::string& dir,
     if (!next.ok()) return next.error();
     current = std::move(*next);
   }
-  return ok_status();
+  return current;
 }
 
 // ldconfig writes the cache next to `target` and makes soname links in each
 // library directory: all of them must be on the container root's mount
-// (root_mount.hpp), not on a volume an image symlink steers them to. A
-// library directory that does not exist is skipped, as ldconfig skips it.
-Status check_written_dirs(const Host& host, int root_fd, const graft_action& action) {
-  std::vector<std::string> dirs{std::string(action.target).substr(
-      0, std::max<size_t>(1, std::string(action.target).rfind('/')))};
-  for (const char* const* path = action.paths; path != nullptr && *path != nullptr; ++path)
-    dirs.emplace_back(*path);
-  for (size_t i = 0; i < dirs.size(); ++i) {
-    int fd = host.resolve_in_root(root_fd, dirs[i], O_PATH | O_DIRECTORY);
-    if (fd == -ENOENT && i > 0) continue;
-    if (fd < 0) return make_error("{}: {}", dirs[i], std::strerror(-fd));
+// (root_mount.hpp), not on a volume an image symlink steers them to. The
+// cache's directory is checked on the fd it is then written through (a
+// second lookup could meet another directory: a running container can swap
+// it in between). A library directory that does not exist is skipped, as
+// ldconfig skips it.
+Status check_written_dirs(const Host& host, int root_fd, int cache_dir, const graft_action& action) {
+  const std::string target = action.target;
+  const std::string cache_dir_path = target.substr(0, std::max<size_t>(1, target.rfind('/')));
+  if (auto status = plugin::check_target_mount(root_fd, cache_dir, target, cache_dir_path); !status)
+    return status;
+  for (const char* const* path = action.paths; path != nullptr && *path != nullptr; ++path) {
+    int fd = host.resolve_in_root(root_fd, *path, O_PATH | O_DIRECTORY);
+    if (fd == -ENOENT) continue;
+    if (fd < 0) return make_error("{}: {}", *path, std::strerror(-fd));
     UniqueFd dir(fd);
-    std::string target = i == 0 ? std::string(action.target) : dirs[i];
-    if (auto status = plugin::check_target_mount(root_fd, dir.get(), target, dirs[i]); !status)
+    if (auto status = plugin::check_target_mount(root_fd, dir.get(), *path, *path); !status)
       return status;
   }
   return ok_status();
@@ -230,13 +233,12 @@ class LdcachePlugin {
       if (auto checked = check_container_path(entry, "expected cache entry"); !checked.ok())
         return checked;
     const std::string& target = action.target;
-    if (auto made = ensure_directory(host_, context.rootfs_fd,
-                                     target.substr(0, target.rfind('/')), context);
-        !made.ok())
-      return made;
-    if (auto checked = check_written_dirs(host_, context.rootfs_fd, action); !checked.ok())
+    auto cache_dir = ensure_directory(host_, context.rootfs_fd, target.substr(0, target.rfind('/')), context);
+    if (!cache_dir.ok()) return cache_dir.error();
+    if (auto checked = check_written_dirs(host_, context.rootfs_fd, cache_dir->get(), action); !checked.ok())
       return checked;
-    if (auto updated = update(action, context, prepared, expected); !updated.ok()) return updated;
+    if (auto updated = update(action, context, prepared, cache_dir->get(), expected); !updated.ok())
+      return updated;
     return check_cache(host_, {context.rootfs_fd, prepared.own_fds.get(), root_name(context)},
                        target, expected);
   }
@@ -245,12 +247,12 @@ class LdcachePlugin {
   struct Prepared;
 
   Status update(const graft_action& action, const graft_apply_context& context, Prepared& prepared,
-                const std::vector<std::string>& expected) const {
+                int cache_dir, const std::vector<std::string>& expected) const {
     if (!config_.run_ldconfig) {
       auto injected = injected_entries(action, expected);
       if (!injected.ok()) return injected.error();
-      CacheFile file{context.rootfs_fd, root_name(context), static_cast<uid_t>(context.container_uid),
-                     static_cast<gid_t>(context.container_gid)};
+      CacheFile file{cache_dir, prepared.own_fds.get(), root_name(context),
+                     static_cast<uid_t>(context.container_uid), static_cast<gid_t>(context.container_gid)};
       return write_cache_directly(host_, file, action.target, std::move(*injected));
     }
     auto command = command_for(action, context, prepared.exe.get());

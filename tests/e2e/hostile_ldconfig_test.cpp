@@ -6,11 +6,13 @@
 // does see the run open the image's other files. Skips without inotifywait.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <optional>
@@ -105,6 +107,39 @@ TEST_CASE("a device node the image plants behind a library name in a library dir
   CHECK_THAT(opens, !Catch::Contains("/rootfs" + lib_dir + "/libplanted.so.2"));
   // The planted names are only image files: the container starts and gets
   // its cache.
+  REQUIRE(result.outcome == "injected");
+  CHECK(result.container.report.find("cache", "/etc/ld.so.cache")->at(0) == "1");
+}
+
+TEST_CASE("a device node the image puts at /etc/ld.so.cache is never opened by the cache writer, and is "
+          "replaced by a cache",
+          "[e2e][hostile][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  if (::access(kInotifywait, X_OK) != 0) {
+    GRAFT_SKIP(kInotifywait << " is missing (install inotify-tools)");
+  }
+  // A real image would name a device whose open has effects (c 10:130, the
+  // watchdog, reboots the node); the test's node is c 1:3. The watch is on
+  // the node itself, so the new cache renamed over its name is not counted;
+  // the test opens the node once itself to show the watch sees an open.
+  graft::fixture::TempDir logs("graft-e2e-ldwatch-log-");
+  BundleSpec spec = gpu1_compute_utility();
+  spec.planted = {{"/etc/ld.so.cache", PlantedKind::char_device, ""}};
+  std::optional<OpenWatch> watch;
+  spec.on_built = [&](const std::string& bundle) {
+    const std::string node = bundle + "/rootfs/etc/ld.so.cache";
+    watch.emplace(node, logs.path() + "/opens");
+    int fd = ::open(node.c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    ::close(fd);
+  };
+
+  auto result = run_hostile(spec, "ld.so.cache", /*full_probe=*/false);
+  REQUIRE(watch.has_value());
+  const std::string opens = watch->stop();
+  record("image devices", "/etc/ld.so.cache", "device node", result);
+  INFO("container output:\n" << result.container.run.out << "\nopened:\n" << opens);
+  CHECK(std::count(opens.begin(), opens.end(), '\n') == 1);  // the test's own open only
   REQUIRE(result.outcome == "injected");
   CHECK(result.container.report.find("cache", "/etc/ld.so.cache")->at(0) == "1");
 }
