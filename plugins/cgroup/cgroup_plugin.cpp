@@ -3,9 +3,14 @@
 // prepare (host mount namespace) finds the container's cgroup from its pid
 // and opens it (plus, on cgroup v2, the bpf filesystem); apply writes each
 // rule to devices.allow (v1) or collects it (v2); finish installs the
-// collected v2 rules at once (device_filter_v2.cpp). Config keys:
-// "cgroup_root" (default /sys/fs/cgroup: a cgroup2 mount there means v2)
-// and "bpffs" (default /sys/fs/bpf: where v2 keeps the runtime's program).
+// collected v2 rules at once (device_filter_v2.cpp). When systemd holds the
+// container in a unit (a systemd cgroup driver), finish also adds the rules
+// to the unit's DeviceAllow=, so a daemon-reload keeps them
+// (systemd_scope.hpp); prepare connects, in the host's namespace. Config
+// keys: "cgroup_root" (default /sys/fs/cgroup: a cgroup2 mount there means
+// v2), "bpffs" (default /sys/fs/bpf: where v2 keeps the runtime's program)
+// and "systemd" ("auto", the default, or "off": never tell systemd, and a
+// daemon-reload then takes the rules away from a container in a unit).
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <sys/statfs.h>
@@ -14,6 +19,7 @@
 #include <cstddef>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +33,7 @@
 #include "devices_v1.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "plugin_glue.hpp"
+#include "systemd_scope.hpp"
 
 namespace graft::cgroup {
 
@@ -36,10 +43,16 @@ class CgroupPlugin {
  public:
   static Result<std::unique_ptr<CgroupPlugin>> create(const plugin::Host& host,
                                                       const nlohmann::json& config) {
-    if (auto keys = plugin::check_config_keys(config, {"cgroup_root", "bpffs"}); !keys)
+    if (auto keys = plugin::check_config_keys(config, {"cgroup_root", "bpffs", "systemd"}); !keys)
       return keys.error().context("cgroup plugin");
     auto created = std::unique_ptr<CgroupPlugin>(new CgroupPlugin(host));
     for (const auto& [key, value] : config.items()) {
+      if (key == "systemd") {
+        if (value != "auto" && value != "off")
+          return make_error("cgroup plugin: config 'systemd' must be \"auto\" or \"off\"");
+        created->tell_systemd_ = value == "auto";
+        continue;
+      }
       std::string* setting = key == "cgroup_root" ? &created->cgroup_root_ : &created->bpffs_;
       if (!value.is_string() || value.get<std::string>().empty() ||
           value.get<std::string>()[0] != '/')
@@ -58,8 +71,10 @@ class CgroupPlugin {
 
     auto cgroup = find_container_cgroup(pid, plugin::pidfd_of(context), cgroup_root_);
     if (!cgroup.ok()) return cgroup.error();
-    Container container{.cgroup = std::move(*cgroup), .bpffs = {}, .bpffs_error = {}, .pending = {}};
+    Container container{.cgroup = std::move(*cgroup), .bpffs = {}, .bpffs_error = {}, .rules = {}, .unit = {},
+                        .systemd = {}};
     if (container.cgroup.mode == CgroupMode::v2) open_bpffs(container);
+    if (auto found_unit = find_unit(container, pid); !found_unit.ok()) return found_unit;
     host_.debug(fmt::format("pid {}: device cgroup {} (cgroup {})", pid, container.cgroup.path,
                             container.cgroup.mode == CgroupMode::v2 ? "v2" : "v1"));
     containers_.emplace(pid, std::move(container));
@@ -75,8 +90,9 @@ class CgroupPlugin {
                         rule->text(), pid_of(context));
     Container& container = found->second;
     if (container.cgroup.mode == CgroupMode::v1)
-      return allow_v1(container.cgroup.dir.get(), container.cgroup.path, *rule);
-    container.pending.push_back(*rule);
+      if (auto allowed = allow_v1(container.cgroup.dir.get(), container.cgroup.path, *rule); !allowed.ok())
+        return allowed;
+    container.rules.push_back(*rule);
     return ok_status();
   }
 
@@ -85,15 +101,21 @@ class CgroupPlugin {
     if (found == containers_.end()) return ok_status();  // nothing was prepared for it
     Container container = std::move(found->second);
     containers_.erase(found);
-    if (container.cgroup.mode == CgroupMode::v1 || container.pending.empty()) return ok_status();
-    FilterTarget target{.cgroup_fd = container.cgroup.dir.get(),
-                        .cgroup_path = container.cgroup.path,
-                        .bpffs_fd = container.bpffs.get(),
-                        .bpffs_path = bpffs_,
-                        .bpffs_error = container.bpffs_error};
-    auto installed = install_device_rules(target, container.pending,
-                                          [this](const std::string& line) { host_.debug(line); });
-    if (!installed.ok()) return installed.error();
+    if (container.rules.empty()) return ok_status();
+    if (container.cgroup.mode == CgroupMode::v2) {
+      FilterTarget target{.cgroup_fd = container.cgroup.dir.get(),
+                          .cgroup_path = container.cgroup.path,
+                          .bpffs_fd = container.bpffs.get(),
+                          .bpffs_path = bpffs_,
+                          .bpffs_error = container.bpffs_error};
+      auto installed = install_device_rules(target, container.rules,
+                                            [this](const std::string& line) { host_.debug(line); });
+      if (!installed.ok()) return installed.error();
+    }
+    if (!container.unit) return ok_status();
+    if (auto told = container.systemd->allow_devices(*container.unit, container.rules); !told.ok())
+      return told.error().context("the device rules would not survive a systemd daemon-reload");
+    host_.debug(fmt::format("{} device rule(s) added to {}'s DeviceAllow=", container.rules.size(), *container.unit));
     return ok_status();
   }
 
@@ -102,10 +124,32 @@ class CgroupPlugin {
     ContainerCgroup cgroup;
     UniqueFd bpffs;           // v2: the bpf filesystem, opened in the host namespace
     std::string bpffs_error;    // why bpffs is not open
-    std::vector<DeviceRule> pending;  // v2: rules collected by apply
+    std::vector<DeviceRule> rules;  // what apply allowed (v2: collected for finish)
+    std::optional<std::string> unit;  // the systemd unit holding the container, if any
+    std::optional<SystemdManager> systemd;  // connected in prepare when there is a unit
   };
 
   explicit CgroupPlugin(const plugin::Host& host) : host_(host) {}
+
+  // The systemd unit that holds the container, connected to in the host's
+  // namespace. None without systemd, when the cgroup names no unit, or when
+  // systemd holds the pid elsewhere (a cgroupfs driver's look-alike path).
+  Status find_unit(Container& container, int pid) const {
+    auto unit = unit_of_cgroup(container.cgroup.path);
+    if (!tell_systemd_ || !unit || !systemd_booted()) return ok_status();
+    auto manager = SystemdManager::connect();
+    if (!manager.ok())
+      return manager.error().context(fmt::format("container pid {} is in {}", pid, *unit));
+    auto holds = manager->holds(*unit, pid);
+    if (!holds.ok()) return holds.error();
+    if (!*holds) {
+      host_.debug(fmt::format("pid {}: systemd does not hold it in {}; its rules stay in the cgroup only", pid, *unit));
+      return ok_status();
+    }
+    container.unit = std::move(unit);
+    container.systemd.emplace(std::move(*manager));
+    return ok_status();
+  }
 
   void open_bpffs(Container& container) const {
     UniqueFd dir(::open(bpffs_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
@@ -122,6 +166,7 @@ class CgroupPlugin {
   const plugin::Host& host_;
   std::string cgroup_root_ = "/sys/fs/cgroup";
   std::string bpffs_ = "/sys/fs/bpf";
+  bool tell_systemd_ = true;
   std::map<int, Container> containers_;  // by container pid; all its actions share the fds
 };
 

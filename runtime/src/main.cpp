@@ -17,6 +17,7 @@
 #include "fault/deadline.hpp"
 #include "policy/policy.hpp"
 #include "prepare_bundle.hpp"
+#include "systemd_links.hpp"
 #include "real_runtime.hpp"
 #include "runtime_command_line.hpp"
 #include "runtime_log.hpp"
@@ -71,6 +72,8 @@ Result<int> prepare(const Policy& policy, const RuntimeCommandLine& line) {
   if (!bundle) return bundle.error();
   auto prepared = prepare_bundle(policy, *bundle, line.container_id, *hook);
   if (!prepared) return prepared.error();
+  if (uses_systemd_cgroup(line))
+    if (auto linked = link_spec_devices(prepared->spec_devices); !linked) return linked.error();
   if (prepared->outcome != BundleOutcome::refused) return 0;
   report_runtime_error(line, prepared->refusal);
   return kExitRefused;

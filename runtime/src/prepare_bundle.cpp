@@ -69,7 +69,9 @@ Result<PreparedBundle> prepare_bundle(const Policy& policy, const std::string& b
   }
   if (!plan.inject) return PreparedBundle{};
   if (auto status = edit_config(*text, bundle, plan, policy, hook); !status) return status.error();
-  return PreparedBundle{BundleOutcome::edited, ""};
+  PreparedBundle prepared{BundleOutcome::edited, "", {}};
+  if (policy.runtime.mode == RuntimeShim::Mode::declarative) prepared.spec_devices = split_plan(plan).device_nodes;
+  return prepared;
 }
 
 }  // namespace graft::runtime

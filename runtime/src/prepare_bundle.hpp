@@ -5,8 +5,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "config_edit.hpp"
+#include "edits/container_edits.hpp"
 #include "graft/base/error.hpp"
 #include "policy/policy.hpp"
 
@@ -21,6 +23,7 @@ enum class BundleOutcome {
 struct PreparedBundle {
   BundleOutcome outcome = BundleOutcome::untouched;
   std::string refusal;  // refused: graft's one line, "container ID refused: ..."
+  std::vector<DeviceNodeEdit> spec_devices;  // declarative: the device nodes now in the spec
 };
 
 // `bundle` is absolute; `container_id` is the one the engine gave the

@@ -13,6 +13,7 @@ packages=(
   cmake g++ make pkg-config
   liblua5.4-dev libtomlplusplus-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libcli11-dev catch2
+  libsystemd-dev       # sd-bus.h: the cgroup plugin tells systemd what it allowed (libsystemd is dlopen'ed)
   libyaml-cpp-dev      # reads CDI specs written in YAML (graft cdi validate)
   python3-jsonschema   # validates `graft plan --format json` and audit records against docs/*.schema.json
   runc crun            # the end-to-end tests start real containers with graft as their hook

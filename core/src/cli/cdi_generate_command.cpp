@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "cdi/cdi_render.hpp"
+#include "cdi/device_links.hpp"
 #include "cdi/host_root.hpp"
 #include "cli/commands.hpp"
 #include "graft/base/replace_file.hpp"
@@ -64,6 +65,8 @@ Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptio
     return exit_ok;
   }
   if (auto status = replace_file(options.output, text); !status) return status.error();
+  // An installed spec's nodes must be expressible to systemd (device_links.hpp).
+  if (auto linked = cdi::link_spec_device_numbers(*spec, options.host_root); !linked) return linked.error();
   return exit_ok;
 }
 

@@ -1,0 +1,115 @@
+// Telling systemd what graft allowed (systemd_scope.hpp).
+#include "systemd_scope.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace graft::cgroup {
+namespace {
+
+constexpr const char* kPrivateSocket = "unix:path=/run/systemd/private";
+constexpr std::uint64_t kCallTimeoutUsec = 5'000'000;
+
+// Appends the (sv) pair ("DeviceAllow", a(ss) entries) of SetUnitProperties.
+int append_device_allow(const SdBusLibrary& lib, sd_bus_message* message, const std::vector<DeviceRule>& rules) {
+  int r = lib.open_container(message, 'r', "sv");
+  if (r >= 0) r = lib.append(message, "s", "DeviceAllow");
+  if (r >= 0) r = lib.open_container(message, 'v', "a(ss)");
+  if (r >= 0) r = lib.open_container(message, 'a', "(ss)");
+  for (const auto& rule : rules) {
+    if (r < 0) break;
+    const std::string path = device_allow_path(rule.type, rule.major, rule.minor);
+    r = lib.append(message, "(ss)", path.c_str(), rule.access.c_str());
+  }
+  for (int i = 0; i < 3 && r >= 0; ++i) r = lib.close_container(message);
+  return r;
+}
+
+Result<sd_bus_message*> set_unit_properties(const SdBusLibrary& lib, sd_bus* bus, const std::string& unit,
+                                           const std::vector<DeviceRule>& rules) {
+  sd_bus_message* message = nullptr;
+  int r = lib.new_method_call(bus, &message, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
+                              "org.freedesktop.systemd1.Manager", "SetUnitProperties");
+  if (r >= 0) r = lib.append(message, "sb", unit.c_str(), 1);  // runtime: gone with the unit
+  if (r >= 0) r = lib.open_container(message, 'a', "(sv)");
+  if (r >= 0) r = append_device_allow(lib, message, rules);
+  if (r >= 0) r = lib.close_container(message);
+  if (r < 0) {
+    lib.message_unref(message);
+    return make_error("building SetUnitProperties for {}: {}", unit, std::strerror(-r));
+  }
+  return message;
+}
+
+}  // namespace
+
+SystemdManager::SystemdManager(SystemdManager&& other) noexcept
+    : lib_(other.lib_), bus_(std::exchange(other.bus_, nullptr)) {}
+
+SystemdManager& SystemdManager::operator=(SystemdManager&& other) noexcept {
+  std::swap(lib_, other.lib_);
+  std::swap(bus_, other.bus_);
+  return *this;
+}
+
+SystemdManager::~SystemdManager() {
+  if (bus_ != nullptr) lib_->close(bus_);
+}
+
+Result<SystemdManager> SystemdManager::connect() {
+  auto lib = sd_bus_library();
+  if (!lib.ok()) return lib.error();
+  const SdBusLibrary& sd = **lib;
+  sd_bus* bus = nullptr;
+  int r = sd.bus_new(&bus);
+  if (r >= 0 && ::geteuid() == 0) r = sd.set_address(bus, kPrivateSocket);
+  if (r >= 0 && ::geteuid() == 0) r = sd.start(bus);
+  if (r >= 0 && ::geteuid() == 0) return SystemdManager(&sd, bus);
+  if (bus != nullptr) sd.close(bus);
+  bus = nullptr;
+  r = sd.open_system(&bus);
+  if (r < 0) return make_error("connecting to systemd (/run/systemd/private, then the system bus): {}", std::strerror(-r));
+  return SystemdManager(&sd, bus);
+}
+
+Result<bool> SystemdManager::holds(const std::string& unit, int pid) const {
+  sd_bus_error error = SD_BUS_ERROR_NULL;
+  sd_bus_message* message = nullptr;
+  sd_bus_message* reply = nullptr;
+  int r = lib_->new_method_call(bus_, &message, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
+                                "org.freedesktop.systemd1.Manager", "GetUnitByPID");
+  if (r >= 0) r = lib_->append(message, "u", static_cast<std::uint32_t>(pid));
+  if (r >= 0) r = lib_->call(bus_, message, kCallTimeoutUsec, &error, &reply);
+  const char* object = nullptr;
+  if (r >= 0) r = lib_->read(reply, "o", &object);
+  std::string found = r >= 0 && object != nullptr ? object : "";
+  bool no_unit = r < 0 && lib_->error_has_name(&error, "org.freedesktop.systemd1.NoUnitForPID");
+  std::string why = error.message != nullptr ? error.message : std::strerror(-r);
+  lib_->error_free(&error);
+  lib_->message_unref(message);
+  lib_->message_unref(reply);
+  if (no_unit) return false;
+  if (r < 0) return make_error("asking systemd which unit holds pid {}: {}", pid, why);
+  return found == unit_object_path(unit);
+}
+
+Status SystemdManager::allow_devices(const std::string& unit, const std::vector<DeviceRule>& rules) const {
+  auto message = set_unit_properties(*lib_, bus_, unit, rules);
+  if (!message.ok()) return message.error();
+  sd_bus_error error = SD_BUS_ERROR_NULL;
+  sd_bus_message* reply = nullptr;
+  int r = lib_->call(bus_, *message, kCallTimeoutUsec, &error, &reply);
+  std::string why = r >= 0 ? "" : error.message != nullptr ? error.message : std::strerror(-r);
+  lib_->error_free(&error);
+  lib_->message_unref(*message);
+  lib_->message_unref(reply);
+  if (r < 0) return make_error("systemd refused DeviceAllow= for {}: {}", unit, why);
+  return ok_status();
+}
+
+}  // namespace graft::cgroup

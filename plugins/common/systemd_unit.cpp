@@ -1,0 +1,36 @@
+// Units and their names (systemd_unit.hpp).
+#include "systemd_unit.hpp"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+namespace graft::cgroup {
+
+std::optional<std::string> unit_of_cgroup(std::string_view cgroup_path) {
+  auto slash = cgroup_path.rfind('/');
+  std::string_view last = slash == std::string_view::npos ? cgroup_path : cgroup_path.substr(slash + 1);
+  for (std::string_view suffix : {".scope", ".service"})
+    if (last.size() > suffix.size() && last.ends_with(suffix)) return std::string(last);
+  return std::nullopt;
+}
+
+std::string unit_object_path(std::string_view unit) {
+  std::string path = "/org/freedesktop/systemd1/unit/";
+  if (unit.empty()) return path + "_";
+  for (unsigned char c : unit) {
+    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    path += plain ? std::string(1, static_cast<char>(c)) : fmt::format("_{:02x}", c);
+  }
+  return path;
+}
+
+std::string device_allow_path(char type, std::uint32_t major, std::uint32_t minor) {
+  return fmt::format("/dev/{}/{}:{}", type == 'b' ? "block" : "char", major, minor);
+}
+
+bool systemd_booted(const std::string& run_dir) {
+  return ::access((run_dir + "/systemd/system").c_str(), F_OK) == 0;
+}
+
+}  // namespace graft::cgroup

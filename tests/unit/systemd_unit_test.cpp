@@ -1,0 +1,144 @@
+// What the cgroup plugin tells systemd and about which unit
+// (plugins/common/systemd_unit.hpp), and the /dev/char links graft-runtime
+// makes so runc's systemd driver passes a spec's devices on
+// (base's device_number_link.hpp, runtime/src/systemd_links.hpp).
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "graft/base/device_number_link.hpp"
+#include "runtime_command_line.hpp"
+#include "skip.hpp"
+#include "systemd_links.hpp"
+#include "systemd_unit.hpp"
+#include "temp_dir.hpp"
+
+using namespace graft;
+
+namespace systemd_unit_test {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> words(std::initializer_list<const char*> list) { return {list.begin(), list.end()}; }
+
+// A directory standing in for /dev, with a character node c 195:1 in it.
+struct DevDir {
+  fixture::TempDir dir{"graft-devchar-"};
+  std::string node = dir.path() + "/nvidia1";
+  DevDir() { REQUIRE(::mknod(node.c_str(), S_IFCHR | 0666, ::makedev(195, 1)) == 0); }
+  std::string link(const std::string& name) const { return dir.path() + "/char/" + name; }
+};
+
+}  // namespace systemd_unit_test
+
+using namespace systemd_unit_test;
+
+TEST_CASE("A cgroup whose last component is a scope or service names that unit", "[systemd]") {
+  CHECK(cgroup::unit_of_cgroup("/sys/fs/cgroup/devices/system.slice/runc-abc.scope") == "runc-abc.scope");
+  CHECK(cgroup::unit_of_cgroup("/kubepods.slice/kubepods-pod1.slice/cri-containerd-f00.scope") ==
+        "cri-containerd-f00.scope");
+  CHECK(cgroup::unit_of_cgroup("/system.slice/docker.service") == "docker.service");
+}
+
+TEST_CASE("A cgroupfs driver's cgroup, a slice, or a bare suffix names no unit", "[systemd]") {
+  CHECK_FALSE(cgroup::unit_of_cgroup("/docker/abc").has_value());
+  CHECK_FALSE(cgroup::unit_of_cgroup("/libpod_parent/libpod-abc").has_value());
+  CHECK_FALSE(cgroup::unit_of_cgroup("/system.slice").has_value());
+  CHECK_FALSE(cgroup::unit_of_cgroup("/x/.scope").has_value());
+}
+
+TEST_CASE("A unit's D-Bus object path escapes every character but letters and digits", "[systemd]") {
+  CHECK(cgroup::unit_object_path("runc-a1.scope") == "/org/freedesktop/systemd1/unit/runc_2da1_2escope");
+  CHECK(cgroup::unit_object_path("a_b@c.service") == "/org/freedesktop/systemd1/unit/a_5fb_40c_2eservice");
+}
+
+TEST_CASE("DeviceAllow= names a device by its numbers under /dev/char or /dev/block", "[systemd]") {
+  CHECK(cgroup::device_allow_path('c', 195, 255) == "/dev/char/195:255");
+  CHECK(cgroup::device_allow_path('b', 8, 0) == "/dev/block/8:0");
+}
+
+TEST_CASE("systemd counts as booted only where its runtime directory says so", "[systemd]") {
+  fixture::TempDir run("graft-run-");
+  CHECK_FALSE(cgroup::systemd_booted(run.path()));
+  fs::create_directories(run.path() + "/systemd/system");
+  CHECK(cgroup::systemd_booted(run.path()));
+}
+
+TEST_CASE("The runtime's systemd cgroup driver is seen among its global options only", "[systemd][runtime]") {
+  auto line = [](std::initializer_list<const char*> args) {
+    auto parsed = runtime::parse_runtime_command_line(words(args));
+    REQUIRE(parsed.ok());
+    return *parsed;
+  };
+  CHECK(runtime::uses_systemd_cgroup(line({"--root", "/r", "--systemd-cgroup", "create", "--bundle", "/b", "id"})));
+  CHECK_FALSE(runtime::uses_systemd_cgroup(line({"--root", "/r", "create", "--bundle", "/b", "id"})));
+  CHECK_FALSE(runtime::uses_systemd_cgroup(line({"exec", "id", "--systemd-cgroup"})));
+}
+
+TEST_CASE("A device number link is made to the node, under char/, created when missing", "[systemd][devchar]") {
+  if (::geteuid() != 0) GRAFT_SKIP("mknod needs root");
+  DevDir dev;
+  auto linked = link_device_number(dev.dir.path(), 'c', 195, 1, dev.node);
+  INFO((linked.ok() ? std::string() : linked.error().message));
+  REQUIRE(linked.ok());
+  CHECK(*linked == LinkOutcome::made);
+  CHECK(fs::read_symlink(dev.link("195:1")) == dev.node);
+}
+
+TEST_CASE("A device number link that already leads to a device node is left as it is", "[systemd][devchar]") {
+  if (::geteuid() != 0) GRAFT_SKIP("mknod needs root");
+  DevDir dev;
+  fs::create_directory(dev.dir.path() + "/char");
+  fs::create_symlink("../nvidia1", dev.link("195:1"));
+  auto linked = link_device_number(dev.dir.path(), 'c', 195, 1, dev.node);
+  REQUIRE(linked.ok());
+  CHECK(*linked == LinkOutcome::present);
+  CHECK(fs::read_symlink(dev.link("195:1")) == "../nvidia1");
+}
+
+TEST_CASE("A dangling device number link is replaced", "[systemd][devchar]") {
+  if (::geteuid() != 0) GRAFT_SKIP("mknod needs root");
+  DevDir dev;
+  fs::create_directory(dev.dir.path() + "/char");
+  fs::create_symlink("/nonexistent/nvidia1", dev.link("195:1"));
+  auto linked = link_device_number(dev.dir.path(), 'c', 195, 1, dev.node);
+  REQUIRE(linked.ok());
+  CHECK(*linked == LinkOutcome::made);
+  CHECK(fs::read_symlink(dev.link("195:1")) == dev.node);
+}
+
+TEST_CASE("A node that is not the device the rule names gets no link", "[systemd][devchar]") {
+  if (::geteuid() != 0) GRAFT_SKIP("mknod needs root");
+  DevDir dev;
+  auto linked = link_device_number(dev.dir.path(), 'c', 195, 2, dev.node);
+  REQUIRE_FALSE(linked.ok());
+  CHECK_THAT(linked.error().message, Catch::Contains("is not the device c 195:2"));
+  CHECK_FALSE(fs::exists(dev.link("195:2")));
+}
+
+TEST_CASE("A char directory that is a symlink is not followed", "[systemd][devchar]") {
+  if (::geteuid() != 0) GRAFT_SKIP("mknod needs root");
+  DevDir dev;
+  fixture::TempDir elsewhere("graft-devchar-elsewhere-");
+  fs::create_directory_symlink(elsewhere.path(), dev.dir.path() + "/char");
+  auto linked = link_device_number(dev.dir.path(), 'c', 195, 1, dev.node);
+  REQUIRE_FALSE(linked.ok());
+  CHECK(fs::is_empty(elsewhere.path()));
+}
+
+TEST_CASE("graft-runtime links every spec device the host has, and skips those it lacks", "[systemd][devchar][runtime]") {
+  if (::geteuid() != 0) GRAFT_SKIP("mknod needs root");
+  DevDir dev;
+  std::vector<DeviceNodeEdit> nodes{{"/dev/nvidia1", dev.node, 'c', 195, 1}, {"/dev/nvidia-uvm", "", 'c', 509, 0}};
+  auto linked = runtime::link_spec_devices(nodes, dev.dir.path());
+  INFO((linked.ok() ? std::string() : linked.error().message));
+  REQUIRE(linked.ok());
+  CHECK(fs::exists(dev.link("195:1")));
+  CHECK_FALSE(fs::exists(fs::symlink_status(dev.link("509:0"))));
+}
