@@ -136,7 +136,13 @@ class CgroupPlugin {
   // systemd holds the pid elsewhere (a cgroupfs driver's look-alike path).
   Status find_unit(Container& container, int pid) const {
     auto unit = unit_of_cgroup(container.cgroup.path);
-    if (!tell_systemd_ || !unit || !systemd_booted()) return ok_status();
+    if (!unit || !systemd_booted()) return ok_status();
+    if (!tell_systemd_) {
+      host_.log(GRAFT_LOG_WARNING, fmt::format("pid {} is in {} and [plugins.config.cgroup] systemd = \"off\": a "
+                                               "systemd daemon-reload will take these device rules away",
+                                               pid, *unit));
+      return ok_status();
+    }
     auto manager = SystemdManager::connect();
     if (!manager.ok())
       return manager.error().context(fmt::format("container pid {} is in {}", pid, *unit));

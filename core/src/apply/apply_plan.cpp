@@ -151,6 +151,8 @@ Result<ApplyReport> apply_plan(const Plan& plan, PluginSet& plugins, const Apply
   progress.phase = ApplyPhase::done;
   report.times.finish_ms = ms_since(start);
   report.actions = plan.actions.size();
+  for (const auto& plugin : plugins.plugins())
+    for (auto& warning : plugin->take_warnings()) report.warnings.push_back(std::move(warning));
   if (auto left = visit.leave(); !left) return left.error();
   return report;
 }

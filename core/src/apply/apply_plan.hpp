@@ -29,6 +29,7 @@ struct ApplyTimes {
 struct ApplyReport {
   std::size_t actions = 0;  // actions applied
   ApplyTimes times;
+  std::vector<std::string> warnings;  // the plugins' warnings, for the audit record
 };
 
 struct ApplySite {

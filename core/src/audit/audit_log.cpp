@@ -58,6 +58,7 @@ json record_json(const AuditRecord& record) {
     line["duration_ms"]["enter"] = applied->times.enter_ms;
     line["duration_ms"]["apply"] = applied->times.apply_ms;
     line["duration_ms"]["finish"] = applied->times.finish_ms;
+    if (!applied->warnings.empty()) line["warnings"] = applied->warnings;
   }
   return line;
 }

@@ -13,13 +13,16 @@ namespace {
 
 void log_from_plugin(void* host, int level, const char* message) noexcept {
   try {
-    const auto* services = static_cast<const HostServices*>(host);
+    auto* services = static_cast<HostServices*>(host);
     const char* name = services ? services->plugin_name().c_str() : "?";
     const char* text = message ? message : "";
     switch (level) {
       case GRAFT_LOG_DEBUG: spdlog::debug("plugin {}: {}", name, text); break;
       case GRAFT_LOG_INFO: spdlog::info("plugin {}: {}", name, text); break;
-      case GRAFT_LOG_WARNING: spdlog::warn("plugin {}: {}", name, text); break;
+      case GRAFT_LOG_WARNING:
+        spdlog::warn("plugin {}: {}", name, text);
+        if (services != nullptr) services->keep_warning(fmt::format("plugin {}: {}", name, text));
+        break;
       default: spdlog::error("plugin {}: {}", name, text); break;
     }
   } catch (...) {

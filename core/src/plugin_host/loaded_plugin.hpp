@@ -48,6 +48,8 @@ class LoadedPlugin {
   Status finish(const ApplyTarget& target);
 
   const std::string& name() const { return name_; }
+  // The warnings the plugin logged since the last call (host_services.hpp).
+  std::vector<std::string> take_warnings() { return services_.take_warnings(); }
   const std::string& path() const { return path_; }
   const std::string& version() const { return version_; }
   const std::vector<ActionKind>& kinds() const { return kinds_; }
