@@ -3,7 +3,8 @@
 // the file with --hooks-dir, runs `graft hook prestart` and the container
 // gets exactly what `graft plan` prints, as with runc's config.json hook.
 // The file is the one this tree configured for installation, with two edits
-// only: the built graft instead of the installed path, and the test policy.
+// only: the built graft instead of the installed path, and the test policy;
+// its explicit env (PATH alone) stays as shipped.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -34,6 +35,9 @@ void write_hooks_dir(const std::string& dir, const std::string& policy, const js
   REQUIRE(hook.at("hook").at("path").get<std::string>().ends_with("/bin/graft"));
   REQUIRE(hook.at("hook").at("args") == json({"graft", "hook", "prestart"}));
   REQUIRE(hook.at("when") == json({{"always", true}}));
+  // Kept as shipped: podman runs the hook with exactly this env.
+  REQUIRE(hook.at("hook").at("env") ==
+          json({"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}));
   hook["hook"]["path"] = GRAFT_BINARY;
   hook["hook"]["args"] = {"graft", "--policy", policy, "hook", "prestart"};
   if (!when.is_null()) hook["when"] = when;

@@ -2,14 +2,25 @@
 # An install under another prefix than the configured one, and one staged
 # with DESTDIR, find their shipped policies and plugins from where the
 # binary is: `graft version` names the directories, they hold what was
-# installed, `include = ["nvidia"]` resolves, and the installed policy test
-# suites pass. Usage: install-test.sh BUILD_DIR
+# installed, `include = ["nvidia"]` resolves, the installed policy test
+# suites pass, and the hooks.d file gives the hook an explicit env of PATH
+# alone. Usage: install-test.sh BUILD_DIR
 set -euo pipefail
 build=$1
 scratch=$(mktemp -d /tmp/graft-install-XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 
 fail() { echo "install-test: $*" >&2; exit 1; }
+
+# The hooks.d file at $1 gives the hook an env of PATH alone (docs/hooks.md):
+# without one, the hook would get whatever environment its caller passes on.
+check_hooks_file() {
+  python3 - "$1" <<'PY' || fail "$1 does not give the hook an env of PATH alone"
+import json, sys
+hook = json.load(open(sys.argv[1]))["hook"]
+sys.exit(hook.get("env") != ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"])
+PY
+}
 
 check_installed() {
   local prefix=$1 graft=$1/bin/graft out policies plugins
@@ -39,6 +50,8 @@ check_installed() {
 
 cmake --install "$build" --prefix "$scratch/usr" >/dev/null
 check_installed "$scratch/usr"
+check_hooks_file "$scratch/usr/share/containers/oci/hooks.d/graft.json"
 DESTDIR="$scratch/stage" cmake --install "$build" --prefix /opt/graft >/dev/null
 check_installed "$scratch/stage/opt/graft"
+check_hooks_file "$scratch/stage/opt/graft/share/containers/oci/hooks.d/graft.json"
 echo "1 passed, 0 failed"

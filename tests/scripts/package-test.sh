@@ -2,9 +2,12 @@
 # The Debian package (cmake/packaging.cmake), built with `cpack -G DEB` from
 # this build tree: its files are exactly what the install rules install plus
 # the site policy, which is a conffile; its control data names the package,
-# version, computed Depends and Recommends; the man pages cover every
-# program and subcommand; the shell completion scripts are what the packaged
-# graft prints. Then, unpacked with `dpkg -x` into a scratch root,
+# version, computed Depends and Recommends; every entry is root's and no
+# directory or file is group- or world-writable, though the package is built
+# under umask 002; the man pages cover every program and subcommand; the
+# shell completion scripts are what the packaged graft prints; the hooks.d
+# file gives the hook an env of PATH alone. Then, unpacked with `dpkg -x`
+# into a scratch root,
 # the installed graft runs, checks the shipped site policy, and hooks a runc
 # container (tests/e2e/package_install_test.cpp).
 # Usage: package-test.sh BUILD_DIR E2E_TEST_BINARY
@@ -26,7 +29,9 @@ multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 scratch=$(mktemp -d /tmp/graft-package-XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 
-(cd "$build" && cpack -G DEB -B "$scratch/out" >"$scratch/cpack.log" 2>&1) ||
+# umask 002, as on hosts with user private groups: the package's modes must
+# not follow the builder's umask.
+(cd "$build" && umask 002 && cpack -G DEB -B "$scratch/out" >"$scratch/cpack.log" 2>&1) ||
   { cat "$scratch/cpack.log" >&2; fail "cpack -G DEB failed"; }
 deb=$scratch/out/graft_${version}_$(dpkg --print-architecture).deb
 [ -f "$deb" ] || fail "cpack made no $deb: $(ls "$scratch/out")"
@@ -45,6 +50,13 @@ for file in ./usr/bin/graft ./etc/graft/graft.toml ./usr/share/containers/oci/ho
             "./usr/lib/$multiarch/graft/plugins/"lib{devices,libraries,ipc,procfs,cgroup,ldcache}.so; do
   grep -qxF "$file" "$scratch/packaged" || fail "the package lacks $file"
 done
+# Owners and modes: root/root, and nothing group- or world-writable (a
+# directory such as /usr/share/containers/oci/hooks.d that a group could write
+# would let it add hooks that run as root).
+dpkg-deb -c "$deb" | awk '$2 != "root/root" || substr($1, 6, 1) == "w" || substr($1, 9, 1) == "w"' \
+  >"$scratch/writable"
+[ ! -s "$scratch/writable" ] ||
+  fail "entries not root's, or group- or world-writable: $(cat "$scratch/writable")"
 for program in $(grep '^\./usr/bin/' "$scratch/packaged"); do
   grep -qxF "./usr/share/man/man1/$(basename "$program").1.gz" "$scratch/packaged" ||
     fail "$program has no man page"
@@ -89,8 +101,13 @@ root=$scratch/root
 dpkg -x "$deb" "$root"
 graft=$root/usr/bin/graft
 [ "$("$graft" --version)" = "graft $version" ] || fail "graft --version: $("$graft" --version)"
-grep -q '"path": *"/usr/bin/graft"' "$root/usr/share/containers/oci/hooks.d/graft.json" ||
-  fail "the hooks.d file does not run /usr/bin/graft"
+python3 - "$root/usr/share/containers/oci/hooks.d/graft.json" <<'PY' ||
+import json, sys
+hook = json.load(open(sys.argv[1]))["hook"]
+sys.exit(hook.get("path") != "/usr/bin/graft" or
+         hook.get("env") != ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"])
+PY
+  fail "the hooks.d file does not run /usr/bin/graft with an env of PATH alone"
 man_page=$(zcat "$root/usr/share/man/man1/graft.1.gz")
 for command in $("$graft" --help | sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\).*/\1/p'); do
   grep -qF ".SS \"graft $command\"" <<<"$man_page" || fail "graft.1 lacks the $command command"

@@ -77,7 +77,7 @@ void in_namespace(int pid, Step step) {
   auto process = ContainerProcess::open(pid);
   REQUIRE(process.ok());
   MountNamespaceVisit visit;
-  auto entered = visit.enter(*process, ApplyCaller::hook);
+  auto entered = visit.enter(*process);
   REQUIRE(entered.ok());
   step();
   REQUIRE(visit.leave().ok());

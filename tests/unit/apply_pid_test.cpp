@@ -8,6 +8,8 @@
 
 #include <unistd.h>
 
+#include <filesystem>
+
 #include "hook_harness.hpp"
 #include "skip.hpp"
 
@@ -81,4 +83,53 @@ TEST_CASE("Apply: --trust-pid applies to a pid whose cgroup names no container",
   INFO(result.err);
   CHECK(result.exit_code == 0);
   CHECK(container.mount_count() > before);
+}
+
+namespace {
+
+// What `graft apply --pid <the test's own pid>` would have changed on the
+// host: the mount table, and the bundle's rootfs where the plan puts nodes.
+struct HostTouched {
+  std::string bundle;
+  bool operator()() const {
+    return !host_has_no_mount_under(bundle + "/") || std::filesystem::exists(bundle + "/rootfs/dev/nvidia1");
+  }
+};
+
+std::string own_namespace_refusal(pid_t pid) {
+  return "graft: container lxc1: container process " + std::to_string(pid) +
+         " shares graft's own mount namespace, which no container does (a wrong or reused pid?): "
+         "refusing to apply to the host\n";
+}
+
+}  // namespace
+
+TEST_CASE("Apply: --trust-pid cannot make graft apply to a process in its own mount namespace",
+          "[apply][hostile]") {
+  if (!can_run()) {
+    GRAFT_SKIP("needs root and device nodes");
+  }
+  PluginDir plugins("cgroup");
+  HostTouched touched{gpu_bundle("own-ns-trusted")};
+  auto result = apply(write_policy("apply-pid-own-ns-trusted", plugins.path()), ::getpid(),
+                      touched.bundle, {"--id", "lxc1", "--trust-pid"});
+  INFO(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(result.err == own_namespace_refusal(::getpid()));
+  CHECK_FALSE(touched());
+}
+
+TEST_CASE("Apply: a process in graft's own mount namespace is refused before its cgroup is read",
+          "[apply][hostile]") {
+  if (!can_run()) {
+    GRAFT_SKIP("needs root and device nodes");
+  }
+  PluginDir plugins("cgroup");
+  HostTouched touched{gpu_bundle("own-ns-checked")};
+  auto result = apply(write_policy("apply-pid-own-ns", plugins.path()), ::getpid(), touched.bundle,
+                      {"--id", "lxc1"});
+  INFO(result.err);
+  CHECK(result.exit_code == 1);
+  CHECK(result.err == own_namespace_refusal(::getpid()));
+  CHECK_FALSE(touched());
 }

@@ -1,8 +1,8 @@
-// The container's init behind a pidfd (core/src/apply/container_process.hpp)
-// and the cgroup check of `graft apply --pid` (cgroup_match.hpp): what
-// graft reads under /proc/<pid>/ counts only while the pidfd's process still
-// runs, a hook never applies into its own mount namespace, and a pid is the
-// named container's only when its cgroup says so.
+// The container's init behind a pidfd (core/src/apply/container_process.hpp):
+// what graft reads under /proc/<pid>/ counts only while the pidfd's process
+// still runs, and neither a hook nor `graft apply` ever applies into graft's
+// own mount namespace. How a
+// pid's cgroup names its container is cgroup_match_test.cpp's.
 #include <catch2/catch.hpp>
 
 #include <signal.h>
@@ -11,7 +11,6 @@
 
 #include <string>
 
-#include "apply/cgroup_match.hpp"
 #include "apply/container_process.hpp"
 
 using namespace graft;
@@ -37,23 +36,30 @@ struct Child {
 
 }  // namespace
 
-TEST_CASE("A hook refuses a container process that shares graft's own mount namespace",
+TEST_CASE("A container process that shares graft's own mount namespace is refused",
           "[apply][pidfd]") {
   NamespaceId ns{.dev = 4, .ino = 4026531840};
-  auto checked = check_mount_namespace(77, ns, ns, ApplyCaller::hook);
+  auto checked = check_mount_namespace(77, ns, ns);
   REQUIRE_FALSE(checked.ok());
   CHECK(checked.error().message ==
         "container process 77 shares graft's own mount namespace, which no container does "
         "(a wrong or reused pid?): refusing to apply to the host");
 }
 
-TEST_CASE("A hook accepts a container process in a mount namespace of its own", "[apply][pidfd]") {
-  CHECK(check_mount_namespace(77, {4, 1}, {4, 2}, ApplyCaller::hook).ok());
+TEST_CASE("A container process in a mount namespace of its own is accepted", "[apply][pidfd]") {
+  CHECK(check_mount_namespace(77, {4, 1}, {4, 2}).ok());
 }
 
-TEST_CASE("graft apply enters a process's mount namespace even when it is graft's own",
-          "[apply][pidfd]") {
-  CHECK(check_mount_namespace(77, {4, 1}, {4, 1}, ApplyCaller::apply).ok());
+TEST_CASE("A child of graft's that never left its mount namespace is refused", "[apply][pidfd]") {
+  Child child;
+  REQUIRE(child.pid > 0);
+  auto process = ContainerProcess::open(child.pid);
+  REQUIRE(process.ok());
+  auto checked = check_not_own_mount_namespace(*process);
+  REQUIRE_FALSE(checked.ok());
+  CHECK_THAT(checked.error().message,
+             Catch::StartsWith("container process " + std::to_string(child.pid) +
+                               " shares graft's own mount namespace"));
 }
 
 TEST_CASE("What is read about a running container process is confirmed and returned",
@@ -109,23 +115,4 @@ TEST_CASE("A pid whose process has exited is refused before anything is read", "
   REQUIRE_FALSE(process.ok());
   CHECK(process.error().message ==
         "container process " + std::to_string(gone) + ": no such process (exited?)");
-}
-
-TEST_CASE("The cgroup names of runc, crun, containerd, podman, docker and LXC name their container",
-          "[apply][pidfd]") {
-  CHECK(cgroup_names_container("0::/graft-apply-1234\n", "graft-apply-1234"));
-  CHECK(cgroup_names_container("0::/system.slice/runc-c1a2.scope\n", "c1a2"));
-  CHECK(cgroup_names_container("0::/machine.slice/libpod-3f2a9c.scope/container\n", "3f2a9c"));
-  CHECK(cgroup_names_container("0::/kubepods.slice/kubepods-pod1.slice/cri-containerd-ab12.scope\n",
-                               "ab12"));
-  CHECK(cgroup_names_container("12:devices:/docker/9e8d\n0::/docker/9e8d\n", "9e8d"));
-  CHECK(cgroup_names_container("0::/lxc.payload.web1\n", "web1"));
-}
-
-TEST_CASE("A cgroup that merely contains the id inside a longer name does not name the container",
-          "[apply][pidfd]") {
-  CHECK_FALSE(cgroup_names_container("0::/system.slice/runc-abcd.scope\n", "abc"));
-  CHECK_FALSE(cgroup_names_container("0::/user.slice/user-0.slice/session-3.scope\n", "c1"));
-  CHECK_FALSE(cgroup_names_container("0::/\n", "c1"));
-  CHECK_FALSE(cgroup_names_container("0::/c1\n", ""));
 }

@@ -74,7 +74,7 @@ Status enter_container(const ApplySite& site, MountNamespaceVisit& visit, ApplyT
                        UniqueFd& root_fd) {
   RunningNote note("entering the container's mount namespace");
   if (site.process != nullptr)
-    if (auto entered = visit.enter(*site.process, site.caller); !entered) return entered;
+    if (auto entered = visit.enter(*site.process); !entered) return entered;
   return open_root(site, target, root_fd);
 }
 

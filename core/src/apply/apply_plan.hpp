@@ -37,7 +37,6 @@ struct ApplySite {
   // The container's init, held since graft first heard its pid; null: stay
   // in our own mount namespace (tests).
   const ContainerProcess* process = nullptr;
-  ApplyCaller caller = ApplyCaller::hook;
   std::string rootfs;      // root.path as seen inside the container's mount namespace
   std::string source_root = "/";  // [host] driver_root: sources under it open inside it
 };

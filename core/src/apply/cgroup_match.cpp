@@ -8,17 +8,36 @@
 namespace graft {
 namespace {
 
-bool is_boundary(char c) {
-  return c == '.' || c == '-' || c == '_' || c == ':' || c == '@';
-}
+// How a runtime names a container's cgroup: one whole path component, the
+// id between `prefix` and `suffix`. Any other text around the id is some
+// other cgroup's name (another container's "web1-old", a login session's
+// "session-3.scope", LXC's monitor "lxc.monitor.<id>", conmon's
+// "libpod-conmon-<id>.scope").
+struct CgroupForm {
+  std::string_view prefix;
+  std::string_view suffix;
+};
+
+constexpr CgroupForm kCgroupForms[] = {
+    {"", ""},                    // cgroupfs: runc, crun, /docker/<id>, /k8s.io/<id>
+    {"runc-", ".scope"},         // systemd driver, no cgroupsPath (":runc:<id>")
+    {"crun-", ".scope"},         // crun's systemd driver, no cgroupsPath
+    {"docker-", ".scope"},       // Docker's "system.slice:docker:<id>"
+    {"cri-containerd-", ".scope"},
+    {"crio-", ".scope"},
+    {"crio-", ""},               // CRI-O's cgroupfs manager
+    {"libpod-", ".scope"},
+    {"libpod-", ""},             // podman's cgroupfs manager (/libpod_parent/libpod-<id>)
+    {"libpod-payload-", ""},     // podman --cgroups=split
+    {"lxc.payload.", ""},
+};
 
 bool component_names(std::string_view component, std::string_view id) {
-  for (std::size_t at = component.find(id); at != std::string_view::npos;
-       at = component.find(id, at + 1)) {
-    std::size_t end = at + id.size();
-    bool starts = at == 0 || is_boundary(component[at - 1]);
-    bool ends = end == component.size() || is_boundary(component[end]);
-    if (starts && ends) return true;
+  for (const CgroupForm& form : kCgroupForms) {
+    if (component.size() == form.prefix.size() + id.size() + form.suffix.size() &&
+        component.starts_with(form.prefix) && component.ends_with(form.suffix) &&
+        component.substr(form.prefix.size(), id.size()) == id)
+      return true;
   }
   return false;
 }

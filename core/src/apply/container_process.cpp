@@ -40,13 +40,21 @@ Result<NamespaceId> ContainerProcess::mount_namespace() const {
 
 Result<NamespaceId> own_mount_namespace() { return namespace_of("/proc/self/ns/mnt"); }
 
-Status check_mount_namespace(int pid, NamespaceId ours, NamespaceId theirs, ApplyCaller caller) {
-  if (caller == ApplyCaller::hook && ours == theirs)
+Status check_mount_namespace(int pid, NamespaceId ours, NamespaceId theirs) {
+  if (ours == theirs)
     return make_error(
         "container process {} shares graft's own mount namespace, which no container does "
         "(a wrong or reused pid?): refusing to apply to the host",
         pid);
   return ok_status();
+}
+
+Status check_not_own_mount_namespace(const ContainerProcess& process) {
+  auto ours = own_mount_namespace();
+  if (!ours) return ours.error();
+  auto theirs = process.mount_namespace();
+  if (!theirs) return theirs.error();
+  return check_mount_namespace(process.pid(), *ours, *theirs);
 }
 
 }  // namespace graft

@@ -19,8 +19,8 @@
 
 namespace graft {
 
-// Who is applying: the hook refuses a process that shares graft's own mount
-// namespace (a container always has its own); `graft apply` allows it.
+// Who is applying: a hook's container is killed by its runtime when graft
+// fails, `graft apply`'s keeps running with whatever was applied.
 enum class ApplyCaller { hook, apply };
 
 // A mount namespace, as the inode of /proc/<pid>/ns/mnt names it.
@@ -69,8 +69,13 @@ class ContainerProcess {
 Result<NamespaceId> own_mount_namespace();
 
 // Whether graft may enter the namespace `theirs` of container process `pid`:
-// a hook refuses one equal to its own (that pid is no container's, most
-// likely a recycled one), `graft apply` accepts it.
-Status check_mount_namespace(int pid, NamespaceId ours, NamespaceId theirs, ApplyCaller caller);
+// never one equal to its own. A container always has a mount namespace of
+// its own; a pid that shares graft's is a wrong or recycled one, and
+// applying there would put the plan's mounts and nodes on the host.
+// --trust-pid does not lift this.
+Status check_mount_namespace(int pid, NamespaceId ours, NamespaceId theirs);
+
+// check_mount_namespace for `process`, read through /proc and confirmed.
+Status check_not_own_mount_namespace(const ContainerProcess& process);
 
 }  // namespace graft

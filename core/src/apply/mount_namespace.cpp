@@ -27,13 +27,8 @@ Status MountNamespaceVisit::leave() {
 // Always setns, even into what looks like our own namespace: the check
 // reads /proc, the setns goes through the pidfd, and only the pidfd is sure
 // to name the container's process.
-Status MountNamespaceVisit::enter(const ContainerProcess& process, ApplyCaller caller) {
-  auto ours = own_mount_namespace();
-  if (!ours) return ours.error();
-  auto theirs = process.mount_namespace();
-  if (!theirs) return theirs.error();
-  if (auto allowed = check_mount_namespace(process.pid(), *ours, *theirs, caller); !allowed)
-    return allowed;
+Status MountNamespaceVisit::enter(const ContainerProcess& process) {
+  if (auto allowed = check_not_own_mount_namespace(process); !allowed) return allowed;
   home_fd_ = UniqueFd(::open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC));
   if (!home_fd_.valid())
     return make_error("cannot open graft's own mount namespace: {}", std::strerror(errno));

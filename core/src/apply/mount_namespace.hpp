@@ -20,11 +20,10 @@ class MountNamespaceVisit {
   MountNamespaceVisit& operator=(const MountNamespaceVisit&) = delete;
 
   // setns into the mount namespace of `process`, through its pidfd so a
-  // recycled pid cannot redirect us. A hook refuses a process that shares
-  // our namespace (check_mount_namespace); `graft apply` enters it all the
-  // same. The calling process must be single-threaded (the kernel's rule
-  // for CLONE_NEWNS).
-  Status enter(const ContainerProcess& process, ApplyCaller caller);
+  // recycled pid cannot redirect us. A process that shares our namespace is
+  // refused (check_mount_namespace). The calling process must be
+  // single-threaded (the kernel's rule for CLONE_NEWNS).
+  Status enter(const ContainerProcess& process);
   // Back to the namespace we came from; a no-op when we never left.
   Status leave();
 

@@ -18,10 +18,13 @@ Result<int> report_run(const Result<ContainerRun>& run) {
 namespace {
 
 // The pidfd is taken first, before anything else is read, and held to the
-// end; then the pid must be the named container's (cgroup_match.hpp).
+// end. A process in graft's own mount namespace is never a container's, with
+// or without --trust-pid (check_mount_namespace); the apply's setns checks
+// it again. Then the pid must be the named container's (cgroup_match.hpp).
 Result<ContainerProcess> open_container(const ApplyOptions& options) {
   auto process = ContainerProcess::open(options.pid);
   if (!process) return process.error();
+  if (auto own = check_not_own_mount_namespace(*process); !own) return own.error();
   if (options.trust_pid) return process;
   if (options.id.empty())
     return make_error(

@@ -60,8 +60,7 @@ Result<ApplyReport> load_and_apply(const Policy& policy, const Request& request,
   double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ApplySite site{.container_id = request.container_id, .process = &container.process,
-                 .caller = container.caller, .rootfs = request.rootfs,
-                 .source_root = policy.host.driver_root};
+                 .rootfs = request.rootfs, .source_root = policy.host.driver_root};
   ApplyProgress progress;
   auto report = apply_plan(plan, *plugins, site, &progress);
   if (report) report->times.load_ms = load_ms;
