@@ -1,7 +1,7 @@
 /* A well-behaved test plugin: claims bind_mount and symlink, keeps state,
- * logs through the host, and fails on targets starting with "/echo" with a
- * message that spells out the action it received, so the tests can see every
- * field arrive. */
+ * logs through the host, warns on targets starting with "/warn", and fails
+ * on targets starting with "/echo" with a message that spells out the action
+ * it received, so the tests can see every field arrive. */
 #include <graft/plugin.h>
 
 #include <stdio.h>
@@ -40,6 +40,10 @@ static int good_apply(void* state, const struct graft_action* action,
                       const struct graft_apply_context* context) {
   struct good_state* s = state;
   char options[128];
+  if (strncmp(action->target, "/warn", 5) == 0) {
+    snprintf(s->message, sizeof s->message, "%s is given, but may not last", action->target);
+    s->services->log(s->services->host, GRAFT_LOG_WARNING, s->message);
+  }
   if (strncmp(action->target, "/echo", 5) != 0) {
     s->applied++;
     return GRAFT_OK;

@@ -75,6 +75,23 @@ TEST_CASE("A good plugin loads and its apply receives every field of the action"
         "applied=1");
 }
 
+TEST_CASE("A plugin's warnings are kept for the audit record, each naming the plugin, and handed over once",
+          "[plugins][audit]") {
+  LoaderDir plugins;
+  plugins.add("good");
+  auto loaded = load_plugin(plugins.dir.string(), "good");
+  REQUIRE(loaded.ok());
+  LoadedPlugin& plugin = **loaded;
+  ApplyTarget target{.container_id = "c1"};
+  REQUIRE(plugin.apply(bind("/usr/lib/libx.so"), 0, target).ok());
+  CHECK(plugin.take_warnings().empty());  // debug lines are not kept
+  REQUIRE(plugin.apply(bind("/warn/a"), 1, target).ok());
+  REQUIRE(plugin.apply(bind("/warn/b"), 2, target).ok());
+  CHECK(plugin.take_warnings() == std::vector<std::string>{"plugin good: /warn/a is given, but may not last",
+                                                           "plugin good: /warn/b is given, but may not last"});
+  CHECK(plugin.take_warnings().empty());
+}
+
 TEST_CASE("A plugin built for another ABI major is refused naming both versions", "[plugins]") {
   CHECK_THAT(refusal("abi2"), Catch::EndsWith("ABI 2.0, this graft speaks 1.x"));
 }
