@@ -13,10 +13,22 @@
 namespace graft::e2e {
 namespace {
 
-// systemd-tmpfiles-setup runs `systemd-tmpfiles --create --remove --boot`,
-// and Debian's tmp.conf (`D /tmp`) empties /tmp at boot: the directories the
-// tests share live under /tmp (their $TMPDIR), bind-mounted there.
-constexpr const char* kMaskTmpfiles = "systemd.mask=systemd-tmpfiles-setup.service";
+// Units that are not to run in the systemd host, masked on its command line
+// (systemd reads /proc/1/cmdline in a container):
+// - systemd-tmpfiles-setup runs `systemd-tmpfiles --create --remove --boot`,
+//   and Debian's tmp.conf (`D /tmp`) empties /tmp at boot: the directories
+//   the tests share live under /tmp (their $TMPDIR), bind-mounted there;
+// - the container is privileged, so what these write is the machine's own
+//   kernel state wherever the kernel does not keep it per namespace:
+//   sysctls (kernel.pid_max is per pid namespace only since Linux 6.14),
+//   kernel modules, binfmt_misc handlers.
+const std::vector<std::string>& masked_units() {
+  static const std::vector<std::string> masks = {
+      "systemd.mask=systemd-tmpfiles-setup.service", "systemd.mask=systemd-sysctl.service",
+      "systemd.mask=systemd-modules-load.service",   "systemd.mask=systemd-binfmt.service",
+      "systemd.mask=proc-sys-fs-binfmt_misc.automount"};
+  return masks;
+}
 
 // How long systemd may take to boot (about a second here, alone).
 constexpr auto kBootDeadline = std::chrono::seconds(60);
@@ -71,11 +83,17 @@ bool kernel_has_cgroup2() {
 // PID 1 of the container: systemd itself (v1), or a shell that swaps the
 // cgroup layout and then becomes systemd (v2; see systemd_host.hpp).
 std::vector<std::string> init_command(CgroupMode mode) {
-  if (mode == CgroupMode::v1) return {"/sbin/init", kMaskTmpfiles};
-  return {"/bin/sh", "-c",
-          "umount -R /sys/fs/cgroup && mount -t cgroup2 -o nsdelegate cgroup2 /sys/fs/cgroup && "
-          "mount -t bpf bpf /sys/fs/bpf && exec /sbin/init \"$@\"",
-          "graft-unified-init", "systemd.unified_cgroup_hierarchy=1", kMaskTmpfiles};
+  std::vector<std::string> command;
+  if (mode == CgroupMode::v1) {
+    command = {"/sbin/init"};
+  } else {
+    command = {"/bin/sh", "-c",
+               "umount -R /sys/fs/cgroup && mount -t cgroup2 -o nsdelegate cgroup2 /sys/fs/cgroup && "
+               "mount -t bpf bpf /sys/fs/bpf && exec /sbin/init \"$@\"",
+               "graft-unified-init", "systemd.unified_cgroup_hierarchy=1"};
+  }
+  command.insert(command.end(), masked_units().begin(), masked_units().end());
+  return command;
 }
 
 bool under(const std::string& path, const std::string& dir) {

@@ -6,10 +6,10 @@
 # as they are built here. Built once and cached, keyed by that package list:
 #   $GRAFT_SYSTEMD_HOST_CACHE (default /var/cache/graft/systemd-host)/<key>/rootfs
 # Prints the rootfs's path. Idempotent and safe to run concurrently (flock):
-# a second caller waits for the first's build and then uses it. A cache of
-# another key is removed once no test has used it for a week; downloaded
-# .debs are kept in <cache>/debs, so a new key costs little. Needs root, debootstrap and
-# Debian's mirror ($GRAFT_DEBIAN_MIRROR, default http://deb.debian.org/debian).
+# a second caller waits for the first's build and then uses it. A tree of
+# another key goes once no test has used it for a week; downloaded .debs
+# stay in <cache>/debs, so a new key costs little. Needs root, debootstrap
+# and Debian's mirror ($GRAFT_DEBIAN_MIRROR, default http://deb.debian.org/debian).
 # Exits 77 (with the reason on stderr) where it cannot build the rootfs.
 #   systemd-host-rootfs.sh [PROGRAM|LIBRARY|DIRECTORY ...]
 set -euo pipefail
@@ -60,6 +60,14 @@ unmount_under() {
     while read -r mount_point; do umount -l "$mount_point" || true; done
 }
 
+# A build that failed a short while ago fails the same way now (a machine
+# without the mirror): every test that needs the tree asks, and each
+# attempt would otherwise wait on the network again.
+failed=$cache/$key.failed
+if [ -n "$(find "$failed" -mmin -30 2>/dev/null)" ]; then
+  skip "$(cat "$failed") (not retried for 30 minutes: remove $failed to retry now)"
+fi
+
 building=$cache/$key.building
 unmount_under "$building"
 rm -rf "$building"
@@ -67,12 +75,18 @@ mkdir -p "$building" "$cache/debs"
 log=$cache/$key.log
 include=$(IFS=,; echo "${packages[*]}")
 echo "graft: debootstrapping the systemd test host ($include) into $target; log in $log" >&2
-if ! debootstrap --variant=minbase --include="$include" --cache-dir="$cache/debs" \
+# wget's own defaults wait 15 minutes on a mirror that does not answer.
+wgetrc=$(mktemp)
+printf 'timeout = 30\ntries = 3\n' >"$wgetrc"
+if ! WGETRC=$wgetrc debootstrap --variant=minbase --include="$include" --cache-dir="$cache/debs" \
      "$suite" "$building/rootfs" "$mirror" >"$log" 2>&1; then
+  rm -f "$wgetrc"
   unmount_under "$building"
   rm -rf "$building"
-  skip "debootstrap of Debian $suite from $mirror failed: $(tail -n 1 "$log")"
+  echo "debootstrap of Debian $suite from $mirror failed: $(tail -n 1 "$log")" >"$failed"
+  skip "$(cat "$failed")"
 fi
+rm -f "$wgetrc" "$failed"
 unmount_under "$building"
 # Index files and man pages nothing here reads: a smaller tree to cache.
 rm -rf "$building/rootfs/var/cache/apt/"*.bin "$building/rootfs/var/lib/apt/lists/"* \
