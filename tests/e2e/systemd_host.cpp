@@ -132,11 +132,13 @@ std::string SystemdHost::boot(const std::vector<std::string>& shared_dirs) {
   // As podman runs here (podman.hpp): runc, cgroupfs, no network, bounded
   // ulimits. --cgroupns=private: systemd sees its own cgroup as the root,
   // as on a host, and so does runc under it (with the host's namespace,
-  // runc looks for its scope at the hierarchy's root and fails).
-  std::vector<std::string> args{"run", "--detach", "--name", name_, "--systemd=always", "--privileged",
-                                "--cgroupns=private", "--ulimit", "nofile=1024:1024", "--ulimit",
-                                "nproc=4096:4096", "--network", "none", "--volume",
-                                std::string(GRAFT_SOURCE_DIR) + ":" + GRAFT_SOURCE_DIR + ":ro"};
+  // runc looks for its scope at the hierarchy's root and fails). --timeout:
+  // conmon kills a host whose test died before removing it (ctest's
+  // timeout); no case runs that long.
+  std::vector<std::string> args{"run", "--detach", "--name", name_, "--timeout", "600"};
+  args.insert(args.end(), {"--systemd=always", "--privileged", "--cgroupns=private", "--network", "none"});
+  args.insert(args.end(), {"--ulimit", "nofile=1024:1024", "--ulimit", "nproc=4096:4096"});
+  args.insert(args.end(), {"--volume", std::string(GRAFT_SOURCE_DIR) + ":" + GRAFT_SOURCE_DIR + ":ro"});
   if (!under(GRAFT_E2E_BINARY_DIR, GRAFT_SOURCE_DIR))
     args.insert(args.end(), {"--volume", std::string(GRAFT_E2E_BINARY_DIR) + ":" + GRAFT_E2E_BINARY_DIR + ":ro"});
   for (const auto& dir : shared_dirs) args.insert(args.end(), {"--volume", dir + ":" + dir});
