@@ -49,6 +49,7 @@ std::vector<std::string> runc_update(SystemdHost& host, const std::string& id) {
 // GPU 1 opens before and after `event`; GPU 0, made by hand, never does.
 void check_gpu1_survives(Route route, CgroupMode mode, const Event& event) {
   SystemdScene scene(mode);
+  INFO("systemd host: " << scene.host().start_error());
   REQUIRE(scene.host().start_error().empty());
   SystemdContainer container(scene, route);
   INFO("start: " << container.started().err);
