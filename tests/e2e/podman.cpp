@@ -4,6 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <thread>
 
 #include "fixture_files.hpp"
 #include "gpu_host.hpp"
@@ -27,6 +32,20 @@ std::string trial_run() {
   if (trial.result.exit_code == 0) return "";
   return "podman cannot run a plain busybox container here (exit " + std::to_string(trial.result.exit_code) +
          "): " + trimmed(trial.result.err.empty() ? trial.result.out : trial.result.err);
+}
+
+// Whether a process's command line names `dir` (conmon, or the `podman
+// container cleanup` conmon starts when a container exits).
+bool process_uses(const std::string& dir) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline.find(dir) != std::string::npos) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -54,6 +73,11 @@ Podman::Podman() {
 }
 
 Podman::~Podman() {
+  // A container removed with `rm --force` leaves its conmon to run `podman
+  // container cleanup` on this storage a moment later, which made the
+  // storage again once it was gone. It is waited for (a few seconds at most).
+  for (int tries = 0; tries < 100 && process_uses(storage_.path()); ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   // podman unmounts a container's shm and root when it removes it, but a
   // podman that died half-way leaves them; none may outlive the test.
   auto mounts = mount_points_under(storage_.path());

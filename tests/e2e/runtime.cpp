@@ -1,10 +1,13 @@
 #include "runtime.hpp"
 
 #include <linux/magic.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -48,6 +51,15 @@ std::string skip_reason(Runtime runtime, CgroupMode mode) {
   return "";
 }
 
+bool has_memory_controller(CgroupMode mode) {
+  if (mode == CgroupMode::v1) return !unified_here() && ::access("/sys/fs/cgroup/memory", F_OK) == 0;
+  std::ifstream controllers(unified_here() ? "/sys/fs/cgroup/cgroup.controllers"
+                                           : "/sys/fs/cgroup/unified/cgroup.controllers");
+  for (std::string name; controllers >> name;)
+    if (name == "memory") return true;
+  return false;
+}
+
 std::string unique_container_id(std::string_view tag) {
   static std::atomic<unsigned> counter{0};
   return "graft-e2e-" + std::string(tag) + "-" + std::to_string(::getpid()) + "-" +
@@ -57,21 +69,39 @@ std::string unique_container_id(std::string_view tag) {
 Container::Container(Runtime runtime, CgroupMode mode, std::string id)
     : runtime_(runtime), mode_(mode), id_(std::move(id)) {}
 
-Container::~Container() { (void)remove(); }
+Container::~Container() {
+  (void)remove();
+  if (!bpf_dir_.empty()) ::umount2(bpf_dir_.c_str(), MNT_DETACH);
+}
+
+// The container's bpf filesystem, mounted once in its state directory (in
+// the host's namespace, as runc's own state is) and bound on /sys/fs/bpf by
+// every runtime call: the cgroup plugin pins there the prog array that keeps
+// the runtime's device program reachable (plugins/cgroup/device_filter_v2.cpp),
+// and a prog array's entries are cleared when its last pin goes. A fresh
+// bpffs per call lost the pin with the call's namespace, and a later `runc
+// exec` found every device but graft's refused (mknod of GPU 0 included). A
+// unified host's /sys/fs/bpf lives as long as the host.
+const std::string& Container::bpf_dir() {
+  if (bpf_dir_.empty()) {
+    std::string dir = state_dir_.path() + "/bpf";
+    if (::mkdir(dir.c_str(), 0700) == 0 && ::mount("bpf", dir.c_str(), "bpf", 0, "mode=0700") == 0) bpf_dir_ = dir;
+  }
+  return bpf_dir_;
+}
 
 CommandResult Container::invoke(const std::vector<std::string>& args) {
   std::vector<std::string> argv;
   if (mode_ == CgroupMode::v2 && !unified_here()) {
     // A private mount namespace set up like a systemd host in unified mode:
-    // the cgroup2 hierarchy on /sys/fs/cgroup and a bpf filesystem on
-    // /sys/fs/bpf (the cgroup plugin pins the prog array that keeps the
-    // runtime's device program reachable there; see
-    // plugins/cgroup/device_filter_v2.cpp). The runtime and the hook it
+    // the cgroup2 hierarchy on /sys/fs/cgroup and the container's bpf
+    // filesystem on /sys/fs/bpf (bpf_dir()). The runtime and the hook it
     // starts see a v2-only host. rprivate first, so neither mount reaches
     // the host; both go away with the namespace when the runtime exits.
     argv = {kUnshare, "--mount", "/bin/sh", "-c",
             "mount --make-rprivate / && mount -t cgroup2 none /sys/fs/cgroup && "
-            "mount -t bpf bpf /sys/fs/bpf && exec \"$0\" \"$@\""};
+            "mount --bind \"$0\" /sys/fs/bpf && exec \"$@\"",
+            bpf_dir()};
   }
   argv.push_back(runtime_path(runtime_));
   argv.insert(argv.end(), {"--root", state_dir_.path()});
@@ -90,6 +120,13 @@ CommandResult Container::run_detached(const std::string& bundle) {
 CommandResult Container::exec(const std::vector<std::string>& args) {
   std::vector<std::string> full{"exec", id_};
   full.insert(full.end(), args.begin(), args.end());
+  return invoke(full);
+}
+
+CommandResult Container::update(const std::vector<std::string>& options) {
+  std::vector<std::string> full{"update"};
+  full.insert(full.end(), options.begin(), options.end());
+  full.push_back(id_);
   return invoke(full);
 }
 

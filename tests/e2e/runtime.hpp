@@ -1,8 +1,9 @@
 // Running an OCI bundle with a real runtime (runc or crun), with a private
 // state directory (--root) and a unique container id per container, in the
 // host's cgroup v1 layout or, for cgroup v2, inside a private mount
-// namespace where cgroup2 is mounted on /sys/fs/cgroup. The container is
-// always deleted (`delete -f`) when the Container goes away.
+// namespace where cgroup2 is mounted on /sys/fs/cgroup and the container's
+// own bpf filesystem on /sys/fs/bpf. The container is always deleted
+// (`delete -f`) when the Container goes away.
 #pragma once
 
 #include <string>
@@ -29,6 +30,10 @@ std::string runtime_path(Runtime runtime);
 // ("" when they can): not root, runtime, busybox, ldconfig or unshare missing.
 std::string skip_reason(Runtime runtime, CgroupMode mode);
 
+// Whether a container's cgroup in this mode has the memory controller here.
+// Not in v2 mode on a hybrid host: its v1 hierarchies hold every controller.
+bool has_memory_controller(CgroupMode mode);
+
 // "graft-e2e-<tag>-<pid>-<n>": unique across parallel test processes.
 std::string unique_container_id(std::string_view tag);
 
@@ -49,6 +54,8 @@ class Container {
   // `run -d`: returns once the container's process has started.
   CommandResult run_detached(const std::string& bundle);
   CommandResult exec(const std::vector<std::string>& args);
+  // `update OPTIONS... ID`: runc sets the container's resources again.
+  CommandResult update(const std::vector<std::string>& options);
   // The container's init pid from `state`, 0 when it has none.
   int pid();
   CommandResult remove();  // `delete -f`
@@ -57,11 +64,13 @@ class Container {
 
  private:
   CommandResult invoke(const std::vector<std::string>& args);
+  const std::string& bpf_dir();  // v2 mode on a v1 host: see runtime.cpp
 
   Runtime runtime_;
   CgroupMode mode_;
   std::string id_;
   fixture::TempDir state_dir_{"graft-e2e-state-"};
+  std::string bpf_dir_;  // "" until mounted
 };
 
 }  // namespace graft::e2e

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The root filesystem of the systemd test host (tests/e2e/systemd_host.hpp):
+# Debian 12 debootstrapped (minbase) with systemd as init, dbus, runc and the
+# packages that hold the shared libraries of the programs named on the
+# command line (graft, graft-runtime, the plugins), so those run inside it
+# as they are built here. Built once and cached, keyed by that package list:
+#   $GRAFT_SYSTEMD_HOST_CACHE (default /var/cache/graft/systemd-host)/<key>/rootfs
+# Prints the rootfs's path. Idempotent and safe to run concurrently (flock):
+# a second caller waits for the first's build and then uses it. A tree of
+# another key goes once no test has used it for a week; downloaded .debs
+# stay in <cache>/debs, so a new key costs little. Needs root, debootstrap
+# and Debian's mirror ($GRAFT_DEBIAN_MIRROR, default http://deb.debian.org/debian).
+# Exits 77 (with the reason on stderr) where it cannot build the rootfs.
+#   systemd-host-rootfs.sh [PROGRAM|LIBRARY|DIRECTORY ...]
+set -euo pipefail
+
+cache=${GRAFT_SYSTEMD_HOST_CACHE:-/var/cache/graft/systemd-host}
+mirror=${GRAFT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+suite=bookworm
+base_packages=(systemd systemd-sysv dbus runc)
+
+skip() { echo "graft-test skipped: $*" >&2; exit 77; }
+
+[ "$(id -u)" -eq 0 ] || skip "building the systemd host's root filesystem needs root"
+command -v debootstrap >/dev/null ||
+  skip "debootstrap is not installed (tests/scripts/install-deps.sh --tests)"
+
+# The Debian packages that hold the libraries the given programs load (a
+# directory stands for the shared objects in it).
+library_packages() {
+  local files=() arg
+  for arg in "$@"; do
+    if [ -d "$arg" ]; then files+=("$arg"/*.so); else files+=("$arg"); fi
+  done
+  [ ${#files[@]} -gt 0 ] || return 0
+  ldd "${files[@]}" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u |
+    while read -r library; do
+      dpkg-query -S "$library" 2>/dev/null || dpkg-query -S "$(readlink -f "$library")" 2>/dev/null ||
+        echo "graft: no package holds $library" >&2
+    done | cut -d: -f1 | sort -u
+}
+
+mapfile -t packages < <(printf '%s\n' "${base_packages[@]}" $(library_packages "$@") | sort -u)
+key=$(printf '%s\n' "$suite" minbase "${packages[@]}" | sha256sum | cut -c1-16)
+target=$cache/$key
+
+mkdir -p "$cache"
+exec 9>"$cache/.lock"
+flock 9
+if [ -f "$target/complete" ]; then
+  touch "$target/complete"  # in use: see the clean-up below
+  echo "$target/rootfs"
+  exit 0
+fi
+
+# debootstrap mounts /proc and /sys in the target while it installs; a run
+# that fails half-way can leave them there.
+unmount_under() {
+  findmnt -rn -o TARGET | awk -v dir="$1/" 'index($0, dir) == 1' | sort -r |
+    while read -r mount_point; do umount -l "$mount_point" || true; done
+}
+
+# A build that failed a short while ago fails the same way now (a machine
+# without the mirror): every test that needs the tree asks, and each
+# attempt would otherwise wait on the network again.
+failed=$cache/$key.failed
+if [ -n "$(find "$failed" -mmin -30 2>/dev/null)" ]; then
+  skip "$(cat "$failed") (not retried for 30 minutes: remove $failed to retry now)"
+fi
+
+building=$cache/$key.building
+unmount_under "$building"
+rm -rf "$building"
+mkdir -p "$building" "$cache/debs"
+log=$cache/$key.log
+include=$(IFS=,; echo "${packages[*]}")
+echo "graft: debootstrapping the systemd test host ($include) into $target; log in $log" >&2
+# wget's own defaults wait 15 minutes on a mirror that does not answer.
+wgetrc=$(mktemp)
+printf 'timeout = 30\ntries = 3\n' >"$wgetrc"
+if ! WGETRC=$wgetrc debootstrap --variant=minbase --include="$include" --cache-dir="$cache/debs" \
+     "$suite" "$building/rootfs" "$mirror" >"$log" 2>&1; then
+  rm -f "$wgetrc"
+  unmount_under "$building"
+  rm -rf "$building"
+  echo "debootstrap of Debian $suite from $mirror failed: $(tail -n 1 "$log")" >"$failed"
+  skip "$(cat "$failed")"
+fi
+rm -f "$wgetrc" "$failed"
+unmount_under "$building"
+# Index files and man pages nothing here reads: a smaller tree to cache.
+rm -rf "$building/rootfs/var/cache/apt/"*.bin "$building/rootfs/var/lib/apt/lists/"* \
+       "$building/rootfs/usr/share/man" "$building/rootfs/usr/share/doc" "$building/rootfs/usr/share/locale"
+# Another key's tree may be in use by another build tree's tests: only one
+# no test has used for a week goes.
+find "$cache" -mindepth 2 -maxdepth 2 -name complete -mtime +7 -printf '%h\n' | xargs -r rm -rf
+touch "$building/complete"
+mv "$building" "$target"
+echo "$target/rootfs"
