@@ -16,6 +16,7 @@
 
 #include "device_rule.hpp"
 #include "graft/base/error.hpp"
+#include "graft/base/systemd_booted.hpp"
 #include "sd_bus_library.hpp"
 #include "systemd_unit.hpp"
 

@@ -1,8 +1,6 @@
 // Units and their names (systemd_unit.hpp).
 #include "systemd_unit.hpp"
 
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 namespace graft::cgroup {
@@ -27,10 +25,6 @@ std::string unit_object_path(std::string_view unit) {
 
 std::string device_allow_path(char type, std::uint32_t major, std::uint32_t minor) {
   return fmt::format("/dev/{}/{}:{}", type == 'b' ? "block" : "char", major, minor);
-}
-
-bool systemd_booted(const std::string& run_dir) {
-  return ::access((run_dir + "/systemd/system").c_str(), F_OK) == 0;
 }
 
 }  // namespace graft::cgroup

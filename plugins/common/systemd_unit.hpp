@@ -1,5 +1,5 @@
 // Naming a container's systemd unit from its cgroup, and the names systemd
-// gives a unit and a device over D-Bus. Pure, apart from systemd_booted.
+// gives a unit and a device over D-Bus. Pure.
 // The cgroup plugin uses them to tell systemd what it allowed
 // (plugins/cgroup/systemd_scope.hpp).
 #pragma once
@@ -23,9 +23,5 @@ std::string unit_object_path(std::string_view unit);
 // The DeviceAllow= path of a device: "/dev/char/195:1", "/dev/block/8:0".
 // systemd reads the numbers from it; the path need not exist.
 std::string device_allow_path(char type, std::uint32_t major, std::uint32_t minor);
-
-// Whether systemd runs as this host's init: `run_dir`/systemd/system exists
-// (sd_booted(3)). `run_dir` is "/run" but for tests.
-bool systemd_booted(const std::string& run_dir = "/run");
 
 }  // namespace graft::cgroup

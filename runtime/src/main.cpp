@@ -18,6 +18,7 @@
 #include "policy/policy.hpp"
 #include "prepare_bundle.hpp"
 #include "systemd_links.hpp"
+#include "graft/base/systemd_booted.hpp"
 #include "real_runtime.hpp"
 #include "runtime_command_line.hpp"
 #include "runtime_log.hpp"
@@ -72,7 +73,7 @@ Result<int> prepare(const Policy& policy, const RuntimeCommandLine& line) {
   if (!bundle) return bundle.error();
   auto prepared = prepare_bundle(policy, *bundle, line.container_id, *hook);
   if (!prepared) return prepared.error();
-  if (uses_systemd_cgroup(line))
+  if (uses_systemd_cgroup(line) && systemd_booted())
     if (auto linked = link_spec_devices(prepared->spec_devices); !linked) return linked.error();
   if (prepared->outcome != BundleOutcome::refused) return 0;
   report_runtime_error(line, prepared->refusal);

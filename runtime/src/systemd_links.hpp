@@ -16,7 +16,8 @@
 namespace graft::runtime {
 
 // Whether the real runtime runs with its systemd cgroup driver: runc's and
-// crun's global option --systemd-cgroup, before the command.
+// crun's global option --systemd-cgroup, before the command. Pure: the
+// caller also asks whether systemd runs here (graft/base/systemd_booted.hpp).
 bool uses_systemd_cgroup(const RuntimeCommandLine& line);
 
 // /dev/char (or /dev/block) links for every node in `nodes` that the host

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "graft/base/device_number_link.hpp"
+#include "graft/base/systemd_booted.hpp"
 #include "runtime_command_line.hpp"
 #include "skip.hpp"
 #include "systemd_links.hpp"
@@ -63,11 +64,11 @@ TEST_CASE("DeviceAllow= names a device by its numbers under /dev/char or /dev/bl
   CHECK(cgroup::device_allow_path('b', 8, 0) == "/dev/block/8:0");
 }
 
-TEST_CASE("systemd counts as booted only where its runtime directory says so", "[systemd]") {
-  fixture::TempDir run("graft-run-");
-  CHECK_FALSE(cgroup::systemd_booted(run.path()));
-  fs::create_directories(run.path() + "/systemd/system");
-  CHECK(cgroup::systemd_booted(run.path()));
+TEST_CASE("systemd counts as a host's init only where its runtime directory says so", "[systemd]") {
+  fixture::TempDir root("graft-root-");
+  CHECK_FALSE(systemd_booted(root.path()));
+  fs::create_directories(root.path() + "/run/systemd/system");
+  CHECK(systemd_booted(root.path()));
 }
 
 TEST_CASE("The runtime's systemd cgroup driver is seen among its global options only", "[systemd][runtime]") {

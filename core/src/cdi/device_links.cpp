@@ -2,6 +2,7 @@
 #include "cdi/device_links.hpp"
 
 #include "graft/base/device_number_link.hpp"
+#include "graft/base/systemd_booted.hpp"
 
 namespace graft::cdi {
 namespace {
@@ -19,6 +20,7 @@ Status link_nodes(const std::vector<DeviceNodeEdit>& nodes, const std::string& r
 }  // namespace
 
 Status link_spec_device_numbers(const Spec& spec, const std::string& host_root) {
+  if (!systemd_booted(host_root)) return ok_status();
   const std::string root = host_root == "/" ? "" : host_root;
   if (auto linked = link_nodes(spec.edits.device_nodes, root); !linked.ok()) return linked;
   for (const auto& device : spec.devices)

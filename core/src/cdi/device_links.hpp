@@ -17,7 +17,8 @@ namespace graft::cdi {
 
 // Links every node of `spec` (spec-level and per device) that names a host
 // node. `host_root` is where the host is mounted ("" or "/" for this root):
-// the links go into its /dev and say the host's own paths.
+// the links go into its /dev and say the host's own paths. Nothing is
+// linked on a host whose init is not systemd (no reload to survive).
 Status link_spec_device_numbers(const Spec& spec, const std::string& host_root);
 
 }  // namespace graft::cdi
