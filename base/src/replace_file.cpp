@@ -8,19 +8,10 @@
 #include <cstring>
 
 #include "graft/base/unique_fd.hpp"
+#include "graft/base/write_all.hpp"
 
 namespace graft {
 namespace {
-
-Status write_all(int fd, std::string_view text, const std::string& shown) {
-  for (std::size_t done = 0; done < text.size();) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return make_error("{}: write: {}", shown, std::strerror(errno));
-    done += static_cast<std::size_t>(n);
-  }
-  return ok_status();
-}
 
 // The owner the new file takes: the one asked for, or the old file's.
 Result<std::optional<FileOwner>> owner_for(int dir_fd, const std::string& name,
@@ -33,8 +24,9 @@ Result<std::optional<FileOwner>> owner_for(int dir_fd, const std::string& name,
   return std::optional<FileOwner>();
 }
 
-Status fill(int fd, std::string_view text, const std::optional<FileOwner>& owner, const std::string& shown) {
-  if (auto status = write_all(fd, text, shown); !status) return status;
+Status fill(int fd, std::string_view text, const std::optional<FileOwner>& owner, const std::string& shown,
+            WriteCall write_call) {
+  if (auto status = write_all(fd, text, shown, write_call); !status) return status;
   if (!owner) return ok_status();
   if (::fchown(fd, owner->uid, owner->gid) != 0) return make_error("{}: chown: {}", shown, std::strerror(errno));
   if (::fchmod(fd, owner->mode) != 0) return make_error("{}: chmod: {}", shown, std::strerror(errno));
@@ -42,12 +34,12 @@ Status fill(int fd, std::string_view text, const std::optional<FileOwner>& owner
 }
 
 // A new file beside `name`, created exclusively (O_EXCL|O_NOFOLLOW): nothing
-// planted under a guessed name is opened.
-Result<std::pair<UniqueFd, std::string>> create_beside(int dir_fd, const std::string& name,
+// planted under a guessed name is opened. It is `mode` while it is written.
+Result<std::pair<UniqueFd, std::string>> create_beside(int dir_fd, const std::string& name, mode_t mode,
                                                        const std::string& shown) {
   for (int attempt = 0; attempt < 100; ++attempt) {
     std::string temporary = fmt::format(".{}.graft-{}-{}", name, ::getpid(), attempt);
-    UniqueFd fd(::openat(dir_fd, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+    UniqueFd fd(::openat(dir_fd, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode));
     if (fd.valid()) return std::pair{std::move(fd), temporary};
     if (errno != EEXIST) return make_error("{}: cannot create a file beside it: {}", shown, std::strerror(errno));
   }
@@ -57,13 +49,16 @@ Result<std::pair<UniqueFd, std::string>> create_beside(int dir_fd, const std::st
 }  // namespace
 
 Status replace_file_at(int dir_fd, const std::string& name, std::string_view text,
-                       const std::optional<FileOwner>& owner, const std::string& shown) {
+                       const std::optional<FileOwner>& owner, const std::string& shown, WriteCall write_call) {
   auto final_owner = owner_for(dir_fd, name, owner, shown);
   if (!final_owner) return final_owner.error();
-  auto created = create_beside(dir_fd, name, shown);
+  // Owner's only until its contents are whole: the old file (a config.json
+  // of 0600) may be readable by fewer than 0644 would let in. A new file
+  // with no owner to copy is 0644 and the caller's umask from the start.
+  auto created = create_beside(dir_fd, name, *final_owner ? 0600 : 0644, shown);
   if (!created) return created.error();
   auto& [fd, temporary] = *created;
-  Status done = fill(fd.get(), text, *final_owner, shown);
+  Status done = fill(fd.get(), text, *final_owner, shown, write_call);
   if (done && ::close(fd.release()) != 0) done = make_error("{}: close: {}", shown, std::strerror(errno));
   if (done && ::renameat(dir_fd, temporary.c_str(), dir_fd, name.c_str()) != 0)
     done = make_error("{}: cannot replace: {}", shown, std::strerror(errno));

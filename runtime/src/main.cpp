@@ -1,7 +1,8 @@
 // graft-runtime: an OCI runtime in front of the real one. It reads the site
 // policy (--graft-policy FILE among the global options, else the one graft
-// reads), and before `create` or `run` prepares the bundle for graft; then
-// it becomes the real runtime (execve) with the arguments it was given, less
+// reads), reads its command line as the policy's runtime will, and before
+// `create`, `run` or `restore` prepares the bundle for graft; then it
+// becomes the real runtime (execve) with the arguments it was given, less
 // its own. Every error is one line on stderr and in runc's --log file.
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,7 +21,9 @@
 #include "systemd_links.hpp"
 #include "graft/base/systemd_booted.hpp"
 #include "real_runtime.hpp"
+#include "runtime_command.hpp"
 #include "runtime_command_line.hpp"
+#include "runtime_grammar.hpp"
 #include "runtime_log.hpp"
 #include "bundle_config.hpp"
 
@@ -64,41 +67,50 @@ Result<GraftHook> graft_hook(const RuntimeCommandLine& line) {
   return GraftHook{graft, policy_path(line)};
 }
 
-// Before create/run: the bundle prepared; the exit code when the command
+// Before a create: the bundle prepared; the exit code when the command
 // must end here (a refusal), 0 to go on.
-Result<int> prepare(const Policy& policy, const RuntimeCommandLine& line) {
+Result<int> prepare(const Policy& policy, const RuntimeCommandLine& line, const RuntimeCommand& command) {
   auto hook = graft_hook(line);
   if (!hook) return hook.error();
-  auto bundle = absolute_bundle(line.bundle);
-  if (!bundle) return bundle.error();
-  auto prepared = prepare_bundle(policy, *bundle, line.container_id, *hook);
+  auto files = bundle_files(command.bundle, command.config);
+  if (!files) return files.error();
+  auto prepared = prepare_bundle(policy, *files, command.container_id, *hook);
   if (!prepared) return prepared.error();
-  if (uses_systemd_cgroup(line) && systemd_booted())
+  if (uses_systemd_cgroup(line.runtime_args, command.command) && systemd_booted())
     if (auto linked = link_spec_devices(prepared->spec_devices); !linked) return linked.error();
-  if (prepared->outcome != BundleOutcome::refused) return 0;
+  if (prepared->outcome == BundleOutcome::untouched || prepared->outcome == BundleOutcome::edited) return 0;
   report_runtime_error(line, prepared->refusal);
-  return kExitRefused;
+  return prepared->outcome == BundleOutcome::refused ? kExitRefused : kExitUsage;
+}
+
+// A policy that stops loading (an admin's broken edit) must not strand the
+// containers that exist: only a create needs it, so every other command
+// goes to the default runtime, with the error still reported.
+Result<std::string> default_runtime(const RuntimeCommandLine& line, const Error& error) {
+  auto command = read_runtime_command(line.runtime_args, runc_grammar());
+  if (!command || command->creates) return error;
+  report_runtime_error(line, error.message + "; passing '" + command->command + "' to " + RuntimeShim{}.path +
+                                 ", the default runtime");
+  return find_real_runtime(RuntimeShim{}.path);
 }
 
 // Everything before the hand-over, under the policy's deadline (rules run
 // here as under `graft plan`); the real runtime's path, or the exit code.
-// A policy that stops loading (an admin's broken edit) must not strand the
-// containers that exist: only create and run need it, so every other command
-// then goes to the default runtime, with the error still reported.
+// The command line is read as the policy's runtime reads it; a create that
+// cannot be read with certainty ends here.
 Result<std::string> before_exec(const RuntimeCommandLine& line, int& exit_code) {
   Deadline deadline(Limits{}.deadline_ms);  // armed before anything is read
   auto policy = load_runtime_policy(line);
-  if (!policy && !creates_container(line.command)) {
-    report_runtime_error(line, policy.error().message + "; passing '" + line.command + "' to " +
-                                   RuntimeShim{}.path + ", the default runtime");
-    return find_real_runtime(RuntimeShim{}.path);
-  }
-  if (!policy) return policy.error();
+  if (!policy) return default_runtime(line, policy.error());
   deadline.limit_to(policy->limits.deadline_ms);
   auto real = find_real_runtime(policy->runtime.path);
   if (!real) return real.error();
-  if (creates_container(line.command)) {
-    auto stop = prepare(*policy, line);
+  auto command = read_runtime_command(line.runtime_args, runtime_grammar(*real));
+  if (!command) {
+    report_runtime_error(line, command.error().message);
+    exit_code = kExitUsage;
+  } else if (command->creates) {
+    auto stop = prepare(*policy, line, *command);
     if (!stop) return stop.error();
     exit_code = *stop;
   }
@@ -108,10 +120,11 @@ Result<std::string> before_exec(const RuntimeCommandLine& line, int& exit_code) 
 constexpr const char* kHelp =
     "graft-runtime: an OCI runtime that gives GPU containers graft's plan, in front of the real one\n"
     "\n"
-    "It runs runc unless the policy's [runtime] path names another. On create and run it gives a\n"
-    "bundle that asks for GPUs graft's hook, or the plan itself ([runtime] mode = \"declarative\");\n"
-    "a bundle that asks for nothing is left untouched. Then it becomes the real runtime with the\n"
-    "same arguments, less its own.\n"
+    "It runs runc unless the policy's [runtime] path names another. On create, run and restore it\n"
+    "gives a bundle that asks for GPUs graft's hook, or the plan itself ([runtime] mode =\n"
+    "\"declarative\"); a bundle that asks for nothing is left untouched. Then it becomes the real\n"
+    "runtime with the same arguments, less its own. A create whose options it cannot read as that\n"
+    "runtime reads them is refused (exit 2).\n"
     "\n"
     "Usage: graft-runtime [--graft-policy FILE] [RUNTIME GLOBAL OPTIONS] COMMAND [ARGS...]\n"
     "\n"

@@ -1,5 +1,7 @@
 #include "prepare_bundle.hpp"
 
+#include <fmt/format.h>
+
 #include "audit/audit_log.hpp"
 #include "bundle_config.hpp"
 #include "config_plan_edit.hpp"
@@ -11,10 +13,10 @@
 namespace graft::runtime {
 namespace {
 
-Result<Request> bundle_request(const std::string& text, const std::string& bundle,
+Result<Request> bundle_request(const std::string& text, const BundleFiles& files,
                                const std::string& container_id) {
-  auto request = parse_bundle_config(text, bundle);
-  if (!request) return request.error().context(bundle + "/config.json");
+  auto request = parse_bundle_config(text, files.bundle);
+  if (!request) return request.error().context(files.config);
   request->container_id = container_id;
   request->layout = read_image_layout(request->rootfs);
   return request;
@@ -40,25 +42,34 @@ Result<bool> add_plan(ordered_json& config, const Plan& plan, const GraftHook& h
   return write_plan_edits(config, edits, residual_hook);
 }
 
-Status edit_config(const std::string& text, const std::string& bundle, const Plan& plan,
+Status edit_config(const std::string& text, const BundleFiles& files, const Plan& plan,
                    const Policy& policy, const GraftHook& hook) {
   auto config = ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (config.is_discarded()) return make_error("{}/config.json: not valid JSON", bundle);
+  if (config.is_discarded()) return make_error("{}: not valid JSON", files.config);
   auto edit = policy.runtime.mode == RuntimeShim::Mode::declarative ? add_plan : add_hook;
   auto changed = edit(config, plan, hook);
-  if (!changed) return changed.error().context(bundle);
+  if (!changed) return changed.error().context(files.bundle);
   if (!*changed) return ok_status();  // made by an earlier create of this bundle
-  return replace_bundle_config(bundle, config.dump());
+  return replace_bundle_config(files, config.dump());
+}
+
+// The hooks graft adds read <bundle>/config.json when the runtime runs
+// them (the OCI state names the bundle, not the file): a spec elsewhere
+// would be planned here and applied there.
+PreparedBundle config_elsewhere(const BundleFiles& files, const std::string& container_id) {
+  return {BundleOutcome::config_elsewhere,
+          fmt::format("container {} refused: it asks for GPUs and its spec is {}, not {}/config.json, which "
+                      "graft's hook reads; give crun no --config for it", container_id, files.config, files.bundle)};
 }
 
 }  // namespace
 
-Result<PreparedBundle> prepare_bundle(const Policy& policy, const std::string& bundle,
+Result<PreparedBundle> prepare_bundle(const Policy& policy, const BundleFiles& files,
                                       const std::string& container_id, const GraftHook& hook) {
   RunningNote note("container " + container_id);
-  auto text = read_bundle_config(bundle);
+  auto text = read_bundle_config(files);
   if (!text) return text.error();
-  auto request = bundle_request(*text, bundle, container_id);
+  auto request = bundle_request(*text, files, container_id);
   if (!request) return request.error();
   auto evaluation = plan_container(*request, policy);
   if (!evaluation) return evaluation.error();
@@ -68,7 +79,8 @@ Result<PreparedBundle> prepare_bundle(const Policy& policy, const std::string& b
     return PreparedBundle{BundleOutcome::refused, refusal_line(plan)};
   }
   if (!plan.inject) return PreparedBundle{};
-  if (auto status = edit_config(*text, bundle, plan, policy, hook); !status) return status.error();
+  if (!files.config_in_bundle) return config_elsewhere(files, container_id);
+  if (auto status = edit_config(*text, files, plan, policy, hook); !status) return status.error();
   PreparedBundle prepared{BundleOutcome::edited, "", {}};
   if (policy.runtime.mode == RuntimeShim::Mode::declarative) prepared.spec_devices = split_plan(plan).device_nodes;
   return prepared;

@@ -36,7 +36,10 @@ Result<std::string> find_on_path(const std::string& name, const char* path_env,
     auto colon = dirs.find(':');
     std::string_view dir = dirs.substr(0, colon);
     dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
-    if (dir.empty()) continue;  // the current directory, which is the bundle's
+    // "" and every relative entry (".", "bin") mean the current directory or
+    // one under it: the engine runs graft-runtime in the bundle, whose files
+    // are not a runtime to trust.
+    if (!dir.starts_with('/')) continue;
     std::string candidate = std::string(dir) + "/" + name;
     if (is_executable(candidate)) return candidate;
   }

@@ -13,7 +13,8 @@
 namespace graft::runtime {
 
 // Where `name` is: itself when it holds a '/', else the first directory of
-// `path_env` (colon-separated; empty entries skipped, and the usual system
+// `path_env` (colon-separated; only absolute entries, so neither an empty
+// entry nor "." finds one in the current directory; the usual system
 // directories when `path_env` is null) where `is_executable` says so.
 Result<std::string> find_on_path(const std::string& name, const char* path_env,
                                  bool (*is_executable)(const std::string&));

@@ -1,8 +1,8 @@
-// runc's options are Go flags (urfave/cli): `-name` and `--name` alike, a
-// value either as the next argument or after `=`, and flags end at the first
-// argument that is not one. Only the options that take a value need knowing,
-// so their value is not taken for the command; an option graft does not know
-// is passed on as a flag of one argument.
+// The global options are read leniently, for graft's own option and the log
+// only: `-name` and `--name` alike, a value either as the next argument or
+// after `=`, and they end at the first argument that is not one. The
+// options of runc and crun that take a value are known, so their value is
+// not taken for the end; any other option counts as one argument.
 #include "runtime_command_line.hpp"
 
 #include <algorithm>
@@ -14,13 +14,10 @@ namespace {
 
 constexpr std::string_view kPolicyOption = "--graft-policy";
 
-// runc's global options that take a value, and crun's (--cgroup-manager, --log-level).
-constexpr std::array<std::string_view, 7> kGlobalValueOptions = {
-    "root", "log", "log-format", "criu", "rootless", "cgroup-manager", "log-level"};
-
-// Options of `create` and `run` that take a value.
-constexpr std::array<std::string_view, 5> kCreateValueOptions = {
-    "bundle", "b", "console-socket", "pid-file", "preserve-fds"};
+// runc's global options that take a value, and crun's (--cgroup-manager,
+// --log-level, and argp's --program-name).
+constexpr std::array<std::string_view, 8> kGlobalValueOptions = {
+    "root", "log", "log-format", "criu", "rootless", "cgroup-manager", "log-level", "program-name"};
 
 struct Option {
   std::string_view name;   // without its dashes
@@ -37,9 +34,8 @@ Option split_option(std::string_view arg) {
   return {name.substr(0, eq), true, name.substr(eq + 1)};
 }
 
-template <std::size_t N>
-bool takes_value(const std::array<std::string_view, N>& known, std::string_view name) {
-  return std::find(known.begin(), known.end(), name) != known.end();
+bool takes_value(std::string_view name) {
+  return std::find(kGlobalValueOptions.begin(), kGlobalValueOptions.end(), name) != kGlobalValueOptions.end();
 }
 
 class Parser {
@@ -48,9 +44,6 @@ class Parser {
 
   Result<RuntimeCommandLine> parse() {
     if (auto status = global_options(); !status) return status.error();
-    if (creates_container(line_.command)) {
-      if (auto status = create_options(); !status) return status.error();
-    }
     for (; next_ < args_.size(); ++next_) keep(args_[next_]);
     return std::move(line_);
   }
@@ -80,54 +73,26 @@ class Parser {
     return ok_status();
   }
 
-  // The options from next_ up to the first argument that is not one (a
-  // "--" is kept and ends them too): kept as they are, graft's own taken out
-  // when `graft_options`, and the value of each of `value_options` handed
-  // to `record(name, value)`.
-  template <std::size_t N, typename Record>
-  Status options(const std::array<std::string_view, N>& value_options, bool graft_options, Record record) {
+  // The global options, up to the first argument that is not one (a "--"
+  // ends them too): kept as they are, graft's own taken out, and --log's
+  // and --log-format's values recorded.
+  Status global_options() {
     for (; next_ < args_.size(); ++next_) {
       std::string_view arg = args_[next_];
-      if (graft_options && (arg == kPolicyOption || arg.starts_with(std::string(kPolicyOption) + "="))) {
+      if (arg == kPolicyOption || arg.starts_with(std::string(kPolicyOption) + "=")) {
         if (auto status = policy_option(arg); !status) return status;
         continue;
       }
-      if (arg == "--") {
-        keep(args_[next_++]);
-        break;
-      }
-      if (!is_option(arg)) break;
+      if (arg == "--" || !is_option(arg)) break;
       Option option = split_option(arg);
-      if (!takes_value(value_options, option.name)) {
+      if (!takes_value(option.name)) {
         keep(args_[next_]);
         continue;
       }
-      record(option.name, value_option(option));
+      std::string value = value_option(option);
+      if (option.name == "log") line_.log_path = std::move(value);
+      if (option.name == "log-format") line_.log_format = std::move(value);
     }
-    return ok_status();
-  }
-
-  // The global options, then the command.
-  Status global_options() {
-    auto status = options(kGlobalValueOptions, true, [&](std::string_view name, std::string value) {
-      if (name == "log") line_.log_path = std::move(value);
-      if (name == "log-format") line_.log_format = std::move(value);
-    });
-    if (!status) return status;
-    if (next_ < args_.size()) {
-      line_.command = args_[next_];
-      keep(args_[next_++]);
-    }
-    return ok_status();
-  }
-
-  // create's or run's options, then the container id.
-  Status create_options() {
-    auto status = options(kCreateValueOptions, false, [&](std::string_view name, std::string value) {
-      if (name == "bundle" || name == "b") line_.bundle = std::move(value);
-    });
-    if (!status) return status;
-    if (next_ < args_.size()) line_.container_id = args_[next_];
     return ok_status();
   }
 
@@ -137,8 +102,6 @@ class Parser {
 };
 
 }  // namespace
-
-bool creates_container(const std::string& command) { return command == "create" || command == "run"; }
 
 Result<RuntimeCommandLine> parse_runtime_command_line(std::span<const std::string> args) {
   return Parser(args).parse();

@@ -7,10 +7,9 @@
 
 namespace graft::runtime {
 
-bool uses_systemd_cgroup(const RuntimeCommandLine& line) {
-  const auto& args = line.runtime_args;
-  auto command = std::find(args.begin(), args.end(), line.command);
-  return std::any_of(args.begin(), command, [](const std::string& arg) {
+bool uses_systemd_cgroup(const std::vector<std::string>& runtime_args, const std::string& command) {
+  auto at = std::find(runtime_args.begin(), runtime_args.end(), command);
+  return std::any_of(runtime_args.begin(), at, [](const std::string& arg) {
     return arg == "--systemd-cgroup" || arg == "--systemd-cgroup=true";
   });
 }

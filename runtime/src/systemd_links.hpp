@@ -11,14 +11,13 @@
 
 #include "edits/container_edits.hpp"
 #include "graft/base/error.hpp"
-#include "runtime_command_line.hpp"
 
 namespace graft::runtime {
 
 // Whether the real runtime runs with its systemd cgroup driver: runc's and
 // crun's global option --systemd-cgroup, before the command. Pure: the
 // caller also asks whether systemd runs here (graft/base/systemd_booted.hpp).
-bool uses_systemd_cgroup(const RuntimeCommandLine& line);
+bool uses_systemd_cgroup(const std::vector<std::string>& runtime_args, const std::string& command);
 
 // /dev/char (or /dev/block) links for every node in `nodes` that the host
 // has (host_path set). `dev_dir` is "/dev" but for tests.

@@ -12,6 +12,7 @@
 
 #include "graft/base/replace_file.hpp"
 #include "graft/base/unique_fd.hpp"
+#include "graft/base/write_all.hpp"
 #include "temp_dir.hpp"
 
 using namespace graft;
@@ -23,6 +24,22 @@ std::string contents(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// What the stand-in writes below saw: the mode of the file while it is written.
+mode_t mode_while_written = 0;
+
+ssize_t write_noting_mode(int fd, const void* data, size_t size) {
+  struct stat st {};
+  if (::fstat(fd, &st) == 0) mode_while_written = st.st_mode & 07777;
+  return ::write(fd, data, size);
+}
+
+// A file that takes nothing: write(2) returning 0 for a non-empty buffer.
+int empty_writes = 0;
+ssize_t write_nothing(int, const void*, size_t size) {
+  if (++empty_writes > 3) return static_cast<ssize_t>(size);  // a loop that retried would end here
+  return 0;
 }
 
 std::size_t files_in(const std::string& dir) {
@@ -96,4 +113,46 @@ TEST_CASE("a path in a missing directory is an error and creates nothing", "[rep
   REQUIRE_FALSE(status);
   CHECK_THAT(status.error().message, Catch::Contains("cannot create"));
   CHECK(files_in(dir.path()) == 0);
+}
+
+TEST_CASE("the new file is 0600 while it is written, and only then gets the old file's mode", "[replace-file]") {
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/config.json";
+  std::ofstream(path) << "old";
+  REQUIRE(::chmod(path.c_str(), 0640) == 0);
+  UniqueFd dir_fd(::open(dir.path().c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  REQUIRE(dir_fd.valid());
+  mode_while_written = 0;
+  REQUIRE(replace_file_at(dir_fd.get(), "config.json", "new", std::nullopt, path, write_noting_mode));
+  CHECK(mode_while_written == 0600);
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0640);
+  CHECK(contents(path) == "new");
+}
+
+TEST_CASE("a write that takes nothing is an error, not progress", "[replace-file]") {
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/out";
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+  REQUIRE(fd.valid());
+  empty_writes = 0;
+  auto status = write_all(fd.get(), "text", path, write_nothing);
+  REQUIRE_FALSE(status);
+  CHECK(status.error().message == path + ": write: Input/output error (no byte written)");
+  CHECK(empty_writes == 1);
+}
+
+TEST_CASE("a replacement whose write takes nothing fails and leaves the old file alone", "[replace-file]") {
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/config.json";
+  std::ofstream(path) << "old";
+  UniqueFd dir_fd(::open(dir.path().c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  REQUIRE(dir_fd.valid());
+  empty_writes = 0;
+  auto status = replace_file_at(dir_fd.get(), "config.json", "new", std::nullopt, path, write_nothing);
+  REQUIRE_FALSE(status);
+  CHECK_THAT(status.error().message, Catch::Contains("no byte written"));
+  CHECK(contents(path) == "old");
+  CHECK(files_in(dir.path()) == 1);
 }

@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -18,6 +20,8 @@
 #include "temp_dir.hpp"
 
 using namespace graft;
+using graft::runtime::bundle_files;
+using graft::runtime::BundleFiles;
 using graft::runtime::BundleOutcome;
 using graft::runtime::GraftHook;
 using graft::runtime::ordered_json;
@@ -34,6 +38,26 @@ Policy shim_policy(const std::string& name, const std::string& extra = "") {
   return std::move(loaded).value();
 }
 
+// The bundle's files as graft-runtime finds them for a create with no --config.
+BundleFiles files_of(const std::string& bundle, const std::string& config = "") {
+  auto files = bundle_files(bundle, config);
+  INFO((files ? std::string() : files.error().message));
+  REQUIRE(files);
+  return std::move(files).value();
+}
+
+// Runs in `dir` until the end of the scope, as the engine runs the runtime.
+class InDirectory {
+ public:
+  explicit InDirectory(const std::string& dir) : before_(std::filesystem::current_path()) {
+    std::filesystem::current_path(dir);
+  }
+  ~InDirectory() { std::filesystem::current_path(before_); }
+
+ private:
+  std::filesystem::path before_;
+};
+
 struct stat stat_of(const std::string& path) {
   struct stat st {};
   REQUIRE(::stat(path.c_str(), &st) == 0);
@@ -49,7 +73,7 @@ TEST_CASE("a container that asks for no GPU keeps its config.json byte for byte"
   std::string config = bundle + "/config.json";
   std::string before = fixture::read_file(config);
   auto inode = stat_of(config).st_ino;
-  auto prepared = prepare_bundle(shim_policy("shim-plain"), bundle, "c1", kPrepareHook);
+  auto prepared = prepare_bundle(shim_policy("shim-plain"), files_of(bundle), "c1", kPrepareHook);
   REQUIRE(prepared);
   CHECK(prepared->outcome == BundleOutcome::untouched);
   CHECK(fixture::read_file(config) == before);
@@ -66,7 +90,7 @@ TEST_CASE("a GPU container's config.json gets graft's hook once, mode and other 
   ::chmod(config.c_str(), 0640);
   auto before = ordered_json::parse(fixture::read_file(config));
   Policy policy = shim_policy("shim-gpu");
-  auto prepared = prepare_bundle(policy, bundle, "c2", kPrepareHook);
+  auto prepared = prepare_bundle(policy, files_of(bundle), "c2", kPrepareHook);
   REQUIRE(prepared);
   CHECK(prepared->outcome == BundleOutcome::edited);
   auto after = ordered_json::parse(fixture::read_file(config));
@@ -75,7 +99,7 @@ TEST_CASE("a GPU container's config.json gets graft's hook once, mode and other 
   CHECK(after.dump() == expected.dump());
   CHECK((stat_of(config).st_mode & 07777) == 0640);
   // Preparing again (a retried create) leaves it as it is.
-  auto again = prepare_bundle(policy, bundle, "c2", kPrepareHook);
+  auto again = prepare_bundle(policy, files_of(bundle), "c2", kPrepareHook);
   REQUIRE(again);
   CHECK(fixture::read_file(config) == after.dump());
   // No temporary file is left beside it.
@@ -90,7 +114,7 @@ TEST_CASE("in declarative mode a GPU container's config.json gets the plan's nod
   fixture::TempDir dir("graft-shim-");
   std::string bundle = harness::gpu1_bundle(dir.path());
   Policy policy = shim_policy("shim-declarative", "[runtime]\nmode = \"declarative\"\n");
-  auto prepared = prepare_bundle(policy, bundle, "c5", kPrepareHook);
+  auto prepared = prepare_bundle(policy, files_of(bundle), "c5", kPrepareHook);
   REQUIRE(prepared);
   CHECK(prepared->outcome == BundleOutcome::edited);
   auto config = ordered_json::parse(fixture::read_file(bundle + "/config.json"));
@@ -121,8 +145,8 @@ TEST_CASE("a refused container is refused with graft's line and its config.json 
   std::ofstream(rule) << "rule('closed', function(req, host, grant)\n  grant:deny('no GPUs here')\nend)\n";
   std::string bundle = harness::gpu1_bundle(dir.path() + "/bundle");
   std::string before = fixture::read_file(bundle + "/config.json");
-  auto prepared = prepare_bundle(shim_policy("shim-deny", "rules = [\"" + rule + "\"]\n"), bundle, "c3",
-                                 kPrepareHook);
+  auto prepared = prepare_bundle(shim_policy("shim-deny", "rules = [\"" + rule + "\"]\n"), files_of(bundle),
+                                 "c3", kPrepareHook);
   REQUIRE(prepared);
   CHECK(prepared->outcome == BundleOutcome::refused);
   CHECK(prepared->refusal == "container c3 refused: no GPUs here (deny.lua:2)");
@@ -131,7 +155,66 @@ TEST_CASE("a refused container is refused with graft's line and its config.json 
 
 TEST_CASE("a bundle without config.json is an error naming the file", "[runtime]") {
   fixture::TempDir dir("graft-shim-");
-  auto prepared = prepare_bundle(Policy{}, dir.path(), "c4", kPrepareHook);
+  auto prepared = prepare_bundle(Policy{}, files_of(dir.path()), "c4", kPrepareHook);
   REQUIRE_FALSE(prepared);
   CHECK(prepared.error().message == dir.path() + "/config.json: No such file or directory");
+}
+
+TEST_CASE("graft-runtime finds the bundle through its symlinks, as runc's chdir and crun's realpath find it",
+          "[runtime]") {
+  fixture::TempDir dir("graft-shim-");
+  std::filesystem::create_directories(dir.path() + "/real/sub");
+  std::filesystem::create_directory_symlink(dir.path() + "/real/sub", dir.path() + "/link");
+  // link/.. is real, not the directory holding link.
+  auto files = files_of(dir.path() + "/link/..");
+  CHECK(files.bundle == std::filesystem::canonical(dir.path() + "/real").string());
+  CHECK(files.config == files.bundle + "/config.json");
+  CHECK(files.config_in_bundle);
+}
+
+TEST_CASE("graft-runtime takes crun's --config for the bundle's config.json only as config.json or by its own path",
+          "[runtime]") {
+  fixture::TempDir bundle("graft-shim-bundle-"), elsewhere("graft-shim-cwd-");
+  InDirectory cwd(elsewhere.path());
+  // "config.json" is the bundle's: crun reads it after changing into the bundle.
+  CHECK(files_of(bundle.path(), "config.json").config == bundle.path() + "/config.json");
+  CHECK(files_of(bundle.path(), "config.json").config_in_bundle);
+  CHECK(files_of(bundle.path(), bundle.path() + "/config.json").config_in_bundle);
+  // Any other relative path is relative to the current directory, not to the bundle.
+  auto other = files_of(bundle.path(), "spec.json");
+  CHECK(other.config == elsewhere.path() + "/spec.json");
+  CHECK_FALSE(other.config_in_bundle);
+  auto dotted = files_of(bundle.path(), "./config.json");
+  CHECK(dotted.config == elsewhere.path() + "/./config.json");
+  CHECK_FALSE(dotted.config_in_bundle);
+  CHECK_FALSE(files_of(bundle.path(), "/etc/spec.json").config_in_bundle);
+}
+
+TEST_CASE("graft-runtime reads the spec crun's --config names: one that asks for nothing passes untouched",
+          "[runtime]") {
+  GRAFT_SKIP_IF(harness::hook_can_run() ? "" : "needs root and the fake host's device nodes");
+  fixture::TempDir dir("graft-shim-");
+  std::string bundle = harness::gpu1_bundle(dir.path() + "/bundle");
+  std::string spec = harness::write_bundle(dir.path() + "/spec", {R"("A=1")"}) + "/config.json";
+  std::string before = fixture::read_file(spec);
+  auto prepared = prepare_bundle(shim_policy("shim-config-plain"), files_of(bundle, spec), "c6", kPrepareHook);
+  REQUIRE(prepared);
+  CHECK(prepared->outcome == BundleOutcome::untouched);
+  CHECK(fixture::read_file(spec) == before);
+}
+
+TEST_CASE("graft-runtime refuses a GPU container whose spec crun's --config puts outside its bundle, nothing edited",
+          "[runtime]") {
+  GRAFT_SKIP_IF(harness::hook_can_run() ? "" : "needs root and the fake host's device nodes");
+  fixture::TempDir dir("graft-shim-");
+  std::string bundle = harness::write_bundle(dir.path() + "/bundle", {R"("A=1")"});
+  std::string spec = harness::gpu1_bundle(dir.path() + "/spec") + "/config.json";
+  std::string before = fixture::read_file(spec), bundle_before = fixture::read_file(bundle + "/config.json");
+  auto prepared = prepare_bundle(shim_policy("shim-config-gpu"), files_of(bundle, spec), "c7", kPrepareHook);
+  REQUIRE(prepared);
+  CHECK(prepared->outcome == BundleOutcome::config_elsewhere);
+  CHECK(prepared->refusal == "container c7 refused: it asks for GPUs and its spec is " + spec + ", not " +
+                                 bundle + "/config.json, which graft's hook reads; give crun no --config for it");
+  CHECK(fixture::read_file(spec) == before);
+  CHECK(fixture::read_file(bundle + "/config.json") == bundle_before);
 }

@@ -35,6 +35,14 @@ TEST_CASE("the real runtime is found on PATH in order, empty entries skipped", "
   CHECK(*find_on_path("runc", "/a:/b", every_file_is_executable) == "/a/runc");
 }
 
+TEST_CASE("relative PATH entries, '.' among them, never find the real runtime", "[runtime]") {
+  // The engine runs graft-runtime in the bundle: "." would be the bundle's runc.
+  CHECK(*find_on_path("runc", ".:bin:./sbin::/usr/sbin", every_file_is_executable) == "/usr/sbin/runc");
+  auto only_relative = find_on_path("runc", ".:bin", every_file_is_executable);
+  REQUIRE_FALSE(only_relative);
+  CHECK(only_relative.error().message == "runtime runc is not on PATH (.:bin)");
+}
+
 TEST_CASE("without PATH the real runtime is looked for in the system directories", "[runtime]") {
   auto found = find_on_path("runc", nullptr, only_in_sbin);
   REQUIRE(found);

@@ -14,7 +14,6 @@
 
 #include "graft/base/device_number_link.hpp"
 #include "graft/base/systemd_booted.hpp"
-#include "runtime_command_line.hpp"
 #include "skip.hpp"
 #include "systemd_links.hpp"
 #include "systemd_unit.hpp"
@@ -72,14 +71,10 @@ TEST_CASE("systemd counts as a host's init only where its runtime directory says
 }
 
 TEST_CASE("The runtime's systemd cgroup driver is seen among its global options only", "[systemd][runtime]") {
-  auto line = [](std::initializer_list<const char*> args) {
-    auto parsed = runtime::parse_runtime_command_line(words(args));
-    REQUIRE(parsed.ok());
-    return *parsed;
-  };
-  CHECK(runtime::uses_systemd_cgroup(line({"--root", "/r", "--systemd-cgroup", "create", "--bundle", "/b", "id"})));
-  CHECK_FALSE(runtime::uses_systemd_cgroup(line({"--root", "/r", "create", "--bundle", "/b", "id"})));
-  CHECK_FALSE(runtime::uses_systemd_cgroup(line({"exec", "id", "--systemd-cgroup"})));
+  CHECK(runtime::uses_systemd_cgroup(words({"--root", "/r", "--systemd-cgroup", "create", "--bundle", "/b", "id"}),
+                                     "create"));
+  CHECK_FALSE(runtime::uses_systemd_cgroup(words({"--root", "/r", "create", "--bundle", "/b", "id"}), "create"));
+  CHECK_FALSE(runtime::uses_systemd_cgroup(words({"exec", "id", "--systemd-cgroup"}), "exec"));
 }
 
 TEST_CASE("A device number link is made to the node, under char/, created when missing", "[systemd][devchar]") {

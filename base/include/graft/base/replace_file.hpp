@@ -1,8 +1,10 @@
 // Replacing a file whole: the new content goes to a file created
-// exclusively beside it (same directory, so the rename is atomic), complete
-// and with its final mode and owner, and is then renamed over the name. A
-// reader (a runtime watching /etc/cdi, runc reading config.json, a dynamic
-// linker mapping ld.so.cache) sees the old file or the new one, never half.
+// exclusively beside it (same directory, so the rename is atomic), 0600
+// while it is written, then given its final mode and owner, and is then
+// renamed over the name. A reader (a runtime watching /etc/cdi, runc
+// reading config.json, a dynamic linker mapping ld.so.cache) sees the old
+// file or the new one, never half, and nobody the old file kept out reads
+// the new one while it is written.
 // Nothing at the name is opened or followed: a symlink there is replaced.
 #pragma once
 
@@ -13,6 +15,7 @@
 #include <string_view>
 
 #include "graft/base/error.hpp"
+#include "graft/base/write_all.hpp"
 
 namespace graft {
 
@@ -25,9 +28,11 @@ struct FileOwner {
 // In the directory `dir_fd` (O_PATH will do). With `owner`, the new file
 // gets it; without, an existing file keeps its mode and owner and a new one
 // is 0644 and the caller's. `shown` names the file in messages. On failure
-// nothing is left beside the name.
+// nothing is left beside the name. `write_call` writes the contents (tests
+// give another).
 Status replace_file_at(int dir_fd, const std::string& name, std::string_view text,
-                       const std::optional<FileOwner>& owner, const std::string& shown);
+                       const std::optional<FileOwner>& owner, const std::string& shown,
+                       WriteCall write_call = ::write);
 
 // The same for a path, its directory opened here.
 Status replace_file(const std::string& path, std::string_view text);
