@@ -24,10 +24,13 @@
 #
 # The trust check: whoever edits the ConfigMap decides what GPU containers
 # get, but not what graft itself executes, loads or writes as root on the
-# node. The settings that name such a host path (guarded_settings) must keep
-# the values graft and its shipped policies give them, unless the node's own
+# node (docs/kubernetes.md, "The trust boundary"). The policy may read no
+# file but its own and graft's shipped policies (unchecked_paths), so the
+# node loads what the agent checked. The settings that name a host path
+# graft runs, loads or writes (guarded_settings) must keep the values graft
+# and its shipped policies give them, unless the node's own
 # /etc/graft-node/allow.conf, which the pod can only read, lists the setting
-# with that value, as `KEY = "VALUE"` (docs/kubernetes.md).
+# with that value, as `KEY = "VALUE"`.
 #
 # Every file and symlink is written beside its target and renamed over it, so
 # a runtime reading one mid-update sees the old one or the new one.
@@ -49,6 +52,7 @@ status_file=$host_policy/node-agent.status
 driver_version_file=$HOST_ROOT/proc/driver/nvidia/version
 cdi_spec=$HOST_ROOT/var/run/cdi/graft.json
 graft=$IMAGE_TREE/bin/graft
+shipped=$(realpath -s -m "$("$graft" version | awk '$1 == "policies" {print $2}')")   # its shipped policies
 
 log() { printf '%s\n' "graft-node-agent: $*" >&2; }
 # One line for the pod's log and, replacing the last one, for the node.
@@ -115,14 +119,25 @@ node_allowed() {
     "$node_allow" 2>/dev/null | grep -v '^$' || true
 }
 
-# Prints the guarded settings the policy in DIR/files moves from the values
-# graft and the shipped policies it includes give them, and that the node
-# does not allow; logs those it allows. Fails (closed) when a step fails: no
-# pipelines, whose status would be their last command's.
+# The files and drop-in directories the merged policy in DIR/policy.json
+# reads that are neither the ConfigMap's (DIR/files) nor graft's shipped
+# policies: an absolute path there names one thing in the pod, where the
+# agent checks, and another on the node, where the hook reads it (a drop-in
+# directory missing in the pod loads as empty, and its node twin unchecked).
+unchecked_paths() {
+  jq -r --arg own "$1/files" --arg shipped "$shipped" '
+    def inside($dir): . == $dir or startswith($dir + "/");
+    if has("drop_ins") | not then error("graft policy show lists no drop_ins") else . end
+    | (.files[], (.rules[], .rule_modules[], .drop_ins[] | .value))
+    | select((inside($own) or inside($shipped)) | not)' "$1/policy.json"
+}
+
+# Prints the guarded settings the merged policy in DIR/policy.json moves
+# from the values graft and the shipped policies it includes give them, and
+# that the node does not allow; logs those it allows. Fails (closed) when a
+# step fails: no pipelines, whose status would be their last command's.
 untrusted_settings() {
-  "$graft" policy show --format json --policy "$1/files/graft.toml" >"$1/policy.json" || return 1
-  shipped=$("$graft" version | awk '$1 == "policies" {print $2}') || return 1
-  jq -r --arg shipped "$(realpath -s -m "$shipped")/" \
+  jq -r --arg shipped "$shipped/" \
     '"include = \([.files[] | select(startswith($shipped))] | tojson)"' "$1/policy.json" >"$1/shipped.toml" ||
     return 1
   "$graft" policy show --format json --policy "$1/shipped.toml" >"$1/shipped.json" || return 1
@@ -138,9 +153,9 @@ untrusted_settings() {
   done <"$1/moved"
 }
 
-# The settings in $1 as one line, the checked copy's directory $2 (where a
+# The lines of $1 as one line, the checked copy's directory $2 (where a
 # relative path in the ConfigMap's graft.toml points) shown as what it is.
-settings_line() {
+one_line() {
   printf '%s\n' "$1" | awk -v here="$2" -v shown="<the ConfigMap's files>" '
     { while ((at = index($0, here)) > 0) $0 = substr($0, 1, at - 1) shown substr($0, at + length(here)) }
     NR > 1 { printf ", " }
@@ -177,10 +192,15 @@ install_policy() {
   cp "$POLICY_SOURCE"/* "$incoming/files/"
   if ! "$graft" policy check --policy "$incoming/files/graft.toml" >&2; then
     report "the ConfigMap's policy does not load; the node keeps its current one"
-  elif ! untrusted=$(untrusted_settings "$incoming"); then
+  elif ! "$graft" policy show --format json --policy "$incoming/files/graft.toml" >"$incoming/policy.json" ||
+       ! unchecked=$(unchecked_paths "$incoming") || ! untrusted=$(untrusted_settings "$incoming"); then
     report "graft cannot show the ConfigMap's merged policy; the node keeps its current one"
+  elif [ -n "$unchecked" ]; then
+    report "the ConfigMap's policy reads $(one_line "$unchecked" "$incoming/files"), which is" \
+      "neither among its own files nor graft's shipped policies, so the node would not load what" \
+      "the agent checked; the node keeps its current policy"
   elif [ -n "$untrusted" ]; then
-    report "the ConfigMap's policy sets $(settings_line "$untrusted" "$incoming/files")," \
+    report "the ConfigMap's policy sets $(one_line "$untrusted" "$incoming/files")," \
       "which graft executes, loads or writes as root on the node and which" \
       "/etc/graft-node/allow.conf does not allow; the node keeps its current policy"
   else

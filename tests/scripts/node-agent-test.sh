@@ -139,6 +139,21 @@ refuses_ldconfig() { refuses plugins.config.ldcache.ldconfig $'[plugins.config.l
 refuses_cgroup_root() { refuses plugins.config.cgroup.cgroup_root $'[plugins.config.cgroup]\ncgroup_root = "/etc"'; }
 refuses_driver_root() { refuses host.driver_root $'[host]\ndriver_root = "/run/nvidia/driver"'; }
 
+# A drop-in directory outside the ConfigMap's files is missing in the pod,
+# where it loads as empty, but may be there on the node: a kubelet volume of
+# some other pod, say, holding a drop-in that sets plugins.dir beside itself.
+# The node must load only what the agent checked.
+refuses_a_drop_in_outside_its_files() {
+  new_node
+  agent || fail "the first pass failed"
+  before=$(cat "$host/etc/graft/graft.toml")
+  outside=/var/lib/kubelet/pods/graft-test-$$/volumes/kubernetes.io~configmap/drop-in
+  printf 'include = ["nvidia"]\ndrop_ins = ["%s"]\n' "$outside" >"$config/graft.toml"
+  agent || fail "the agent failed on a policy it should refuse"
+  [ "$(cat "$host/etc/graft/graft.toml")" = "$before" ] || fail "a policy with a drop-in outside its files replaced the node's"
+  grep -qF "reads $outside, which is neither among its own files" "$log" || fail "no log line names the directory"
+}
+
 # /etc/graft-node/allow.conf, on the node, lets exactly the settings it lists through.
 node_allows_what_it_lists() {
   new_node
@@ -227,6 +242,7 @@ case_ "a ConfigMap policy that moves audit.log is refused" refuses_audit_log
 case_ "a ConfigMap policy that names another ldconfig for the ldcache plugin is refused" refuses_ldconfig
 case_ "a ConfigMap policy that moves the cgroup plugin's cgroup_root is refused" refuses_cgroup_root
 case_ "a ConfigMap policy that moves a host root is refused" refuses_driver_root
+case_ "a ConfigMap policy whose drop-in directory lies outside its own files is refused" refuses_a_drop_in_outside_its_files
 case_ "a node takes exactly the settings its allow.conf lists" node_allows_what_it_lists
 case_ "the node switches from one ConfigMap version to the next whole" policy_switches_whole
 case_ "an image of the same version with other bytes replaces the node's graft" same_version_other_bytes_replaced
