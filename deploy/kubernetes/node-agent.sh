@@ -65,16 +65,20 @@ report() {
 command -v jq >/dev/null || { log "jq is not installed; the agent reads graft's JSON with it"; exit 1; }
 
 # A digest of a directory's names, types, modes, link targets and bytes.
+# Fails when tar does: dash has no pipefail, so tar's status and the sum
+# both come back on fd 3, as two lines in either order.
 tree_digest() {
-  (cd "$1" && tar --sort=name --numeric-owner --owner=0 --group=0 --mtime=@0 -cf - .) |
-    sha256sum | cut -c1-16
+  set -- "$( { { (cd "$1" && tar --sort=name --numeric-owner --owner=0 --group=0 --mtime=@0 -cf - .)
+                 echo "tar=$?" >&3; } | sha256sum >&3; } 3>&1 )"
+  case $1 in *tar=0*) ;; *) log "cannot read the tree to digest it"; return 1 ;; esac
+  printf '%s\n' "$1" | sed -n 's/^\([0-9a-f]\{16\}\).*/\1/p'
 }
 
 # A release is named by its bytes: an existing one is used only while they
 # still match its name, and a new build of the same version gets its own.
 install_tree() {
   version=$("$graft" --version | awk '{print $NF; exit}' | tr -c 'A-Za-z0-9.+\n-' '_')
-  digest=$(tree_digest "$IMAGE_TREE")
+  digest=$(tree_digest "$IMAGE_TREE") || exit 1
   name=$version-$digest
   release=$host_graft/releases/$name
   if [ ! -d "$release" ] || [ "$(tree_digest "$release")" != "$digest" ]; then
@@ -94,12 +98,12 @@ policy_digest() { cat "$POLICY_SOURCE"/* "$node_allow" 2>/dev/null | sha256sum |
 
 # The settings of a merged policy (graft policy show's JSON on stdin) that
 # name a host path graft executes, loads or writes as root, one
-# `KEY = VALUE` line each, VALUE as JSON: the host roots (every host file
-# graft reads, binds or runs is read under them), the plugin directory,
-# every plugin setting but the two that name no path (the ldcache plugin's
-# ldconfig and cgroup_root, the cgroup plugin's cgroup_root and bpffs, and
-# whatever a plugin adds), the runtime graft-runtime executes, and the audit
-# log graft appends to.
+# `KEY = VALUE` line each, VALUE as JSON: the host roots (graft reads under
+# them every host file it binds into containers), the plugin directory,
+# every plugin setting (the ldcache plugin's ldconfig and cgroup_root, the
+# cgroup plugin's cgroup_root and bpffs, whatever a plugin adds) but the
+# ldcache plugin's method and timeout_ms, which name no path, the runtime
+# graft-runtime executes, and the audit log graft appends to.
 guarded_settings() {
   jq -r '
     def line($key; $value): "\($key) = \($value | tojson)";
@@ -165,7 +169,7 @@ one_line() {
 # Switches the node to the checked files in $1 with one rename; keeps the
 # version it replaces (a hook may be reading it) and removes older ones.
 switch_policy() {
-  version=$(tree_digest "$1")
+  version=$(tree_digest "$1") || return 1
   mkdir -p "$host_policy/site"
   previous=$(sed -n 's|^include = \["site/\([0-9a-f]*\)/graft.toml"\]$|\1|p' "$host_policy/graft.toml" 2>/dev/null || true)
   [ -d "$host_policy/site/$version" ] || mv -T "$1" "$host_policy/site/$version"
