@@ -93,8 +93,8 @@ TEST_CASE("the policy names every drop-in directory it looked in, a missing one 
   auto site = files.write("etc/site.toml", "drop_ins = [\"site.d\", \"/nowhere.d\"]\n");
   files.write("etc/site.d/10-rack.toml", "drop_ins = [\"rack.d\"]\n");
   auto policy = load_ok(site);
-  CHECK(values(policy.drop_ins) ==
-        std::vector<std::string>{files.path("etc/site.d"), files.path("etc/site.d/rack.d"), "/nowhere.d"});
+  REQUIRE(values(policy.drop_ins) ==
+          std::vector<std::string>{files.path("etc/site.d"), files.path("etc/site.d/rack.d"), "/nowhere.d"});
   CHECK(policy.drop_ins[1].origin.file == files.path("etc/site.d/10-rack.toml"));
 }
 
