@@ -31,6 +31,7 @@ if $for_tests; then
   # hooks.d with podman, the runtime shim with Docker and containerd.
   packages+=(podman docker.io containerd)
   packages+=(patchelf)  # the node agent image's self-contained tree (deploy/kubernetes/bundle-tree.sh)
+  packages+=(jq)        # the node agent reads graft's JSON with it (deploy/kubernetes/node-agent.sh)
   packages+=(lintian)   # Debian's checks of the .deb (tests/scripts/package-test.sh)
   packages+=(zsh)       # the zsh completion script is tested in zsh (bash's is tested in bash)
   packages+=(ninja-build)  # the test script's build trees: it schedules the two CPUs better than make

@@ -88,6 +88,16 @@ TEST_CASE("a missing drop-in directory loads as empty", "[policy]") {
   CHECK(load_ok(site).files == std::vector<std::string>{site});
 }
 
+TEST_CASE("the policy names every drop-in directory it looked in, a missing one too, with its entry", "[policy]") {
+  PolicyFiles files;
+  auto site = files.write("etc/site.toml", "drop_ins = [\"site.d\", \"/nowhere.d\"]\n");
+  files.write("etc/site.d/10-rack.toml", "drop_ins = [\"rack.d\"]\n");
+  auto policy = load_ok(site);
+  REQUIRE(values(policy.drop_ins) ==
+          std::vector<std::string>{files.path("etc/site.d"), files.path("etc/site.d/rack.d"), "/nowhere.d"});
+  CHECK(policy.drop_ins[1].origin.file == files.path("etc/site.d/10-rack.toml"));
+}
+
 TEST_CASE("a later file's array replaces the earlier array", "[policy]") {
   PolicyFiles files;
   files.write("vendor.toml",

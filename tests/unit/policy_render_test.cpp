@@ -18,6 +18,7 @@ Origin at(int line) { return Origin{"/etc/graft/site.toml", line, 1}; }
 Policy built_policy() {
   Policy policy;
   policy.files = {"/usr/share/graft/policies/acme/acme.toml", "/etc/graft/site.toml"};
+  policy.drop_ins = {{"/etc/graft/site.d", at(2)}};
   CapabilitySet utility{.name = "utility", .origin = at(10)};
   utility.libraries = {{"libgpu-ml.so", at(11)}};
   CapabilitySet compute{.name = "compute", .origin = at(20)};
@@ -59,6 +60,13 @@ TEST_CASE("policy show JSON lists the files in merge order", "[policy-show]") {
   auto json = render_policy_json(built_policy(), built_rules());
   CHECK(json["schema"] == policy_show_schema_id);
   CHECK(json["files"] == nlohmann::json{"/usr/share/graft/policies/acme/acme.toml", "/etc/graft/site.toml"});
+}
+
+TEST_CASE("policy show JSON lists the drop-in directories looked in, each with the entry that named it", "[policy-show]") {
+  auto drop_ins = render_policy_json(built_policy(), built_rules())["drop_ins"];
+  REQUIRE(drop_ins.size() == 1);
+  CHECK(drop_ins[0]["value"] == "/etc/graft/site.d");
+  CHECK(drop_ins[0]["origin"] == "/etc/graft/site.toml:2:1");
 }
 
 TEST_CASE("policy show JSON gives a capability set its own items and what its pulls bring", "[policy-show]") {

@@ -161,7 +161,10 @@ class Loader {
     for (std::size_t i = 0; i < dirs->size(); ++i) {
       const auto& dir = (*dirs)[i];
       std::string key = fmt::format("drop_ins[{}]", i);
-      auto files = list_drop_ins(policy_parse::resolve_path(file, dir.value), dir.origin, key);
+      std::string path = policy_parse::resolve_path(file, dir.value);
+      // Kept even when missing: a directory that appears later changes the policy.
+      policy_.drop_ins.push_back(SourcedString{path, dir.origin});
+      auto files = list_drop_ins(path, dir.origin, key);
       if (!files) return files.error();
       for (const auto& path : *files) {
         if (auto status = enter(path, "has drop-in", dir.origin, key); !status) return status;

@@ -147,6 +147,7 @@ struct RuntimeShim {
 
 struct Policy {
   std::vector<std::string> files;  // every file loaded, in merge order
+  std::vector<SourcedString> drop_ins;  // every drop-in directory looked in (absolute), found or not
   HostRoots host;
   std::string plugin_dir;
   std::vector<std::string> plugins;

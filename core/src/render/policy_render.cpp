@@ -140,6 +140,7 @@ void add_settings(const Policy& policy, ojson& out) {
 
 ojson render_policy_json(const Policy& policy, const std::vector<RuleActivity>& rules) {
   ojson out = {{"schema", policy_show_schema_id}, {"files", policy.files}};
+  out["drop_ins"] = sourced_list_json(policy.drop_ins);
   out["rules"] = sourced_list_json(policy.rules);
   out["rule_modules"] = rule_modules_json(policy);
   out["registered_rules"] = registered_rules_json(rules);
