@@ -11,7 +11,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 #include <vector>
+
+#include "graft/base/write_all.hpp"
 
 namespace graft::ldcache {
 namespace {
@@ -79,12 +82,10 @@ Status copy_all(int from, int to, const std::string& path) {
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) return make_error("{}: read: {}", path, errno_text(errno));
     if (got == 0) return ok_status();
-    for (ssize_t done = 0; done < got;) {
-      ssize_t put = ::write(to, buffer.data() + done, static_cast<size_t>(got - done));
-      if (put < 0 && errno == EINTR) continue;
-      if (put < 0) return make_error("{}: copying into a memfd: {}", path, errno_text(errno));
-      done += put;
-    }
+    // write_all: a write that takes nothing is an error, not a reason to loop.
+    if (auto put = write_all(to, std::string_view(buffer.data(), static_cast<size_t>(got)), path + " (memfd copy)");
+        !put.ok())
+      return put.error();
   }
 }
 
