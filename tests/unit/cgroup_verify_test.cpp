@@ -6,6 +6,9 @@
 // program array, and interprets the runtime's program there. Needs root.
 #include <catch2/catch.hpp>
 
+#include <linux/capability.h>
+#include <sys/syscall.h>
+
 #include "cgroup_support.hpp"
 
 using namespace graft;
@@ -117,4 +120,50 @@ TEST_CASE("On cgroup v2 a program graft cannot interpret is reported as unknown,
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].kind == FindingKind::unknown);
   CHECK_THAT(findings[0].found, Catch::Contains("instruction 0") && Catch::Contains("stores to memory"));
+}
+
+namespace {
+
+// capset(2) without libcap: this process keeps every capability but `drop`.
+bool drop_capability(int drop) {
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2] = {};
+  if (::syscall(SYS_capget, &header, data) != 0) return false;
+  data[drop / 32].effective &= ~(1u << (drop % 32));
+  data[drop / 32].permitted &= ~(1u << (drop % 32));
+  return ::syscall(SYS_capset, &header, data) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("On cgroup v2 without CAP_SYS_ADMIN verify says it cannot read the device programs, not a pass",
+          "[plugins][cgroup][verify]") {
+  auto container = v2_container_or_skip(RuntimeProgram::multi);
+  if (!container) return;
+  auto& [v2, nodes, cgroup, probe] = *container;
+  auto plugin = load_cgroup_plugin(v2->config());
+  int report[2];
+  REQUIRE(::pipe(report) == 0);
+  pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {  // verify without the capability, the finding back through the pipe
+    std::string line = "capset failed";
+    if (drop_capability(CAP_SYS_ADMIN)) {
+      auto findings = plugin->verify(allow(195, 1), 0, ApplyTarget{.pid = probe.pid()});
+      line = !findings.ok()          ? "error: " + findings.error().message
+             : findings->size() != 1 ? "findings: " + std::to_string(findings->size())
+             : ((*findings)[0].kind == FindingKind::unknown ? "unknown: " : "other: ") +
+                   (*findings)[0].found;
+    }
+    (void)!::write(report[1], line.data(), line.size());
+    ::_exit(0);
+  }
+  ::close(report[1]);
+  std::string line(4096, '\0');
+  ssize_t got = ::read(report[0], line.data(), line.size());
+  ::close(report[0]);
+  ::waitpid(child, nullptr, 0);
+  line.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+  CHECK_THAT(line, Catch::StartsWith("unknown: ") && Catch::Contains("reading its device programs") &&
+                       Catch::Contains("Operation not permitted"));
 }

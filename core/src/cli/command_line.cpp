@@ -229,12 +229,12 @@ void add_verify_command(CLI::App& app, VerifyOptions& options) {
                       "Container id (with --pid: the id its cgroup must name)");
   auto* pid = command->add_option("--pid", options.pid, "The container's init process")
                   ->check(CLI::PositiveNumber);
-  auto* bundle = command->add_option("--bundle", options.bundle, "OCI bundle with config.json (with --pid)");
-  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable; with --pid)");
+  auto* bundle = command->add_option("--bundle", options.bundle, "OCI bundle with config.json");
+  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)");
   auto* annotation = command->add_option("--annotation", options.annotations,
-                                         "Annotation KEY=VALUE (repeatable; with --pid)");
+                                         "Annotation KEY=VALUE (repeatable)");
   auto* privileged = command->add_flag("--privileged", options.privileged,
-                                       "Treat the container as privileged (with --pid)");
+                                       "Treat the container as privileged");
   auto* trust = command->add_flag("--trust-pid", options.trust_pid,
                                   "Do not check that --pid is in a cgroup named after the id");
   auto* runtime = command->add_option("--runtime", options.runtime,
