@@ -2,8 +2,8 @@
 // to. Each action goes to its plugin's verify (plugin.h, ABI 1.3), in plan
 // order, from graft's own mount namespace: the container's root is its
 // init's /proc/<pid>/root, opened O_PATH and confirmed through the pidfd, and
-// plugins look inside it only with resolve_in_root. Nothing is changed;
-// repair is not graft verify's business (docs/cli.md).
+// plugins look inside it only with resolve_in_root. Nothing is changed:
+// repair (a separate flag, where safe and idempotent) is not implemented.
 #pragma once
 
 #include <cstddef>
