@@ -96,25 +96,36 @@ graft_apply_context context_of(const ApplyTarget& target) {
   return context;
 }
 
+// What a plugin's verify reported; `lost` when a finding could not be kept.
+struct FindingCollector {
+  std::vector<PluginFinding> findings;
+  bool lost = false;
+};
+
 // The sink a plugin's verify reports to: each finding copied at once (its
 // strings are the plugin's, borrowed for the call). A finding whose
 // struct_size does not cover its strings, or of an unknown kind, is kept as
-// an unknown naming that, never dropped.
-void collect_finding(void* host, const graft_finding* finding) {
-  auto& findings = *static_cast<std::vector<PluginFinding>*>(host);
-  constexpr std::size_t needed = offsetof(graft_finding, found) + sizeof(const char*);
-  if (finding == nullptr || finding->struct_size < needed) {
-    findings.push_back({FindingKind::unknown, "", "the plugin reported a malformed finding"});
-    return;
+// an unknown naming that, never dropped. Nothing throws into plugin code: a
+// finding that cannot be copied marks the call as failed instead.
+void collect_finding(void* host, const graft_finding* finding) noexcept {
+  auto& collector = *static_cast<FindingCollector*>(host);
+  try {
+    constexpr std::size_t needed = offsetof(graft_finding, found) + sizeof(const char*);
+    if (finding == nullptr || finding->struct_size < needed) {
+      collector.findings.push_back({FindingKind::unknown, "", "the plugin reported a malformed finding"});
+      return;
+    }
+    auto text = [](const char* value) { return std::string(value != nullptr ? value : ""); };
+    FindingKind kind = finding->kind == GRAFT_FINDING_DRIFT         ? FindingKind::drift
+                       : finding->kind == GRAFT_FINDING_NOT_CHECKED ? FindingKind::not_checked
+                                                                    : FindingKind::unknown;
+    std::string found = text(finding->found);
+    if (kind == FindingKind::unknown && finding->kind != GRAFT_FINDING_UNKNOWN)
+      found = fmt::format("the plugin reported a finding of unknown kind {}: {}", finding->kind, found);
+    collector.findings.push_back({kind, text(finding->expected), std::move(found)});
+  } catch (...) {
+    collector.lost = true;
   }
-  auto text = [](const char* value) { return std::string(value != nullptr ? value : ""); };
-  FindingKind kind = finding->kind == GRAFT_FINDING_DRIFT         ? FindingKind::drift
-                     : finding->kind == GRAFT_FINDING_NOT_CHECKED ? FindingKind::not_checked
-                                                                  : FindingKind::unknown;
-  std::string found = text(finding->found);
-  if (kind == FindingKind::unknown && finding->kind != GRAFT_FINDING_UNKNOWN)
-    found = fmt::format("the plugin reported a finding of unknown kind {}: {}", finding->kind, found);
-  findings.push_back({kind, text(finding->expected), std::move(found)});
 }
 
 }  // namespace
@@ -151,8 +162,8 @@ Result<std::vector<PluginFinding>> LoadedPlugin::verify(const Action& action, st
                                                         const ApplyTarget& target) {
   if (!initialised_ || !claims(action.kind) || !verifies())
     return make_error("{}: not initialised, kind not claimed or no verify", where(&action));
-  std::vector<PluginFinding> findings;
-  graft_finding_sink sink{sizeof(graft_finding_sink), &findings, &collect_finding};
+  FindingCollector collector;
+  graft_finding_sink sink{sizeof(graft_finding_sink), &collector, &collect_finding};
   ActionView view(action, index);
   graft_apply_context context = context_of(target);
   auto status = guarded("verify", &action, [&]() -> Status {
@@ -160,7 +171,8 @@ Result<std::vector<PluginFinding>> LoadedPlugin::verify(const Action& action, st
     return Error{last_error_message()};
   });
   if (!status) return status.error();
-  return findings;
+  if (collector.lost) return make_error("{}: verify: a finding could not be kept", where(&action));
+  return std::move(collector.findings);
 }
 
 Status LoadedPlugin::finish(const ApplyTarget& target) {
