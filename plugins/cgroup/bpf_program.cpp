@@ -126,12 +126,13 @@ Status set_prog_array_entry(int map_fd, std::uint32_t key, int prog_fd) {
   return ok_status();
 }
 
-Result<Attached> query_programs(int target_fd, bpf_attach_type type) {
+Result<Attached> query_programs(int target_fd, bpf_attach_type type, bool effective) {
   std::vector<std::uint32_t> ids(64);
   for (int attempt = 0; attempt < 8; ++attempt) {
     bpf_attr attr{};
     attr.query.target_fd = static_cast<std::uint32_t>(target_fd);
     attr.query.attach_type = type;
+    attr.query.query_flags = effective ? BPF_F_QUERY_EFFECTIVE : 0;
     attr.query.prog_ids = pointer(ids.data());
     attr.query.prog_cnt = static_cast<std::uint32_t>(ids.size());
     if (sys_bpf(BPF_PROG_QUERY, attr) == 0) {
@@ -150,6 +151,64 @@ Result<UniqueFd> program_by_id(std::uint32_t id) {
   long fd = sys_bpf(BPF_PROG_GET_FD_BY_ID, attr);
   if (fd < 0) return make_error("BPF_PROG_GET_FD_BY_ID {}: {}", id, std::strerror(errno));
   return UniqueFd(static_cast<int>(fd));
+}
+
+Result<ProgramInfo> program_info(int prog_fd) {
+  // Twice: the first call says how long the instructions are.
+  bpf_prog_info info{};
+  bpf_attr attr{};
+  attr.info.bpf_fd = static_cast<std::uint32_t>(prog_fd);
+  attr.info.info_len = sizeof info;
+  attr.info.info = pointer(&info);
+  if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, attr) != 0)
+    return make_error("BPF_OBJ_GET_INFO_BY_FD: {}", std::strerror(errno));
+  ProgramInfo out{.type = info.type, .instructions = {}};
+  const std::uint32_t length = info.xlated_prog_len;
+  if (length == 0 || length % sizeof(bpf_insn) != 0)
+    return make_error("BPF_OBJ_GET_INFO_BY_FD: the kernel gives no instructions");
+  out.instructions.resize(length / sizeof(bpf_insn));
+  info = bpf_prog_info{};
+  info.xlated_prog_len = length;
+  info.xlated_prog_insns = pointer(out.instructions.data());
+  attr = bpf_attr{};
+  attr.info.bpf_fd = static_cast<std::uint32_t>(prog_fd);
+  attr.info.info_len = sizeof info;
+  attr.info.info = pointer(&info);
+  if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, attr) != 0)
+    return make_error("BPF_OBJ_GET_INFO_BY_FD: {}", std::strerror(errno));
+  if (info.xlated_prog_len != length)
+    return make_error("BPF_OBJ_GET_INFO_BY_FD: the program changed while it was read");
+  return out;
+}
+
+Result<UniqueFd> map_by_id(std::uint32_t id) {
+  bpf_attr attr{};
+  attr.map_id = id;
+  long fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, attr);
+  if (fd < 0) return make_error("BPF_MAP_GET_FD_BY_ID {}: {}", id, std::strerror(errno));
+  return UniqueFd(static_cast<int>(fd));
+}
+
+Result<std::uint32_t> map_type(int map_fd) {
+  bpf_map_info info{};
+  bpf_attr attr{};
+  attr.info.bpf_fd = static_cast<std::uint32_t>(map_fd);
+  attr.info.info_len = sizeof info;
+  attr.info.info = pointer(&info);
+  if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, attr) != 0)
+    return make_error("BPF_OBJ_GET_INFO_BY_FD (map): {}", std::strerror(errno));
+  return info.type;
+}
+
+Result<std::optional<std::uint32_t>> prog_array_entry(int map_fd, std::uint32_t key) {
+  std::uint32_t value = 0;  // a program array answers the program's id
+  bpf_attr attr{};
+  attr.map_fd = static_cast<std::uint32_t>(map_fd);
+  attr.key = pointer(&key);
+  attr.value = pointer(&value);
+  if (sys_bpf(BPF_MAP_LOOKUP_ELEM, attr) == 0) return std::optional<std::uint32_t>(value);
+  if (errno == ENOENT) return std::optional<std::uint32_t>();
+  return make_error("BPF_MAP_LOOKUP_ELEM (prog array): {}", std::strerror(errno));
 }
 
 Status attach_program(int target_fd, int prog_fd, bpf_attach_type type, std::uint32_t flags,

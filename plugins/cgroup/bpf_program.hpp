@@ -1,11 +1,13 @@
 // Raw BPF without libbpf: instruction constructors for the few forms the
 // device filter uses, and thin bpf(2) wrappers that return owned fds or
-// errors naming the command. Nothing here knows about cgroups' meaning.
+// errors naming the command (also the reads `graft verify` makes of the
+// programs attached to a cgroup). Nothing here knows about cgroups' meaning.
 #pragma once
 
 #include <linux/bpf.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,9 +44,27 @@ struct Attached {
   std::vector<std::uint32_t> ids;  // programs attached directly to the target
   std::uint32_t flags = 0;         // their attach flags (BPF_F_ALLOW_MULTI, ...)
 };
-// BPF_PROG_QUERY on a cgroup fd (an O_PATH fd works).
-Result<Attached> query_programs(int target_fd, bpf_attach_type type);
+// BPF_PROG_QUERY on a cgroup fd (an O_PATH fd works). With `effective`
+// (BPF_F_QUERY_EFFECTIVE), every program the kernel runs for the cgroup,
+// its ancestors' included; flags are then not reported.
+Result<Attached> query_programs(int target_fd, bpf_attach_type type, bool effective = false);
 Result<UniqueFd> program_by_id(std::uint32_t id);
+
+// What BPF_OBJ_GET_INFO_BY_FD says of a program: its type and its
+// instructions as the kernel runs them ("xlated": after the verifier's
+// rewrites; maps named by id, tail calls as calls of bpf_tail_call).
+struct ProgramInfo {
+  std::uint32_t type = 0;  // enum bpf_prog_type
+  Program instructions;
+};
+Result<ProgramInfo> program_info(int prog_fd);
+
+// BPF_MAP_GET_FD_BY_ID, and the type of the map behind an fd.
+Result<UniqueFd> map_by_id(std::uint32_t id);
+Result<std::uint32_t> map_type(int map_fd);
+// The id of the program in slot `key` of a program array; nullopt when the
+// slot is empty.
+Result<std::optional<std::uint32_t>> prog_array_entry(int map_fd, std::uint32_t key);
 // BPF_PROG_ATTACH; replace_fd is used (with BPF_F_REPLACE) when >= 0.
 Status attach_program(int target_fd, int prog_fd, bpf_attach_type type, std::uint32_t flags,
                       int replace_fd = -1);

@@ -11,6 +11,11 @@
 // v2), "bpffs" (default /sys/fs/bpf: where v2 keeps the runtime's program)
 // and "systemd" ("auto", the default, or "off": never tell systemd, and a
 // daemon-reload then takes the rules away from a container in a unit).
+//
+// verify (`graft verify`, host namespace, nothing changed) reads what the
+// container's cgroup allows now (device_access.hpp) once per container and
+// asks it each rule: every access letter together, then, when that is
+// refused, each letter alone to say what is left.
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <sys/statfs.h>
@@ -28,6 +33,7 @@
 
 #include "container_cgroup.hpp"
 #include "container_process.hpp"
+#include "device_access.hpp"
 #include "device_filter_v2.hpp"
 #include "device_rule.hpp"
 #include "devices_v1.hpp"
@@ -38,6 +44,29 @@
 namespace graft::cgroup {
 
 using plugin::pid_of;
+
+namespace {
+
+// One rule asked of what the cgroup allows now; a finding when it falls short.
+void check_rule(const DeviceAccess& access, const DeviceRule& rule,
+                const plugin::Findings& findings) {
+  const std::string expected = rule.access + " allowed";
+  Verdict whole = access.allows(question_of(rule));
+  if (whole.kind == Verdict::Kind::allow) return;
+  if (whole.kind == Verdict::Kind::unknown) return findings.unknown(expected, whole.why);
+  std::uint32_t allowed = 0;
+  for (std::uint32_t bit = 1; bit <= rule.access_bits; bit <<= 1)
+    if ((rule.access_bits & bit) != 0 &&
+        access.allows(question_of(rule, bit)).kind == Verdict::Kind::allow)
+      allowed |= bit;
+  findings.drift(expected, allowed == 0                  ? std::string("nothing allowed")
+                           : allowed == rule.access_bits ? "each of " + access_letters(allowed) +
+                                                               " alone, not together"
+                                                         : "only " + access_letters(allowed) +
+                                                               " allowed");
+}
+
+}  // namespace
 
 class CgroupPlugin {
  public:
@@ -93,6 +122,19 @@ class CgroupPlugin {
       if (auto allowed = allow_v1(container.cgroup.dir.get(), container.cgroup.path, *rule); !allowed.ok())
         return allowed;
     container.rules.push_back(*rule);
+    return ok_status();
+  }
+
+  Status verify(const graft_action& action, const graft_apply_context& context,
+                const plugin::Findings& findings) {
+    auto rule = rule_of(action);
+    if (!rule.ok()) return rule.error();
+    auto access = access_now(context);
+    if (!access) {
+      findings.unknown(rule->access + " allowed", access.error().message);
+      return ok_status();
+    }
+    check_rule(**access, *rule, findings);
     return ok_status();
   }
 
@@ -157,6 +199,20 @@ class CgroupPlugin {
     return ok_status();
   }
 
+  // What the container's cgroup allows now, read once per verify run.
+  Result<const DeviceAccess*> access_now(const graft_apply_context& context) {
+    const int pid = pid_of(context);
+    if (pid <= 0) return make_error("no container pid");
+    auto found = verified_.find(pid);
+    if (found == verified_.end()) {
+      auto cgroup = find_container_cgroup(pid, plugin::pidfd_of(context), cgroup_root_);
+      auto access = cgroup ? DeviceAccess::read(*cgroup) : Result<DeviceAccess>(cgroup.error());
+      found = verified_.emplace(pid, std::move(access)).first;
+    }
+    if (!found->second) return found->second.error();
+    return &*found->second;
+  }
+
   void open_bpffs(Container& container) const {
     UniqueFd dir(::open(bpffs_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
     struct statfs fs {};
@@ -174,6 +230,7 @@ class CgroupPlugin {
   std::string bpffs_ = "/sys/fs/bpf";
   bool tell_systemd_ = true;
   std::map<int, Container> containers_;  // by container pid; all its actions share the fds
+  std::map<int, Result<DeviceAccess>> verified_;  // verify: by container pid
 };
 
 }  // namespace graft::cgroup

@@ -1,4 +1,4 @@
-// Checking a cgroup_allow action into a DeviceRule.
+// Checking a cgroup_allow action into a DeviceRule, and the questions it asks.
 #include "device_rule.hpp"
 
 #include <linux/bpf.h>
@@ -37,6 +37,21 @@ Result<DeviceRule> rule_of(const graft_action& action) {
   }
   rule.access = access;
   return rule;
+}
+
+DeviceQuestion question_of(const DeviceRule& rule) { return question_of(rule, rule.access_bits); }
+
+DeviceQuestion question_of(const DeviceRule& rule, std::uint32_t access_bits) {
+  return {.type_bit = rule.type_bit, .access_bits = access_bits, .major = rule.major,
+          .minor = rule.minor};
+}
+
+std::string access_letters(std::uint32_t access_bits) {
+  std::string letters;
+  if (access_bits & BPF_DEVCG_ACC_READ) letters += 'r';
+  if (access_bits & BPF_DEVCG_ACC_WRITE) letters += 'w';
+  if (access_bits & BPF_DEVCG_ACC_MKNOD) letters += 'm';
+  return letters;
 }
 
 }  // namespace graft::cgroup

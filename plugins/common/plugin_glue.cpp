@@ -26,6 +26,29 @@ int Host::resolve_in_root(int root_fd, const std::string& path, int flags) const
   return services_->resolve_in_root(services_->host, root_fd, path.c_str(), flags);
 }
 
+void Findings::report(std::uint32_t kind, const std::string& expected,
+                      const std::string& found) const {
+  if (sink_ == nullptr || sink_->report == nullptr) return;
+  graft_finding finding{};
+  finding.struct_size = sizeof finding;
+  finding.kind = kind;
+  finding.expected = expected.c_str();
+  finding.found = found.c_str();
+  sink_->report(sink_->host, &finding);
+}
+
+void Findings::drift(const std::string& expected, const std::string& found) const {
+  report(GRAFT_FINDING_DRIFT, expected, found);
+}
+
+void Findings::unknown(const std::string& expected, const std::string& why) const {
+  report(GRAFT_FINDING_UNKNOWN, expected, why);
+}
+
+void Findings::not_checked(const std::string& why) const {
+  report(GRAFT_FINDING_NOT_CHECKED, "", why);
+}
+
 bool has_option(const graft_action& action, const char* word) {
   for (const char* const* option = action.options; option && *option; ++option)
     if (std::strcmp(*option, word) == 0) return true;

@@ -5,6 +5,8 @@
 //   Status apply(const graft_action&, const graft_apply_context&);
 //   Status prepare(const graft_action&, const graft_apply_context&);  // optional
 //   Status finish(const graft_apply_context&);                        // optional
+//   Status verify(const graft_action&, const graft_apply_context&,
+//                 const Findings&);                                   // optional (ABI 1.3)
 //
 // and GRAFT_PLUGIN(P, "name", "version", kinds...) defines graft_plugin_entry.
 // Errors are values inside the plugin; an escaping exception is caught here
@@ -38,6 +40,22 @@ class Host {
 
  private:
   const graft_host_services* services_;
+};
+
+// Where a plugin's verify reports (graft_finding_sink), one call a line.
+class Findings {
+ public:
+  explicit Findings(const graft_finding_sink* sink) : sink_(sink) {}
+  // The container no longer has what the action gave it.
+  void drift(const std::string& expected, const std::string& found) const;
+  // The plugin cannot tell whether it still has it: `why` says what and why.
+  void unknown(const std::string& expected, const std::string& why) const;
+  // The plugin has no check for this action (a kind it executes, unchecked).
+  void not_checked(const std::string& why) const;
+
+ private:
+  void report(std::uint32_t kind, const std::string& expected, const std::string& found) const;
+  const graft_finding_sink* sink_;
 };
 
 // Strings of a NULL-terminated C list, and whether it holds `word`.
@@ -134,6 +152,21 @@ struct Glue {
     });
   }
 
+  static constexpr bool kVerifies =
+      requires(P& p, const graft_action& a, const graft_apply_context& c, const Findings& f) {
+        p.verify(a, c, f);
+      };
+
+  static int verify(void* state, const graft_action* action, const graft_apply_context* context,
+                    const graft_finding_sink* sink) {
+    return guarded(state, [&](P& p) -> Status {
+      if constexpr (kVerifies)
+        return p.verify(*action, *context, Findings(sink));
+      else
+        return ok_status();
+    });
+  }
+
   static void destroy(void* state) { delete static_cast<Holder*>(state); }
 
   static const char* last_error(void* state) {
@@ -158,6 +191,7 @@ struct Glue {
     d.expand = nullptr;
     d.prepare = &prepare;
     d.finish = &finish;
+    d.verify = kVerifies ? &verify : nullptr;  // NULL tells the host "not checked"
     return d;
   }
 };

@@ -12,9 +12,14 @@
 // the runtime may have made it from linux.devices.
 //
 // bind_mount: whole device directories (extra bind_dev), flags as planned.
+//
+// verify (`graft verify`): a bound node or directory must still be a mount
+// of the host's own (bind_check.hpp); a node made with mknod must still be
+// that node.
 #include <linux/mount.h>
 #include <sys/sysmacros.h>
 
+#include "bind_check.hpp"
 #include "plugin_glue.hpp"
 #include "prepared_bind.hpp"
 #include "root_path.hpp"
@@ -54,6 +59,27 @@ class Devices {
     RootFs root(host_, context, action, checked_);
     if (action.kind == GRAFT_ACTION_DEVICE_NODE && node_by_mknod(action)) return mknod(action, root);
     return binds_.attach(action, root);
+  }
+
+  Status verify(const graft_action& action, const graft_apply_context& context,
+                const Findings& findings) {
+    const bool node = action.kind == GRAFT_ACTION_DEVICE_NODE;
+    if (node) {
+      if (auto status = check_node_options(action); !status) return status;
+      if (node_by_mknod(action))
+        return check_node(host_, context, action.target, action.device_type,
+                          makedev(action.major, action.minor), findings);
+    }
+    auto source = node ? open_device_source(action.source, action.device_type, action.major,
+                                            action.minor)
+                       : open_source(action.source, {FileType::directory});
+    if (!source) {
+      findings.unknown("a mount of " + std::string(action.source), source.error().message);
+      return ok_status();
+    }
+    BoundSource bound{.path = action.source, .st = source->st,
+                      .device_type = node ? action.device_type : '\0'};
+    return check_bind(host_, context, action.target, bound, findings);
   }
 
  private:

@@ -3,7 +3,9 @@
 // library bind, but the source must be a socket, FIFO or directory, and the
 // mount is normally writable (clients connect and write): the flags are
 // exactly the plan's (rw,nosuid,nodev,noexec). Sockets and FIFOs are mounted
-// on an empty file, directories on a directory.
+// on an empty file, directories on a directory. verify (`graft verify`)
+// checks each is still a mount of the host's endpoint (bind_check.hpp).
+#include "bind_check.hpp"
 #include "plugin_glue.hpp"
 #include "prepared_bind.hpp"
 #include "root_path.hpp"
@@ -21,6 +23,17 @@ class Ipc {
 
   Status apply(const graft_action& action, const graft_apply_context& context) {
     return binds_.attach(action, RootFs(host_, context, action, checked_));
+  }
+
+  Status verify(const graft_action& action, const graft_apply_context& context,
+                const Findings& findings) {
+    auto source = open_source(action.source, {FileType::socket, FileType::fifo, FileType::directory});
+    if (!source) {
+      findings.unknown("a mount of " + std::string(action.source), source.error().message);
+      return ok_status();
+    }
+    return check_bind(host_, context, action.target, {.path = action.source, .st = source->st},
+                      findings);
   }
 
  private:

@@ -20,19 +20,16 @@
 namespace graft::ldcache {
 namespace {
 
-std::string leaf_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
-
 // An fd for `path` inside the root, which must lead to a regular file.
 Result<UniqueFd> open_regular(const plugin::Host& host, int root_fd, const std::string& path,
-                              int flags, const std::string& root_name) {
+                              int flags, const std::string& root_name, const std::string& when) {
   int opened = host.resolve_in_root(root_fd, path, flags);
   if (opened < 0)
-    return make_error("{} in {} after ldconfig ran: {}", path, root_name, std::strerror(-opened));
+    return make_error("{} in {}{}: {}", path, root_name, when, std::strerror(-opened));
   UniqueFd fd(opened);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
-    return make_error("{} in {} after ldconfig ran: does not lead to a regular file", path,
-                      root_name);
+    return make_error("{} in {}{}: does not lead to a regular file", path, root_name, when);
   return Result<UniqueFd>(std::move(fd));
 }
 
@@ -52,9 +49,9 @@ Result<UniqueFd> reopen_for_reading(int own_fds, const UniqueFd& path_fd, const 
 }
 
 Result<std::string> read_cache(const plugin::Host& host, const CacheCheck& check,
-                               const std::string& path) {
+                               const std::string& path, const std::string& when) {
   const std::string& root_name = check.root_name;
-  auto checked = open_regular(host, check.root_fd, path, O_PATH, root_name);
+  auto checked = open_regular(host, check.root_fd, path, O_PATH, root_name, when);
   if (!checked.ok()) return checked.error();
   auto fd = reopen_for_reading(check.own_fds, *checked, path, root_name);
   if (!fd.ok()) return fd.error();
@@ -75,23 +72,36 @@ std::vector<std::string> expected_entries(const graft_action& action) {
   return entries;
 }
 
+std::string soname_of(const std::string& entry) { return entry.substr(entry.rfind('/') + 1); }
+
+bool lists(const std::vector<LdCacheEntry>& entries, const std::string& entry) {
+  return std::any_of(entries.begin(), entries.end(), [&](const LdCacheEntry& cached) {
+    return cached.value == entry && cached.key == soname_of(entry);
+  });
+}
+
+Result<std::vector<LdCacheEntry>> read_cache_entries(const plugin::Host& host,
+                                                     const CacheCheck& check,
+                                                     const std::string& cache_path,
+                                                     const std::string& when) {
+  auto bytes = read_cache(host, check, cache_path, when);
+  if (!bytes.ok()) return bytes.error();
+  return parse_ldcache(*bytes, cache_path + " in " + check.root_name);
+}
+
 Status check_cache(const plugin::Host& host, const CacheCheck& check, const std::string& cache_path,
                    const std::vector<std::string>& expected) {
   if (expected.empty()) return ok_status();
   const std::string& root_name = check.root_name;
-  auto bytes = read_cache(host, check, cache_path);
-  if (!bytes.ok()) return bytes.error();
-  auto entries = parse_ldcache(*bytes, cache_path + " in " + root_name);
+  const std::string when = " after ldconfig ran";
+  auto entries = read_cache_entries(host, check, cache_path, when);
   if (!entries.ok()) return entries.error();
   for (const auto& entry : expected) {
-    bool listed = std::any_of(entries->begin(), entries->end(), [&](const LdCacheEntry& cached) {
-      return cached.value == entry && cached.key == leaf_of(entry);
-    });
-    if (!listed)
+    if (!lists(*entries, entry))
       return make_error("ldconfig left {} out of {} in {} (did the image change the directory "
                         "while it ran?)",
                         entry, cache_path, root_name);
-    if (auto path = open_regular(host, check.root_fd, entry, O_PATH, root_name); !path.ok())
+    if (auto path = open_regular(host, check.root_fd, entry, O_PATH, root_name, when); !path.ok())
       return path.error();
   }
   return ok_status();

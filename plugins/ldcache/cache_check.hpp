@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "graft/base/error.hpp"
+#include "graft/base/ldcache.hpp"
 #include "graft/plugin.h"
 #include "plugin_glue.hpp"
 
@@ -35,5 +36,21 @@ struct CacheCheck {
 // `expected` against it and against the root.
 Status check_cache(const plugin::Host& host, const CacheCheck& check, const std::string& cache_path,
                    const std::vector<std::string>& expected);
+
+// The entries of the cache at `cache_path` inside the root, read as
+// check_cache reads them: opened O_PATH through resolve_in_root, refused
+// unless a regular file, reopened through own_fds, read with a bound and
+// parsed by graft_base's checked parser. `when` ends the file's name in
+// errors (" after ldconfig ran", or "").
+Result<std::vector<LdCacheEntry>> read_cache_entries(const plugin::Host& host,
+                                                     const CacheCheck& check,
+                                                     const std::string& cache_path,
+                                                     const std::string& when = "");
+
+// The soname an expected entry is listed under (its file name).
+std::string soname_of(const std::string& entry);
+
+// Whether `entries` list `entry` under its soname with that very path.
+bool lists(const std::vector<LdCacheEntry>& entries, const std::string& entry);
 
 }  // namespace graft::ldcache

@@ -25,6 +25,10 @@
 // No binary of the image is ever executed, and ldconfig reads the image's
 // own /etc/ld.so.conf only from inside the chroot.
 //
+// verify (`graft verify`, host namespace, either method): the running
+// container's cache, read as the check after an update reads it
+// (cache_check.hpp), must still list every expected entry with its path.
+//
 // Config: {"method": "write" | "ldconfig", and for ldconfig: "ldconfig":
 //          "/sbin/ldconfig", "timeout_ms": 10000, "cgroup_root": "/sys/fs/cgroup"}.
 #include <fcntl.h>
@@ -104,6 +108,14 @@ Status check_container_path(const std::string& path, const char* what) {
   for (char c : path) ok = ok && static_cast<unsigned char>(c) >= 0x20;
   if (!ok) return make_error("{} '{}' is not a plain absolute container path", what, path);
   return ok_status();
+}
+
+// What `entries` list under `soname` instead of the expected path.
+std::string listed_instead(const std::vector<LdCacheEntry>& entries, const std::string& soname) {
+  std::string found;
+  for (const auto& entry : entries)
+    if (entry.key == soname) found += (found.empty() ? "" : ", ") + soname + " => " + entry.value;
+  return found.empty() ? soname + " not listed" : found;
 }
 
 // Read, then confirmed through the pidfd: a reused pid's maps are not the container's.
@@ -241,6 +253,30 @@ class LdcachePlugin {
       return updated;
     return check_cache(host_, {context.rootfs_fd, prepared.own_fds.get(), root_name(context)},
                        target, expected);
+  }
+
+  Status verify(const graft_action& action, const graft_apply_context& context,
+                const plugin::Findings& findings) const {
+    const std::vector<std::string> expected = expected_entries(action);
+    if (expected.empty()) {
+      findings.not_checked("the plan names no cache entries to check");
+      return ok_status();
+    }
+    if (context.rootfs_fd < 0) return make_error("no container root to look in");
+    UniqueFd own_fds(::open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!own_fds.valid()) return make_error("/proc/self/fd: {}", std::strerror(errno));
+    auto entries = read_cache_entries(
+        host_, {context.rootfs_fd, own_fds.get(), root_name(context)}, action.target);
+    if (!entries.ok()) {
+      findings.drift(fmt::format("a cache listing {} entries ({}, ...)", expected.size(),
+                                 soname_of(expected.front())),
+                     entries.error().message);
+      return ok_status();
+    }
+    for (const auto& entry : expected)
+      if (!lists(*entries, entry))
+        findings.drift(soname_of(entry) + " => " + entry, listed_instead(*entries, soname_of(entry)));
+    return ok_status();
   }
 
  private:

@@ -4,8 +4,11 @@
 // soname links; config_file writes files rules asked for (EGL/Vulkan
 // profiles). The binds are cloned in prepare (host namespace) and attached in
 // apply; links and files are written only in apply, inside the root.
+// verify (`graft verify`) checks that each bind is still a mount of the
+// host's file (bind_check.hpp); links and files are not checked.
 #include <string_view>
 
+#include "bind_check.hpp"
 #include "plugin_glue.hpp"
 #include "prepared_bind.hpp"
 #include "replace_entry.hpp"
@@ -36,6 +39,22 @@ class Libraries {
       default: return make_error("{}: action kind {} is not a libraries kind", action.target,
                                  action.kind);
     }
+  }
+
+  Status verify(const graft_action& action, const graft_apply_context& context,
+                const Findings& findings) {
+    if (action.kind != GRAFT_ACTION_BIND_MOUNT) {
+      findings.not_checked("the libraries plugin checks only its bind mounts");
+      return ok_status();
+    }
+    auto source = open_source(action.source, {FileType::regular, FileType::directory},
+                              SourceRoot::of(host_, context));
+    if (!source) {
+      findings.unknown("a mount of " + std::string(action.source), source.error().message);
+      return ok_status();
+    }
+    return check_bind(host_, context, action.target, {.path = action.source, .st = source->st},
+                      findings);
   }
 
  private:

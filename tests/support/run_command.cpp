@@ -54,11 +54,15 @@ CommandResult run_graft(const std::vector<std::string>& args) {
   return run_command(argv);
 }
 
-CommandResult check_plan_schema(const std::string& file) {
+CommandResult check_json_schema(const std::string& file, const std::string& schema) {
   return run_command({"/usr/bin/python3", "-c",
                       "import json,sys,jsonschema;"
                       "jsonschema.validate(json.load(open(sys.argv[1])),json.load(open(sys.argv[2])))",
-                      file, std::string(GRAFT_SOURCE_DIR) + "/docs/plan-schema.json"});
+                      file, std::string(GRAFT_SOURCE_DIR) + "/docs/" + schema});
+}
+
+CommandResult check_plan_schema(const std::string& file) {
+  return check_json_schema(file, "plan-schema.json");
 }
 
 }  // namespace graft::testing

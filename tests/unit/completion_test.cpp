@@ -82,6 +82,13 @@ TEST_CASE("bash completes an option's values and a global option's after a comma
   CHECK(bash_completes(script, "graft completion ").out == "bash\nzsh\n");
 }
 
+TEST_CASE("bash completes graft verify's options and its format's values", "[completion][verify]") {
+  std::string script = graft_script("bash");
+  CHECK(bash_completes(script, "graft ver").out == "verify\nversion\n");
+  CHECK(bash_completes(script, "graft verify --runtime-r").out == "--runtime-root\n");
+  CHECK(bash_completes(script, "graft verify c1 --format ").out == "text\njson\n");
+}
+
 TEST_CASE("every command graft --help lists is completed by bash", "[completion]") {
   auto help = run_graft({"--help"});
   std::string offered = bash_completes(graft_script("bash"), "graft ").out;

@@ -20,8 +20,8 @@
  *    empty list is a pointer to a single NULL entry, never a NULL pointer.
  *
  * Threading: the host calls a plugin from one thread at a time, in the order
- * init -> prepare* -> apply* -> finish -> destroy. A plugin needs no locking
- * for its own state.
+ * init -> prepare* -> apply* -> finish -> destroy (`graft verify`: init ->
+ * verify* -> destroy). A plugin needs no locking for its own state.
  *
  * Time and signals: every call runs under the host's deadline (policy
  * [limits] deadline_ms), a SIGALRM from ITIMER_REAL that ends the whole run.
@@ -54,7 +54,7 @@ extern "C" {
 #endif
 
 #define GRAFT_PLUGIN_ABI_MAJOR 1
-#define GRAFT_PLUGIN_ABI_MINOR 2
+#define GRAFT_PLUGIN_ABI_MINOR 3
 
 /* The one symbol a plugin exports. Plugins are built with
  * -fvisibility=hidden; GRAFT_PLUGIN_EXPORT marks the entry as visible. */
@@ -163,6 +163,32 @@ struct graft_host_services {
   int (*resolve_in_root)(void* host, int root_fd, const char* path, int flags);
 };
 
+/* ABI 1.3: what a plugin's verify found for one action (`graft verify`).
+ * Borrowed by the host for the report call only. */
+enum graft_finding_kind {
+  GRAFT_FINDING_DRIFT = 1,       /* the container no longer has what the action gave it */
+  GRAFT_FINDING_UNKNOWN = 2,     /* the plugin cannot tell; `found` says what and why */
+  GRAFT_FINDING_NOT_CHECKED = 3  /* the plugin does not check actions like this one (a
+                                    kind it executes but has no check for); `found` says
+                                    why. Counted, not printed as a difference */
+};
+
+struct graft_finding {
+  uint32_t struct_size;            /* sizeof(struct graft_finding) as the plugin knows it */
+  uint32_t kind;                   /* an enum graft_finding_kind value */
+  const char* expected;            /* what the action gave, in the plugin's words ("rw") */
+  const char* found;               /* what is there now ("nothing allowed", "missing"), or
+                                      for GRAFT_FINDING_UNKNOWN what cannot be told, and why */
+};
+
+/* Where verify reports. Owned by the host, borrowed for one verify call. */
+struct graft_finding_sink {
+  uint32_t struct_size;            /* sizeof(struct graft_finding_sink) as the host knows it */
+  void* host;                      /* opaque; pass it back as the first argument */
+  /* Records one finding (one line of `graft verify`). Never fails. */
+  void (*report)(void* host, const struct graft_finding* finding);
+};
+
 /* Reserved for planning contributions (a later minor version defines them). */
 struct graft_expand_request;
 struct graft_expand_result;
@@ -228,6 +254,21 @@ struct graft_plugin {
    * cgroup rules) does that work here. Returns GRAFT_OK or non-zero with
    * last_error. Optional. */
   int (*finish)(void* state, const struct graft_apply_context* context);
+
+  /* ABI 1.3. `graft verify`: checks that the running container still has
+   * what `action` gave it, changing nothing. Called once per action of the
+   * plugin's kinds, in plan order, in the host's own mount namespace and
+   * without prepare: context->rootfs_fd is an O_PATH fd of the container's
+   * root as its init sees it (/proc/<pid>/root; resolve every path through
+   * resolve_in_root, the rootfs is hostile), pid and pidfd are set. Each
+   * difference is one sink->report call (several are allowed; none means
+   * the action holds). Returns GRAFT_OK when the check ran, or non-zero
+   * with last_error when it could not (the host then stops). A question the
+   * plugin cannot answer (missing privileges, a program it cannot
+   * interpret) is a GRAFT_FINDING_UNKNOWN report, not an error and never a
+   * pass. Optional (NULL: the host counts the action as not checked). */
+  int (*verify)(void* state, const struct graft_action* action,
+                const struct graft_apply_context* context, const struct graft_finding_sink* sink);
 };
 
 /* The entry point, looked up by name (GRAFT_PLUGIN_ENTRY_SYMBOL). Returns the

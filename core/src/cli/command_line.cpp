@@ -20,6 +20,7 @@ namespace {
 struct ParsedOptions {
   PlanOptions plan;
   ApplyOptions apply;
+  VerifyOptions verify;
   std::string inventory_format = "text";
   std::string hook_stage = "prestart";
   CdiHookOptions cdi_hook;
@@ -214,6 +215,39 @@ void add_apply_command(CLI::App& app, ApplyOptions& options) {
   bundle->excludes(env);
 }
 
+void add_verify_command(CLI::App& app, VerifyOptions& options) {
+  auto* command = app.add_subcommand(
+      "verify", "Compare a running container with its plan: one line per difference");
+  command->footer(
+      "Examples:\n"
+      "  graft verify 3f2a                                 (runc state 3f2a gives pid and bundle)\n"
+      "  graft verify 3f2a --runtime-root /run/containerd/runc/k8s.io --format json\n"
+      "  graft verify web1 --pid 4242 --bundle /var/lib/lxc/web1\n"
+      "Exit: 0 no drift, 1 drift (or a check that cannot be told, or an error), 2 usage, "
+      "3 the policy now refuses the container. Nothing is repaired.");
+  command->add_option("id", options.id,
+                      "Container id (with --pid: the id its cgroup must name)");
+  auto* pid = command->add_option("--pid", options.pid, "The container's init process")
+                  ->check(CLI::PositiveNumber);
+  auto* bundle = command->add_option("--bundle", options.bundle, "OCI bundle with config.json");
+  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)");
+  auto* annotation = command->add_option("--annotation", options.annotations,
+                                         "Annotation KEY=VALUE (repeatable)");
+  auto* privileged = command->add_flag("--privileged", options.privileged,
+                                       "Treat the container as privileged");
+  auto* trust = command->add_flag("--trust-pid", options.trust_pid,
+                                  "Do not check that --pid is in a cgroup named after the id");
+  auto* runtime = command->add_option("--runtime", options.runtime,
+                                      "OCI runtime asked for the state (default: the policy's [runtime] path)");
+  auto* root = command->add_option("--runtime-root", options.runtime_root,
+                                   "The runtime's --root (its state directory)");
+  command->add_option("--format", options.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  for (auto* needs_pid : {bundle, env, annotation, privileged, trust}) needs_pid->needs(pid);
+  for (auto* needs_id : {runtime, root}) needs_id->excludes(pid);
+  bundle->excludes(env);
+}
+
 void add_log_command(CLI::App& app, LogOptions& options) {
   auto* command = app.add_subcommand("log", "Show the audit log's records, filtered (docs/audit-log.md)");
   command->footer(
@@ -343,6 +377,7 @@ const CommandEntry kCommands[] = {
     {"policy", add_policy_command},
     {"hook", [](CLI::App& app, ParsedOptions& p) { add_hook_command(app, p.hook_stage); }},
     {"apply", [](CLI::App& app, ParsedOptions& p) { add_apply_command(app, p.apply); }},
+    {"verify", [](CLI::App& app, ParsedOptions& p) { add_verify_command(app, p.verify); }},
     {"cdi-hook", [](CLI::App& app, ParsedOptions& p) { add_cdi_hook_command(app, p.cdi_hook); }},
     {"cdi", add_cdi_command},
     {"log", [](CLI::App& app, ParsedOptions& p) { add_log_command(app, p.log); }},
@@ -368,6 +403,7 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
                                                         const ParsedOptions& parsed) {
   if (name == "plan") return [o = parsed.plan](const GlobalOptions& g) { return run_plan(g, o); };
   if (name == "apply") return [o = parsed.apply](const GlobalOptions& g) { return run_apply(g, o); };
+  if (name == "verify") return [o = parsed.verify](const GlobalOptions& g) { return run_verify(g, o); };
   if (name == "hook")
     return [s = parsed.hook_stage](const GlobalOptions& g) { return run_hook(g, s); };
   if (name == "cdi") {

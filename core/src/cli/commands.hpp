@@ -20,7 +20,7 @@ namespace graft::cli {
 // Documented in docs/cli.md; scripts rely on these numbers.
 enum ExitCode : int {
   exit_ok = 0,
-  exit_error = 1,    // policy, discovery, rule or I/O failure
+  exit_error = 1,    // policy, discovery, rule or I/O failure; `verify`: drift
   exit_usage = 2,    // bad command line
   exit_refused = 3,  // the policy refused the container
 };
@@ -53,6 +53,20 @@ struct ApplyOptions {
   std::vector<std::string> env, annotations;
   bool privileged = false;
   bool trust_pid = false;  // the caller vouches that pid is the container's
+};
+
+// `graft verify` (docs/cli.md): the container by ID (its runtime's state
+// gives pid and bundle) or by --pid with the request as for apply.
+struct VerifyOptions {
+  std::string id;  // with --pid: the id its cgroup must name
+  int pid = 0;
+  std::string bundle;
+  std::vector<std::string> env, annotations;
+  bool privileged = false;
+  bool trust_pid = false;
+  std::string runtime;       // empty: the policy's [runtime] path
+  std::string runtime_root;  // the runtime's --root; empty: its default
+  std::string format = "text";
 };
 
 // `graft cdi-hook`: its stage and the actions its options name
@@ -103,6 +117,7 @@ Result<int> run_policy_diff(const GlobalOptions& global, const PolicyDiffOptions
 Result<int> run_policy_show(const GlobalOptions& global, const std::string& format);
 Result<int> run_hook(const GlobalOptions& global, const std::string& stage);
 Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options);
+Result<int> run_verify(const GlobalOptions& global, const VerifyOptions& options);
 Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptions& options);
 Result<int> run_cdi_validate(const GlobalOptions& global, const std::string& file);
 Result<int> run_cdi_hook(const GlobalOptions& global, const CdiHookOptions& options);

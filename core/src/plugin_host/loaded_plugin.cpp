@@ -96,6 +96,38 @@ graft_apply_context context_of(const ApplyTarget& target) {
   return context;
 }
 
+// What a plugin's verify reported; `lost` when a finding could not be kept.
+struct FindingCollector {
+  std::vector<PluginFinding> findings;
+  bool lost = false;
+};
+
+// The sink a plugin's verify reports to: each finding copied at once (its
+// strings are the plugin's, borrowed for the call). A finding whose
+// struct_size does not cover its strings, or of an unknown kind, is kept as
+// an unknown naming that, never dropped. Nothing throws into plugin code: a
+// finding that cannot be copied marks the call as failed instead.
+void collect_finding(void* host, const graft_finding* finding) noexcept {
+  auto& collector = *static_cast<FindingCollector*>(host);
+  try {
+    constexpr std::size_t needed = offsetof(graft_finding, found) + sizeof(const char*);
+    if (finding == nullptr || finding->struct_size < needed) {
+      collector.findings.push_back({FindingKind::unknown, "", "the plugin reported a malformed finding"});
+      return;
+    }
+    auto text = [](const char* value) { return std::string(value != nullptr ? value : ""); };
+    FindingKind kind = finding->kind == GRAFT_FINDING_DRIFT         ? FindingKind::drift
+                       : finding->kind == GRAFT_FINDING_NOT_CHECKED ? FindingKind::not_checked
+                                                                    : FindingKind::unknown;
+    std::string found = text(finding->found);
+    if (kind == FindingKind::unknown && finding->kind != GRAFT_FINDING_UNKNOWN)
+      found = fmt::format("the plugin reported a finding of unknown kind {}: {}", finding->kind, found);
+    collector.findings.push_back({kind, text(finding->expected), std::move(found)});
+  } catch (...) {
+    collector.lost = true;
+  }
+}
+
 }  // namespace
 
 // Members after last_error exist only when the plugin's struct_size says so.
@@ -122,6 +154,25 @@ Status LoadedPlugin::prepare(const Action& action, std::uint32_t index, const Ap
 
 Status LoadedPlugin::apply(const Action& action, std::uint32_t index, const ApplyTarget& target) {
   return call_action(descriptor_->apply, "apply", action, index, target);
+}
+
+bool LoadedPlugin::verifies() const { return GRAFT_PLUGIN_HAS(descriptor_, verify); }
+
+Result<std::vector<PluginFinding>> LoadedPlugin::verify(const Action& action, std::uint32_t index,
+                                                        const ApplyTarget& target) {
+  if (!initialised_ || !claims(action.kind) || !verifies())
+    return make_error("{}: not initialised, kind not claimed or no verify", where(&action));
+  FindingCollector collector;
+  graft_finding_sink sink{sizeof(graft_finding_sink), &collector, &collect_finding};
+  ActionView view(action, index);
+  graft_apply_context context = context_of(target);
+  auto status = guarded("verify", &action, [&]() -> Status {
+    if (descriptor_->verify(state_, view.get(), &context, &sink) == GRAFT_OK) return ok_status();
+    return Error{last_error_message()};
+  });
+  if (!status) return status.error();
+  if (collector.lost) return make_error("{}: verify: a finding could not be kept", where(&action));
+  return std::move(collector.findings);
 }
 
 Status LoadedPlugin::finish(const ApplyTarget& target) {

@@ -28,6 +28,14 @@ struct ApplyTarget {
   std::string source_root;  // its host path ("" with -1)
 };
 
+// One finding of a plugin's verify (graft_finding, copied).
+enum class FindingKind { drift, unknown, not_checked };
+struct PluginFinding {
+  FindingKind kind = FindingKind::drift;
+  std::string expected;
+  std::string found;
+};
+
 class LoadedPlugin {
  public:
   // Takes ownership of `handle`. `descriptor` must already be validated
@@ -46,6 +54,11 @@ class LoadedPlugin {
   Status prepare(const Action& action, std::uint32_t index, const ApplyTarget& target);
   Status apply(const Action& action, std::uint32_t index, const ApplyTarget& target);
   Status finish(const ApplyTarget& target);
+  // `graft verify` (ABI 1.3): whether the plugin has a verify function, and
+  // its findings for one action (none: the action holds).
+  bool verifies() const;
+  Result<std::vector<PluginFinding>> verify(const Action& action, std::uint32_t index,
+                                            const ApplyTarget& target);
 
   const std::string& name() const { return name_; }
   // The warnings the plugin logged since the last call (host_services.hpp).
