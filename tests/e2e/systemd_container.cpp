@@ -25,6 +25,21 @@ std::string runtime_policy(Route route) {
                           "\"\n[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n");
 }
 
+// The hook's policy with the cgroup plugin told not to tell systemd.
+std::string systemd_off_policy() {
+  return write_policy("systemd-off", "[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n"
+                                     "[plugins.config.cgroup]\nsystemd = \"off\"\n");
+}
+
+std::string policy_for(Route route) {
+  switch (route) {
+    case Route::runtime_hook:
+    case Route::runtime_declarative: return runtime_policy(route);
+    case Route::hook_systemd_off: return systemd_off_policy();
+    default: return gpu_host().policy;
+  }
+}
+
 }  // namespace
 
 SystemdScene::SystemdScene(CgroupMode mode)
@@ -41,7 +56,8 @@ BundleSpec SystemdContainer::spec_for(Route route) const {
   // runc's systemd driver: slice:prefix:name, the scope runc-<id>.scope.
   spec.cgroups_path = "system.slice:runc:" + id_;
   spec.tmp_subdir = scene_.bundle_subdir();
-  if (route == Route::hook) spec.hook_policy = gpu_host().policy;  // `graft hook prestart` in config.json
+  // `graft hook prestart` in config.json
+  if (route == Route::hook || route == Route::hook_systemd_off) spec.hook_policy = policy_;
   return spec;
 }
 
@@ -62,13 +78,13 @@ void SystemdContainer::apply_cdi_spec() {
 }
 
 SystemdContainer::SystemdContainer(SystemdScene& scene, Route route)
-    : scene_(scene), id_(unique_container_id("systemd")) {
+    : scene_(scene), id_(unique_container_id("systemd")), policy_(policy_for(route)) {
   bundle_ = std::make_unique<OciBundle>(spec_for(route));
   if (route == Route::cdi) apply_cdi_spec();
   std::vector<std::string> start{"runc"};
   // graft-runtime in front of the runc it finds on the systemd host's PATH.
   if (route == Route::runtime_hook || route == Route::runtime_declarative)
-    start = {GRAFT_RUNTIME_BINARY, "--graft-policy", runtime_policy(route)};
+    start = {GRAFT_RUNTIME_BINARY, "--graft-policy", policy_};
   start.insert(start.end(), {"--systemd-cgroup", "run", "--detach", "--bundle", bundle_->path(), id_});
   started_ = scene_.host().exec(start);
 }
@@ -79,6 +95,10 @@ testing::CommandResult SystemdContainer::exec(const std::vector<std::string>& ar
   std::vector<std::string> full{"runc", "exec", id_};
   full.insert(full.end(), argv.begin(), argv.end());
   return scene_.host().exec(full);
+}
+
+testing::CommandResult SystemdContainer::verify() {
+  return scene_.host().exec({GRAFT_BINARY, "--policy", policy_, "verify", id_});
 }
 
 std::string SystemdContainer::open(const std::string& node) {

@@ -21,6 +21,7 @@ namespace graft::e2e {
 // The ways graft documents to run a GPU container (docs/runtimes.md, docs/cdi.md).
 enum class Route {
   hook,                 // `graft hook prestart` in config.json, runc
+  hook_systemd_off,     // the same, [plugins.config.cgroup] systemd = "off": nothing tells systemd
   runtime_hook,         // graft-runtime, [runtime] mode = "hook"
   runtime_declarative,  // graft-runtime, [runtime] mode = "declarative"
   cdi,                  // graft cdi generate's spec applied to config.json (cdi_edits.hpp), runc
@@ -58,6 +59,8 @@ class SystemdContainer {
   // What opening `node` inside says (device_access.hpp).
   std::string open(const std::string& node);
   const std::string& id() const { return id_; }
+  // `graft verify ID` in the systemd host, with the policy the route used.
+  testing::CommandResult verify();
 
  private:
   BundleSpec spec_for(Route route) const;
@@ -65,6 +68,7 @@ class SystemdContainer {
 
   SystemdScene& scene_;
   std::string id_;
+  std::string policy_;  // the policy graft (or graft-runtime) read for this route
   std::unique_ptr<OciBundle> bundle_;  // runc reads it while the container lives
   testing::CommandResult started_;
 };

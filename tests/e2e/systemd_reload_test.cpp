@@ -46,8 +46,13 @@ std::vector<std::string> runc_update(SystemdHost& host, const std::string& id) {
   return update;
 }
 
-// GPU 1 opens before and after `event`; GPU 0, made by hand, never does.
-void check_gpu1_survives(Route route, CgroupMode mode, const Event& event) {
+// What a case checks once the event has run, with the container and the
+// GPU 0 node made inside it.
+using After = std::function<void(SystemdContainer& container, const HandMadeNode& gpu0)>;
+
+// Starts `route`'s container, shows GPU 1 open and a hand-made GPU 0 node
+// refused, runs `event` in the systemd host, then `after`.
+void around_event(Route route, CgroupMode mode, const Event& event, const After& after) {
   SystemdScene scene(mode);
   INFO("systemd host: " << scene.host().start_error());
   REQUIRE(scene.host().start_error().empty());
@@ -65,15 +70,21 @@ void check_gpu1_survives(Route route, CgroupMode mode, const Event& event) {
   auto done = scene.host().exec(command);
   INFO(fmt::format("{}: exit {}, {}{}", fmt::join(command, " "), done.exit_code, done.out, done.err));
   REQUIRE(done.exit_code == 0);
-  CHECK(container.open("/dev/nvidia1") == kENXIO);
-  CHECK(container.open("/dev/nvidiactl") == kENXIO);
-  CHECK(container.open(gpu0.path) == kEPERM);
-  CHECK(container.open("/dev/null") == "ok");
-  // TODO(graft verify, issue 29): once `graft verify` exists, run
-  //   scene.host().exec({GRAFT_BINARY, "--policy", <the route's policy>, "verify", container.id()})
-  // here and require exit 0 and no drift line; where a CHECK above saw
-  // EPERM, it must exit 1 and name /dev/nvidia1. Not called yet: the
-  // command does not exist on this branch.
+  after(container, gpu0);
+}
+
+// GPU 1 opens before and after `event`; GPU 0, made by hand, never does;
+// and `graft verify` finds the container as its plan says.
+void check_gpu1_survives(Route route, CgroupMode mode, const Event& event) {
+  around_event(route, mode, event, [](SystemdContainer& container, const HandMadeNode& gpu0) {
+    CHECK(container.open("/dev/nvidia1") == kENXIO);
+    CHECK(container.open("/dev/nvidiactl") == kENXIO);
+    CHECK(container.open(gpu0.path) == kEPERM);
+    CHECK(container.open("/dev/null") == "ok");
+    auto verified = container.verify();
+    INFO("graft verify: exit " << verified.exit_code << "\n" << verified.out << verified.err);
+    CHECK(verified.exit_code == 0);
+  });
 }
 
 }  // namespace
@@ -118,4 +129,25 @@ TEST_CASE("graft-runtime in declarative mode: a GPU container under runc's syste
           "through runc update", "[e2e][systemd]") {
   GRAFT_SYSTEMD_EACH_CGROUP_MODE(mode);
   check_gpu1_survives(Route::runtime_declarative, mode, runc_update);
+}
+
+TEST_CASE("with the cgroup plugin's systemd setting off, a hooked GPU container under runc's systemd cgroup "
+          "driver loses GPU 1 through systemctl daemon-reload, its audit record warns of it, and graft verify "
+          "names the loss",
+          "[e2e][systemd]") {
+  GRAFT_SYSTEMD_EACH_CGROUP_MODE(mode);
+  around_event(Route::hook_systemd_off, mode, daemon_reload, [](SystemdContainer& container, const HandMadeNode&) {
+    CHECK(container.open("/dev/nvidia1") == kEPERM);
+    auto verified = container.verify();
+    INFO("graft verify: exit " << verified.exit_code << "\n" << verified.out << verified.err);
+    CHECK(verified.exit_code == 1);
+    CHECK_THAT(verified.out, Catch::Contains("c 195:1"));
+    auto records = audit_records(container.id(), "applied");
+    REQUIRE(records.size() == 1);
+    INFO(records[0].dump());
+    REQUIRE(records[0].contains("warnings"));
+    CHECK_THAT(records[0]["warnings"][0].get<std::string>(),
+               Catch::Contains("plugin cgroup: ") &&
+                   Catch::Contains("systemd daemon-reload will take these device rules away"));
+  });
 }

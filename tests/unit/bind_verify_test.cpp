@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "fake_host.hpp"
@@ -75,6 +76,19 @@ TEST_CASE("verify finds a bound device node as planned, and names what replaced 
   CHECK(found_drift(*plugin, node, sandbox) == "missing");
   REQUIRE(::mknod(sandbox.path("/dev/nvidia1").c_str(), S_IFCHR | 0666, makedev(195, 2)) == 0);
   CHECK(found_drift(*plugin, node, sandbox) == "c 195:2");
+}
+
+TEST_CASE("verify holds a planned bound node that the runtime made itself with the same type and number",
+          "[plugins][mount][verify]") {
+  GRAFT_REQUIRE_MOUNTS();
+  auto host = verify_host();
+  MountSandbox sandbox;
+  auto plugin = test::load_mechanism_plugin("devices");
+  const Action node = bound_node(host.path("dev/nvidia1"), "/dev/nvidia1", 1);
+  // As runc makes a spec's linux.devices entry (declarative mode, CDI).
+  std::filesystem::create_directories(sandbox.path("/dev"));
+  REQUIRE(::mknod(sandbox.path("/dev/nvidia1").c_str(), S_IFCHR | 0666, makedev(195, 1)) == 0);
+  CHECK(findings_of(*plugin, node, sandbox).empty());
 }
 
 TEST_CASE("verify finds a node made with mknod by its type and number", "[plugins][mount][verify]") {
