@@ -43,7 +43,9 @@ std::vector<std::string> mount_points_under(const std::string& dir) {
 // The tests' own runtimes keep their state in "graft-e2e-state-" directories
 // (the engines in "graft-dockerd-" and "graft-containerd-"); podman gives
 // runc no --root, so its runc mounts its binary as /run/runc/<id>/runc.XXXXXX,
-// which the mount's root (the runc binary) and name say.
+// which the mount's root (the runc binary) and name say. crun does the same
+// over /tmp/crun.XXXXXX (seen when podman's conmon runs its default runtime,
+// crun, for a container cleanup while another test watches the table).
 bool is_runtime_state_mount(const std::string& line) {
   std::istringstream fields(line);
   std::string id, parent, device, mount_root;
@@ -52,7 +54,10 @@ bool is_runtime_state_mount(const std::string& line) {
   for (const char* state : {"/graft-e2e-state-", "/graft-dockerd-", "/graft-containerd-"})
     if (mount_point.find(state) != std::string::npos) return true;
   std::string name = mount_point.substr(mount_point.rfind('/') + 1);
-  return mount_root.ends_with("/runc") && name.starts_with("runc.");
+  for (const char* runtime : {"runc", "crun"})
+    if (mount_root.ends_with(std::string("/") + runtime) && name.starts_with(std::string(runtime) + "."))
+      return true;
+  return false;
 }
 
 HostMounts::HostMounts() : before_(mountinfo_lines()) {}
