@@ -53,6 +53,9 @@ bool is_runtime_state_mount(const std::string& line) {
   std::string mount_point = mount_point_of(line);
   for (const char* state : {"/graft-e2e-state-", "/graft-dockerd-", "/graft-containerd-"})
     if (mount_point.find(state) != std::string::npos) return true;
+  // The systemd host's root filesystem being built (debootstrap mounts /proc
+  // and /sys in its target; tests/scripts/systemd-host-rootfs.sh's cache).
+  if (mount_point.find("/graft/systemd-host/") != std::string::npos) return true;
   std::string name = mount_point.substr(mount_point.rfind('/') + 1);
   for (const char* runtime : {"runc", "crun"})
     if (mount_root.ends_with(std::string("/") + runtime) && name.starts_with(std::string(runtime) + "."))
