@@ -1,5 +1,6 @@
 #include "podman.hpp"
 
+#include <fcntl.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
@@ -41,8 +42,14 @@ bool process_uses(const std::string& dir) {
   for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
     std::string name = entry.path().filename();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // read(2), not a stream: a process that exits while it is read makes
+    // read fail with ESRCH, which libstdc++'s filebuf throws.
+    int fd = ::open((entry.path() / "cmdline").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    std::string cmdline;
+    char buffer[4096];
+    for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) > 0;) cmdline.append(buffer, static_cast<std::size_t>(got));
+    ::close(fd);
     if (cmdline.find(dir) != std::string::npos) return true;
   }
   return false;
