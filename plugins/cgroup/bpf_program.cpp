@@ -153,15 +153,22 @@ Result<UniqueFd> program_by_id(std::uint32_t id) {
   return UniqueFd(static_cast<int>(fd));
 }
 
-Result<ProgramInfo> program_info(int prog_fd) {
-  // Twice: the first call says how long the instructions are.
-  bpf_prog_info info{};
+// BPF_OBJ_GET_INFO_BY_FD into `info` (a bpf_prog_info or bpf_map_info).
+template <typename Info>
+Status object_info(int fd, Info& info, const char* what) {
   bpf_attr attr{};
-  attr.info.bpf_fd = static_cast<std::uint32_t>(prog_fd);
+  attr.info.bpf_fd = static_cast<std::uint32_t>(fd);
   attr.info.info_len = sizeof info;
   attr.info.info = pointer(&info);
   if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, attr) != 0)
-    return make_error("BPF_OBJ_GET_INFO_BY_FD: {}", std::strerror(errno));
+    return make_error("BPF_OBJ_GET_INFO_BY_FD{}: {}", what, std::strerror(errno));
+  return ok_status();
+}
+
+Result<ProgramInfo> program_info(int prog_fd) {
+  // Twice: the first call says how long the instructions are.
+  bpf_prog_info info{};
+  if (auto read = object_info(prog_fd, info, ""); !read) return read.error();
   ProgramInfo out{.type = info.type, .instructions = {}};
   const std::uint32_t length = info.xlated_prog_len;
   if (length == 0 || length % sizeof(bpf_insn) != 0)
@@ -170,12 +177,7 @@ Result<ProgramInfo> program_info(int prog_fd) {
   info = bpf_prog_info{};
   info.xlated_prog_len = length;
   info.xlated_prog_insns = pointer(out.instructions.data());
-  attr = bpf_attr{};
-  attr.info.bpf_fd = static_cast<std::uint32_t>(prog_fd);
-  attr.info.info_len = sizeof info;
-  attr.info.info = pointer(&info);
-  if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, attr) != 0)
-    return make_error("BPF_OBJ_GET_INFO_BY_FD: {}", std::strerror(errno));
+  if (auto read = object_info(prog_fd, info, ""); !read) return read.error();
   if (info.xlated_prog_len != length)
     return make_error("BPF_OBJ_GET_INFO_BY_FD: the program changed while it was read");
   return out;
@@ -191,12 +193,7 @@ Result<UniqueFd> map_by_id(std::uint32_t id) {
 
 Result<std::uint32_t> map_type(int map_fd) {
   bpf_map_info info{};
-  bpf_attr attr{};
-  attr.info.bpf_fd = static_cast<std::uint32_t>(map_fd);
-  attr.info.info_len = sizeof info;
-  attr.info.info = pointer(&info);
-  if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, attr) != 0)
-    return make_error("BPF_OBJ_GET_INFO_BY_FD (map): {}", std::strerror(errno));
+  if (auto read = object_info(map_fd, info, " (map)"); !read) return read.error();
   return info.type;
 }
 

@@ -33,19 +33,13 @@ Result<UniqueFd> open_regular(const plugin::Host& host, int root_fd, const std::
   return Result<UniqueFd>(std::move(fd));
 }
 
-// Opens the checked file for reading through its entry in `own_fds` (this
-// process's /proc/self/fd, opened in the host namespace): the entry names the
-// very inode behind `path_fd`, so a device node an image swaps in after the
-// check is never opened (opening some devices has effects). The container's
-// own /proc, if any, does not know this process.
+// reopen_checked, with the error named.
 Result<UniqueFd> reopen_for_reading(int own_fds, const UniqueFd& path_fd, const std::string& path,
                                     const std::string& root_name) {
-  const std::string entry = std::to_string(path_fd.get());
-  UniqueFd fd(::openat(own_fds, entry.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
-  if (!fd.valid())
-    return make_error("reading {} in {}: reopening fd {}: {}", path, root_name, entry,
-                      std::strerror(errno));
-  return Result<UniqueFd>(std::move(fd));
+  int fd = reopen_checked(own_fds, path_fd.get());
+  if (fd < 0)
+    return make_error("reading {} in {}: reopening fd {}: {}", path, root_name, path_fd.get(), std::strerror(-fd));
+  return Result<UniqueFd>(UniqueFd(fd));
 }
 
 Result<std::string> read_cache(const plugin::Host& host, const CacheCheck& check,
@@ -59,6 +53,12 @@ Result<std::string> read_cache(const plugin::Host& host, const CacheCheck& check
 }
 
 }  // namespace
+
+int reopen_checked(int own_fds, int path_fd) {
+  const std::string entry = std::to_string(path_fd);
+  int fd = ::openat(own_fds, entry.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  return fd >= 0 ? fd : -errno;
+}
 
 std::vector<std::string> expected_entries(const graft_action& action) {
   std::vector<std::string> entries;

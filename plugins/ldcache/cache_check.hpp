@@ -24,6 +24,14 @@ namespace graft::ldcache {
 // expects none (a plan from before the check existed).
 std::vector<std::string> expected_entries(const graft_action& action);
 
+// Opens the file behind `path_fd` (an O_PATH fd whose type the caller
+// checked) for reading, through its entry in `own_fds` (this process's
+// /proc/self/fd, opened in the host namespace): the entry names that very
+// inode, so a device node an image swaps in after the check is never opened
+// (opening some devices has effects). The container's own /proc, if any,
+// does not know this process. A new fd, or -errno.
+int reopen_checked(int own_fds, int path_fd);
+
 // Where the check looks.
 struct CacheCheck {
   int root_fd = -1;       // the container root (resolve_in_root)

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "cache_check.hpp"
 #include "graft/base/ldcache_write.hpp"
 #include "graft/base/replace_file.hpp"
 #include "graft/base/unique_fd.hpp"
@@ -25,18 +26,15 @@ std::string name_of(const std::string& path) { return path.substr(path.rfind('/'
 // The image's cache, opened for reading only once it is known to be a
 // regular file: an image may put a device node at the name, and opening
 // some devices has effects (a watchdog reboots the node). O_PATH opens
-// nothing; the reopen goes through this process's /proc/self/fd entry for
-// that very inode (cache_check.cpp does the same). -errno when it is not a
-// regular file or cannot be opened.
+// nothing; reopen_checked then opens that very inode. -errno when it is not
+// a regular file or cannot be opened.
 int open_image_cache(int dir_fd, const std::string& name, int own_fds) {
   UniqueFd path_fd(::openat(dir_fd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
   if (!path_fd.valid()) return -errno;
   struct stat st {};
   if (::fstat(path_fd.get(), &st) != 0) return -errno;
   if (!S_ISREG(st.st_mode)) return -EINVAL;
-  const std::string entry = std::to_string(path_fd.get());
-  int fd = ::openat(own_fds, entry.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  return fd >= 0 ? fd : -errno;
+  return reopen_checked(own_fds, path_fd.get());
 }
 
 // The image's entries, or none (with a debug line) when it has no cache or

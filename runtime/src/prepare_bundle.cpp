@@ -28,13 +28,12 @@ Status record_refusal(const Policy& policy, const Request& request, const Contai
 }
 
 // Hook mode: graft's hook, which applies the plan when the runtime calls it.
-Result<bool> add_hook(ordered_json& config, const Plan&, const GraftHook& hook) {
+Result<bool> add_hook(ordered_json& config, const ContainerEdits&, const GraftHook& hook) {
   return add_graft_hook(config, hook);
 }
 
 // Declarative mode: the plan's native edits, and graft cdi-hook for the rest.
-Result<bool> add_plan(ordered_json& config, const Plan& plan, const GraftHook& hook) {
-  ContainerEdits edits = split_plan(plan);
+Result<bool> add_plan(ordered_json& config, const ContainerEdits& edits, const GraftHook& hook) {
   auto actions = cdi_hook_actions_of(edits.residual);
   if (!actions) return actions.error();
   std::optional<HookCommand> residual_hook;
@@ -42,12 +41,13 @@ Result<bool> add_plan(ordered_json& config, const Plan& plan, const GraftHook& h
   return write_plan_edits(config, edits, residual_hook);
 }
 
-Status edit_config(const std::string& text, const BundleFiles& files, const Plan& plan,
+// `edits`: the plan split for declarative mode (empty in hook mode).
+Status edit_config(const std::string& text, const BundleFiles& files, const ContainerEdits& edits,
                    const Policy& policy, const GraftHook& hook) {
   auto config = ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (config.is_discarded()) return make_error("{}: not valid JSON", files.config);
   auto edit = policy.runtime.mode == RuntimeShim::Mode::declarative ? add_plan : add_hook;
-  auto changed = edit(config, plan, hook);
+  auto changed = edit(config, edits, hook);
   if (!changed) return changed.error().context(files.bundle);
   if (!*changed) return ok_status();  // made by an earlier create of this bundle
   return replace_bundle_config(files, config.dump());
@@ -80,10 +80,10 @@ Result<PreparedBundle> prepare_bundle(const Policy& policy, const BundleFiles& f
   }
   if (!plan.inject) return PreparedBundle{};
   if (!files.config_in_bundle) return config_elsewhere(files, container_id);
-  if (auto status = edit_config(*text, files, plan, policy, hook); !status) return status.error();
-  PreparedBundle prepared{BundleOutcome::edited, "", {}};
-  if (policy.runtime.mode == RuntimeShim::Mode::declarative) prepared.spec_devices = split_plan(plan).device_nodes;
-  return prepared;
+  ContainerEdits edits;
+  if (policy.runtime.mode == RuntimeShim::Mode::declarative) edits = split_plan(plan);
+  if (auto status = edit_config(*text, files, edits, policy, hook); !status) return status.error();
+  return PreparedBundle{BundleOutcome::edited, "", std::move(edits.device_nodes)};
 }
 
 }  // namespace graft::runtime

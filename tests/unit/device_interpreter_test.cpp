@@ -9,6 +9,7 @@
 
 #include <map>
 
+#include "cgroup_support.hpp"
 #include "device_interpreter.hpp"
 
 using namespace graft;
@@ -16,20 +17,10 @@ using namespace graft::cgroup;
 
 namespace {
 
-bpf_insn interp_insn(std::uint8_t code, std::uint8_t dst, std::uint8_t src, std::int16_t off,
-                     std::int32_t imm) {
-  bpf_insn i{};
-  i.code = code;
-  i.dst_reg = dst;
-  i.src_reg = src;
-  i.off = off;
-  i.imm = imm;
-  return i;
-}
 
-bpf_insn interp_exit() { return interp_insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0); }
+bpf_insn interp_exit() { return cgroup_test::insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0); }
 bpf_insn interp_return(std::int32_t value) {
-  return interp_insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, value);
+  return cgroup_test::insn(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, value);
 }
 
 // runc's shape: allow `c major:minor` for the access letters in `bits`
@@ -37,19 +28,19 @@ bpf_insn interp_return(std::int32_t value) {
 NamedProgram runc_style(std::uint32_t major, std::uint32_t minor, std::uint32_t bits,
                         const std::string& name = "program 7") {
   return {name,
-          {interp_insn(BPF_LDX | BPF_W | BPF_MEM, 2, 1, 0, 0),
-           interp_insn(BPF_ALU | BPF_AND | BPF_K, 2, 0, 0, 0xffff),
-           interp_insn(BPF_LDX | BPF_W | BPF_MEM, 3, 1, 0, 0),
-           interp_insn(BPF_ALU | BPF_RSH | BPF_K, 3, 0, 0, 16),
-           interp_insn(BPF_LDX | BPF_W | BPF_MEM, 4, 1, 4, 0),
-           interp_insn(BPF_LDX | BPF_W | BPF_MEM, 5, 1, 8, 0),
-           interp_insn(BPF_JMP | BPF_JNE | BPF_K, 2, 0, 7, BPF_DEVCG_DEV_CHAR),
+          {cgroup_test::insn(BPF_LDX | BPF_W | BPF_MEM, 2, 1, 0, 0),
+           cgroup_test::insn(BPF_ALU | BPF_AND | BPF_K, 2, 0, 0, 0xffff),
+           cgroup_test::insn(BPF_LDX | BPF_W | BPF_MEM, 3, 1, 0, 0),
+           cgroup_test::insn(BPF_ALU | BPF_RSH | BPF_K, 3, 0, 0, 16),
+           cgroup_test::insn(BPF_LDX | BPF_W | BPF_MEM, 4, 1, 4, 0),
+           cgroup_test::insn(BPF_LDX | BPF_W | BPF_MEM, 5, 1, 8, 0),
+           cgroup_test::insn(BPF_JMP | BPF_JNE | BPF_K, 2, 0, 7, BPF_DEVCG_DEV_CHAR),
            // if (r3 & bits) != r3: the access asks for more than the rule gives
-           interp_insn(BPF_ALU | BPF_MOV | BPF_X, 1, 3, 0, 0),
-           interp_insn(BPF_ALU | BPF_AND | BPF_K, 1, 0, 0, static_cast<std::int32_t>(bits)),
-           interp_insn(BPF_JMP | BPF_JNE | BPF_X, 1, 3, 4, 0),
-           interp_insn(BPF_JMP | BPF_JNE | BPF_K, 4, 0, 3, static_cast<std::int32_t>(major)),
-           interp_insn(BPF_JMP | BPF_JNE | BPF_K, 5, 0, 2, static_cast<std::int32_t>(minor)),
+           cgroup_test::insn(BPF_ALU | BPF_MOV | BPF_X, 1, 3, 0, 0),
+           cgroup_test::insn(BPF_ALU | BPF_AND | BPF_K, 1, 0, 0, static_cast<std::int32_t>(bits)),
+           cgroup_test::insn(BPF_JMP | BPF_JNE | BPF_X, 1, 3, 4, 0),
+           cgroup_test::insn(BPF_JMP | BPF_JNE | BPF_K, 4, 0, 3, static_cast<std::int32_t>(major)),
+           cgroup_test::insn(BPF_JMP | BPF_JNE | BPF_K, 5, 0, 2, static_cast<std::int32_t>(minor)),
            interp_return(1), interp_exit(), interp_return(0), interp_exit()}};
 }
 
@@ -68,21 +59,21 @@ Verdict::Kind verdict_of(const NamedProgram& program, const DeviceQuestion& ques
 // map 9 (r1 = ctx kept in r6), deny when the call falls through.
 NamedProgram wrapper_style() {
   return {"program 20",
-          {interp_insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0),
-           interp_insn(BPF_LDX | BPF_W | BPF_MEM, 2, 6, 0, 0),
-           interp_insn(BPF_ALU | BPF_MOV | BPF_X, 3, 2, 0, 0),
-           interp_insn(BPF_ALU | BPF_AND | BPF_K, 3, 0, 0, 0xffff),
-           interp_insn(BPF_LDX | BPF_W | BPF_MEM, 4, 6, 4, 0),
-           interp_insn(BPF_LDX | BPF_W | BPF_MEM, 5, 6, 8, 0),
-           interp_insn(BPF_JMP | BPF_JNE | BPF_K, 3, 0, 4, BPF_DEVCG_DEV_CHAR),
-           interp_insn(BPF_JMP | BPF_JNE | BPF_K, 4, 0, 3, 195),
-           interp_insn(BPF_JMP | BPF_JNE | BPF_K, 5, 0, 2, 1),
+          {cgroup_test::insn(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0),
+           cgroup_test::insn(BPF_LDX | BPF_W | BPF_MEM, 2, 6, 0, 0),
+           cgroup_test::insn(BPF_ALU | BPF_MOV | BPF_X, 3, 2, 0, 0),
+           cgroup_test::insn(BPF_ALU | BPF_AND | BPF_K, 3, 0, 0, 0xffff),
+           cgroup_test::insn(BPF_LDX | BPF_W | BPF_MEM, 4, 6, 4, 0),
+           cgroup_test::insn(BPF_LDX | BPF_W | BPF_MEM, 5, 6, 8, 0),
+           cgroup_test::insn(BPF_JMP | BPF_JNE | BPF_K, 3, 0, 4, BPF_DEVCG_DEV_CHAR),
+           cgroup_test::insn(BPF_JMP | BPF_JNE | BPF_K, 4, 0, 3, 195),
+           cgroup_test::insn(BPF_JMP | BPF_JNE | BPF_K, 5, 0, 2, 1),
            interp_return(1), interp_exit(),
-           interp_insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0),
-           interp_insn(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0, 9),  // map id 9
-           interp_insn(0, 0, 0, 0, 0),
-           interp_insn(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0, 0),
-           interp_insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call),
+           cgroup_test::insn(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0),
+           cgroup_test::insn(BPF_LD | BPF_DW | BPF_IMM, 2, BPF_PSEUDO_MAP_FD, 0, 9),  // map id 9
+           cgroup_test::insn(0, 0, 0, 0, 0),
+           cgroup_test::insn(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0, 0),
+           cgroup_test::insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_tail_call),
            interp_return(0), interp_exit()}};
 }
 
@@ -120,7 +111,7 @@ TEST_CASE("with several programs attached, access needs every one of them to all
 TEST_CASE("a deny by one program wins over another program graft cannot interpret",
           "[verify][interpreter]") {
   NamedProgram store{"program 3",
-                     {interp_insn(BPF_STX | BPF_W | BPF_MEM, 10, 1, -4, 0), interp_return(1),
+                     {cgroup_test::insn(BPF_STX | BPF_W | BPF_MEM, 10, 1, -4, 0), interp_return(1),
                       interp_exit()}};
   NamedProgram deny{"program 4", {interp_return(0), interp_exit()}};
   CHECK(run_all({store, deny}, char_device(195, 1, kRead)).kind == Verdict::Kind::deny);
@@ -169,21 +160,21 @@ TEST_CASE("instructions outside the interpreted subset make the answer unknown, 
     const char* says;
   };
   const std::vector<Case> cases{
-      {"a store", {interp_insn(BPF_ST | BPF_W | BPF_MEM, 10, 0, -4, 1), interp_return(1), interp_exit()},
+      {"a store", {cgroup_test::insn(BPF_ST | BPF_W | BPF_MEM, 10, 0, -4, 1), interp_return(1), interp_exit()},
        "stores to memory"},
-      {"a helper call", {interp_insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_current_uid_gid), interp_exit()},
+      {"a helper call", {cgroup_test::insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_current_uid_gid), interp_exit()},
        "other than bpf_tail_call"},
-      {"a load from the stack", {interp_insn(BPF_LDX | BPF_W | BPF_MEM, 0, 10, -8, 0), interp_exit()},
+      {"a load from the stack", {cgroup_test::insn(BPF_LDX | BPF_W | BPF_MEM, 0, 10, -8, 0), interp_exit()},
        "other than the context"},
-      {"a load past the context", {interp_insn(BPF_LDX | BPF_W | BPF_MEM, 0, 1, 12, 0), interp_exit()},
+      {"a load past the context", {cgroup_test::insn(BPF_LDX | BPF_W | BPF_MEM, 0, 1, 12, 0), interp_exit()},
        "outside struct bpf_cgroup_dev_ctx"},
-      {"an unset register", {interp_insn(BPF_ALU64 | BPF_ADD | BPF_X, 0, 7, 0, 0), interp_exit()},
+      {"an unset register", {cgroup_test::insn(BPF_ALU64 | BPF_ADD | BPF_X, 0, 7, 0, 0), interp_exit()},
        "unset register"},
-      {"a jump out of the program", {interp_insn(BPF_JMP | BPF_JA, 0, 0, 5, 0), interp_exit()},
+      {"a jump out of the program", {cgroup_test::insn(BPF_JMP | BPF_JA, 0, 0, 5, 0), interp_exit()},
        "jumps outside the program"},
       {"no exit", {interp_return(1)}, "runs past its last instruction"},
-      {"an endless loop", {interp_insn(BPF_JMP | BPF_JA, 0, 0, -1, 0)}, "did not finish within"},
-      {"returning the context", {interp_insn(BPF_ALU64 | BPF_MOV | BPF_X, 0, 1, 0, 0), interp_exit()},
+      {"an endless loop", {cgroup_test::insn(BPF_JMP | BPF_JA, 0, 0, -1, 0)}, "did not finish within"},
+      {"returning the context", {cgroup_test::insn(BPF_ALU64 | BPF_MOV | BPF_X, 0, 1, 0, 0), interp_exit()},
        "returns a pointer"},
   };
   for (const Case& c : cases) {
@@ -200,23 +191,23 @@ TEST_CASE("32-bit operations see the low halves and blinded constants through r1
   // r11 = 195 ^ K; r11 ^= K; if r4 != r11.
   const std::int32_t key = 0x5a5a1234;
   NamedProgram blinded{"program 30",
-                       {interp_insn(BPF_LDX | BPF_W | BPF_MEM, 4, 1, 4, 0),
-                        interp_insn(BPF_ALU | BPF_MOV | BPF_K, 11, 0, 0, 195 ^ key),
-                        interp_insn(BPF_ALU | BPF_XOR | BPF_K, 11, 0, 0, key),
-                        interp_insn(BPF_JMP | BPF_JNE | BPF_X, 4, 11, 2, 0),
+                       {cgroup_test::insn(BPF_LDX | BPF_W | BPF_MEM, 4, 1, 4, 0),
+                        cgroup_test::insn(BPF_ALU | BPF_MOV | BPF_K, 11, 0, 0, 195 ^ key),
+                        cgroup_test::insn(BPF_ALU | BPF_XOR | BPF_K, 11, 0, 0, key),
+                        cgroup_test::insn(BPF_JMP | BPF_JNE | BPF_X, 4, 11, 2, 0),
                         interp_return(1), interp_exit(), interp_return(0), interp_exit()}};
   CHECK(verdict_of(blinded, char_device(195, 0, kRead)) == Verdict::Kind::allow);
   CHECK(verdict_of(blinded, char_device(196, 0, kRead)) == Verdict::Kind::deny);
   // r2 = 1 << 32: a JMP32 compare sees its low half, 0, so the jump is not taken.
   NamedProgram halves{"program 31",
-                      {interp_insn(BPF_LD | BPF_DW | BPF_IMM, 2, 0, 0, 0),
-                       interp_insn(0, 0, 0, 0, 1),
-                       interp_insn(BPF_JMP32 | BPF_JNE | BPF_K, 2, 0, 2, 0),
+                      {cgroup_test::insn(BPF_LD | BPF_DW | BPF_IMM, 2, 0, 0, 0),
+                       cgroup_test::insn(0, 0, 0, 0, 1),
+                       cgroup_test::insn(BPF_JMP32 | BPF_JNE | BPF_K, 2, 0, 2, 0),
                        interp_return(1), interp_exit(), interp_return(0), interp_exit()}};
   CHECK(verdict_of(halves, char_device(1, 1, kRead)) == Verdict::Kind::allow);
   // 0xffffffff + 1 in 32 bits is 0, zero-extended.
   NamedProgram wraps{"program 32",
-                     {interp_insn(BPF_ALU | BPF_MOV | BPF_K, 0, 0, 0, -1),
-                      interp_insn(BPF_ALU | BPF_ADD | BPF_K, 0, 0, 0, 1), interp_exit()}};
+                     {cgroup_test::insn(BPF_ALU | BPF_MOV | BPF_K, 0, 0, 0, -1),
+                      cgroup_test::insn(BPF_ALU | BPF_ADD | BPF_K, 0, 0, 0, 1), interp_exit()}};
   CHECK(verdict_of(wraps, char_device(1, 1, kRead)) == Verdict::Kind::deny);
 }
