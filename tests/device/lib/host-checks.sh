@@ -1,0 +1,169 @@
+# host-checks.sh (sourced by real-gpu.sh): `graft inventory` and `graft cdi
+# generate` against what the driver itself says: its procfs, nvidia-smi and
+# its library files. Uses graft, work, the *_root variables and fake.
+
+# The site policy: the installed NVIDIA policy, with the host roots given.
+write_site_policy() {
+  site=$work/site.toml
+  {
+    echo 'include = ["nvidia"]'
+    echo '[host]'
+    for root in driver dev proc sys run; do
+      local var=${root}_root
+      echo "${root}_root = \"${!var}\""
+    done
+  } >"$site"
+}
+
+# Runs `graft inventory` once; the checks below read what it printed:
+# inventory_version, and $work/inventory-gpus ("index minor uuid bus" lines).
+check_inventory_runs() {
+  local name="graft inventory runs with the installed policy and plugins"
+  inventory=$work/inventory.txt
+  if ! "$graft" --policy "$site" inventory >"$inventory" 2>"$work/inventory.err"; then
+    fail "$name" "$(cat "$work/inventory.err")"
+  elif ! grep -q '^GPU ' "$inventory"; then
+    fail "$name" "it lists no GPU"$'\n'"$(cat "$inventory")"
+  else
+    ok "$name ($(grep -c '^GPU ' "$inventory") GPUs, $(grep -c '^library ' "$inventory") libraries)"
+  fi
+  inventory_version=$(awk '$1 == "driver" {print $2}' "$inventory")
+  awk '$1 == "GPU" {print $2, $4, $5, $6}' "$inventory" >"$work/inventory-gpus"
+}
+
+check_driver_version_procfs() {
+  local name="inventory: the driver version is the kernel module's" file=$proc_root/proc/driver/nvidia/version
+  local version
+  version=$(sed -nE 's/.*Kernel Module( for [^ ]+)?[[:space:]]+([0-9]+(\.[0-9]+)+).*/\2/p' "$file" 2>/dev/null | head -n 1)
+  if [ -z "$version" ]; then
+    fail "$name" "no version in $file"
+  elif [ "$version" != "$inventory_version" ]; then
+    fail "$name" "inventory says '$inventory_version', $file says $version"
+  else
+    ok "$name ($version)"
+  fi
+}
+
+# "minor uuid bus" of every GPU the driver's procfs lists, by minor.
+procfs_gpus() {
+  local info
+  for info in "$proc_root"/proc/driver/nvidia/gpus/*/information; do
+    [ -f "$info" ] || continue
+    local minor uuid bus
+    minor=$(sed -n 's/^Device Minor:[[:space:]]*//p' "$info")
+    uuid=$(sed -n 's/^GPU UUID:[[:space:]]*//p' "$info")
+    bus=$(sed -n 's/^Bus Location:[[:space:]]*//p' "$info")
+    echo "$minor $uuid $(normal_bus_id "$bus")"
+  done | sort -n
+}
+
+check_gpus_procfs() {
+  local name="inventory: GPUs (minor, UUID, bus id) are the ones in /proc/driver/nvidia/gpus"
+  local expected found
+  expected=$(procfs_gpus)
+  found=$(while read -r _ minor uuid bus; do echo "$minor $uuid $(normal_bus_id "$bus")"; done \
+            <"$work/inventory-gpus" | sort -n)
+  if [ -z "$expected" ]; then
+    fail "$name" "no GPU under $proc_root/proc/driver/nvidia/gpus"
+  elif [ "$expected" != "$found" ]; then
+    fail "$name" "procfs:"$'\n'"$expected"$'\n'"inventory:"$'\n'"$found"
+  else
+    ok "$name ($(wc -l <<<"$expected"))"
+  fi
+}
+
+# The inventory's path of a binary or library, e.g. `inventory_path binary nvidia-smi`.
+inventory_path() {
+  awk -v kind="$1" -v name="$2" '$1 == kind && $NF != "(32-bit)" {
+      path = (kind == "library") ? $3 : $2; n = split(path, p, "/")
+      if (p[n] == name || index(p[n], name ".") == 1) { print path; exit } }' "$inventory"
+}
+
+check_against_nvidia_smi() {
+  local name="inventory: driver version, GPU count, bus ids and UUIDs are what nvidia-smi -q says"
+  if [ "$fake" = 1 ]; then
+    skip "$name" "the fake host's nvidia-smi talks to no driver"
+    return
+  fi
+  local smi nvml
+  smi=$(inventory_path binary nvidia-smi) nvml=$(inventory_path library libnvidia-ml.so)
+  if [ -z "$smi" ] || [ -z "$nvml" ]; then
+    fail "$name" "the inventory has no nvidia-smi ('$smi') or libnvidia-ml ('$nvml')"
+    return
+  fi
+  if ! LD_LIBRARY_PATH=$(dirname "$nvml") "$smi" -q >"$work/smi-q.txt" 2>&1; then
+    fail "$name" "$smi -q failed:"$'\n'"$(head -n 5 "$work/smi-q.txt")"
+    return
+  fi
+  local said found
+  said=$(awk '/^Driver Version/ {print "driver", $NF} /^Attached GPUs/ {print "count", $NF}
+              /^GPU [0-9A-Fa-f]+:/ {bus = $2}
+              /^[[:space:]]+GPU UUID[[:space:]]*:/ && !seen[bus]++ {print "gpu", bus, $NF}' "$work/smi-q.txt" |
+         while read -r kind a b; do
+           [ "$kind" = gpu ] && echo "gpu $(normal_bus_id "$a") $b" || echo "$kind $a"
+         done | sort)
+  found=$( (echo "driver $inventory_version"; echo "count $(wc -l <"$work/inventory-gpus")"
+            while read -r _ _ uuid bus; do echo "gpu $(normal_bus_id "$bus") $uuid"; done <"$work/inventory-gpus") | sort)
+  if [ "$said" != "$found" ]; then
+    fail "$name" "nvidia-smi -q:"$'\n'"$said"$'\n'"inventory:"$'\n'"$found"
+  else
+    ok "$name"
+  fi
+}
+
+# Directories the driver's libraries may be in: where the inventory found
+# them, and the usual library directories of the driver root.
+library_dirs() {
+  local dir
+  awk '$1 == "library" {print $3}' "$inventory" | xargs -r -n 1 dirname
+  for dir in lib lib64 lib32 usr/lib usr/lib64 usr/lib32 usr/local/lib usr/local/nvidia/lib \
+             usr/local/nvidia/lib64 lib/*-linux-gnu usr/lib/*-linux-gnu; do
+    [ -d "$driver_root/$dir" ] && echo "$driver_root/$dir"
+  done
+}
+
+# Every lib*.so.<driver version> file in those directories is the driver's
+# own: each must be what the inventory found, or on left-out-libraries.txt.
+check_driver_libraries() {
+  local name="inventory: every library of the driver's version is found, or left out on purpose"
+  [ -n "$inventory_version" ] || { fail "$name" "the inventory has no driver version"; return; }
+  local found_real files missing="" left_out="" count=0 file
+  found_real=$(awk '$1 == "library" {print $3}' "$inventory" | xargs -r realpath -e 2>/dev/null | sort -u)
+  files=$(library_dirs | sort -u | while read -r dir; do
+            find "$dir" -maxdepth 1 -name "lib*.so.$inventory_version" ! -type d 2>/dev/null
+          done | xargs -r realpath -e | sort -u)
+  for file in $files; do
+    count=$((count + 1))
+    grep -qxF "$file" <<<"$found_real" && continue
+    local stem
+    stem=$(basename "$file") stem=${stem%.so.*}.so
+    if grep -q "^$stem[[:space:]]" "$here/left-out-libraries.txt"; then
+      left_out="$left_out $stem"
+    else
+      missing="$missing"$'\n'"$file"
+    fi
+  done
+  if [ "$count" = 0 ]; then
+    fail "$name" "no lib*.so.$inventory_version under $driver_root's library directories"
+  elif [ -n "$missing" ]; then
+    fail "$name" "not found by graft, and not on tests/device/left-out-libraries.txt:$missing"
+  else
+    ok "$name ($count files;$([ -n "$left_out" ] && echo " left out:$left_out" || echo " none left out"))"
+  fi
+}
+
+check_cdi_spec() {
+  local name="graft cdi generate writes a spec that graft cdi validate accepts, naming every GPU"
+  local spec=$work/cdi.json
+  if ! "$graft" --policy "$site" cdi generate --output "$spec" >"$work/cdi.err" 2>&1; then
+    fail "$name" "generate: $(cat "$work/cdi.err")"
+  elif ! "$graft" --policy "$site" cdi validate "$spec" >"$work/cdi.err" 2>&1; then
+    fail "$name" "validate: $(cat "$work/cdi.err")"
+  else
+    local uuid unnamed=""
+    for uuid in $(awk '{print $3}' "$work/inventory-gpus"); do
+      grep -q "\"name\": *\"$uuid\"" "$spec" || unnamed="$unnamed $uuid"
+    done
+    [ -z "$unnamed" ] && ok "$name" || fail "$name" "no device named$unnamed in $spec"
+  fi
+}

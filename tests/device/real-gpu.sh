@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# real-gpu.sh: graft against a real NVIDIA driver, from a prebuilt install
+# tree, on a host that may have no network, no container runtime and the
+# driver under another root. What it needs is carried in: graft's install
+# tree, runc, a static busybox, and the CUDA probe's tree (cuda_probe.c, its
+# glibc and a static ldconfig); tests/device/make-carry.sh puts them in one
+# directory. It checks
+#   - `graft inventory` against the driver's procfs, `nvidia-smi -q` and the
+#     driver's library files (each found, or left out on purpose:
+#     left-out-libraries.txt);
+#   - that `graft cdi generate` writes a spec `graft cdi validate` accepts;
+#   - a runc container with graft as its prestart hook, granted one GPU: its
+#     node opens, another GPU's is refused (EPERM), /proc/driver/nvidia shows
+#     that GPU only, the ld cache lists libcuda.so.1 and a program loads it by
+#     its soname, `nvidia-smi -L` lists exactly that GPU, and a CUDA vector add
+#     through the driver API computes the known sums on it.
+# With --fake-host (the suite runs it so, on tests/fixture's fake host) there
+# is no driver to talk to: the nvidia-smi and CUDA checks say SKIP, the
+# granted node gives ENXIO instead of opening, and a tmpfs stands in for the
+# kernel's /proc/driver in the container. docs/testing.md says how to run it.
+# One ok/FAIL/SKIP line per check, then `real-gpu: N ok, M failed, K skipped`;
+# the exit status is 1 if any check failed, 2 on a usage error.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib/report.sh"
+. "$here/lib/host-checks.sh"
+. "$here/lib/container-checks.sh"
+
+usage() {
+  cat >&2 <<'EOF'
+usage: real-gpu.sh --carry DIR | --install DIR --runc PATH --busybox PATH --probe-root DIR
+                   [--driver-root DIR] [--dev-root DIR] [--proc-root DIR] [--sys-root DIR]
+                   [--run-root DIR] [--gpu INDEX] [--work DIR] [--keep] [--fake-host]
+EOF
+  exit 2
+}
+
+install= runc= busybox= probe_root= work= keep=0 fake=0 gpu_choice=
+driver_root=/ dev_root=/ proc_root=/ sys_root=/ run_root=/
+while [ $# -gt 0 ]; do
+  case $1 in
+    --carry) [ $# -ge 2 ] || usage
+      install=$2/install runc=$2/runc busybox=$2/busybox probe_root=$2/probe-root; shift ;;
+    --install|--runc|--busybox|--probe-root|--driver-root|--dev-root|--proc-root|--sys-root|--run-root|--gpu|--work)
+      [ $# -ge 2 ] || usage
+      name=${1#--}; name=${name//-/_}
+      [ "$name" = gpu ] && name=gpu_choice
+      printf -v "$name" '%s' "$2"; shift ;;
+    --keep) keep=1 ;;
+    --fake-host) fake=1 ;;
+    *) usage ;;
+  esac
+  shift
+done
+[ -n "$install" ] && [ -n "$runc" ] && [ -n "$busybox" ] && [ -n "$probe_root" ] || usage
+for dir in install probe_root driver_root dev_root proc_root sys_root run_root; do
+  [ -d "${!dir}" ] || { echo "real-gpu: --${dir//_/-} ${!dir} is not a directory" >&2; exit 2; }
+  printf -v "$dir" '%s' "$(cd "${!dir}" && pwd)"
+done
+graft=$install/bin/graft
+[ -x "$graft" ] || { echo "real-gpu: no $graft in the install tree" >&2; exit 2; }
+runc=$(realpath "$runc") busybox=$(realpath "$busybox")
+
+if [ -z "$work" ]; then
+  work=$(mktemp -d /tmp/graft-real-gpu-XXXXXX)
+  [ "$keep" = 1 ] || trap 'rm -rf "$work"' EXIT
+fi
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+
+echo "real-gpu: graft $("$graft" --version | awk '{print $NF}') from $install; driver root $driver_root$([ "$fake" = 1 ] && echo ' (fake host)')"
+write_site_policy
+check_inventory_runs
+check_driver_version_procfs
+check_gpus_procfs
+check_against_nvidia_smi
+check_driver_libraries
+check_cdi_spec
+run_container
+check_container_started
+check_granted_nodes
+check_container_procfs
+check_ld_cache
+check_container_nvidia_smi
+check_cuda_compute
+summary
