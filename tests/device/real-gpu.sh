@@ -68,6 +68,13 @@ fi
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 
+# What cannot run here is a setup error (exit 2), not a failed check.
+[ "$(id -u)" = 0 ] || { echo "real-gpu: run it as root (runc needs it)" >&2; exit 2; }
+for program in "$graft" "$runc"; do
+  "$program" --version >/dev/null 2>"$work/preflight.err" ||
+    { echo "real-gpu: $program does not run here: $(head -n 3 "$work/preflight.err")" >&2; exit 2; }
+done
+
 echo "real-gpu: graft $("$graft" --version | awk '{print $NF}') from $install; driver root $driver_root$([ "$fake" = 1 ] && echo ' (fake host)')"
 write_site_policy
 check_inventory_runs
