@@ -28,12 +28,14 @@ typedef struct CUmod_st* CUmodule;
 typedef struct CUfunc_st* CUfunction;
 
 /* The kernel: c[i] = a[i] + b[i] for i < n, as LLVM's NVPTX back end emits it
-   (llc -march=nvptx64 -mcpu=sm_50). PTX for sm_50 is JIT-compiled by the
-   driver for any newer GPU. */
+   (llc -march=nvptx64 -mcpu=sm_50), after one of the headers below. PTX for
+   sm_50 is JIT-compiled by the driver for any newer GPU; should a driver
+   refuse an ISA that old, the kernel is tried again under a newer header. */
+static const char* const kPtxHeaders[] = {
+    ".version 4.0\n.target sm_50\n.address_size 64\n",
+    ".version 7.0\n.target sm_70\n.address_size 64\n",
+};
 static const char kVectorAddPtx[] =
-    ".version 4.0\n"
-    ".target sm_50\n"
-    ".address_size 64\n"
     ".visible .entry graft_vector_add(\n"
     "\t.param .u64 graft_vector_add_param_0,\n"
     "\t.param .u64 graft_vector_add_param_1,\n"
@@ -158,13 +160,20 @@ static int list_devices(void) {
   return count;
 }
 
+/* The driver's JIT compiles the kernel under each header in turn until one
+   loads; each refusal prints its JIT log. */
 static CUfunction load_kernel(void) {
-  static char log[4096];
+  static char log[4096], ptx[sizeof kVectorAddPtx + 128];
   int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
-  void* values[] = {log, (void*)(size_t)sizeof log};
   CUmodule module;
-  CUresult loaded = driver.module_load_data_ex(&module, kVectorAddPtx, 2, options, values);
-  if (loaded != 0 && log[0] != '\0') printf("jit log: %s\n", log);
+  CUresult loaded = -1;
+  for (size_t i = 0; loaded != 0 && i < sizeof kPtxHeaders / sizeof kPtxHeaders[0]; ++i) {
+    snprintf(ptx, sizeof ptx, "%s%s", kPtxHeaders[i], kVectorAddPtx);
+    void* values[] = {log, (void*)(size_t)sizeof log};
+    log[0] = '\0';
+    loaded = driver.module_load_data_ex(&module, ptx, 2, options, values);
+    if (loaded != 0) printf("jit refused PTX %.12s: %d %s\n", kPtxHeaders[i], loaded, log);
+  }
   check(loaded, "cuModuleLoadDataEx (the vector add PTX)");
   CUfunction kernel;
   check(driver.module_get_function(&kernel, module, "graft_vector_add"), "cuModuleGetFunction");

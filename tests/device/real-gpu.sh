@@ -30,18 +30,19 @@ usage() {
   cat >&2 <<'EOF'
 usage: real-gpu.sh --carry DIR | --install DIR --runc PATH --busybox PATH --probe-root DIR
                    [--driver-root DIR] [--dev-root DIR] [--proc-root DIR] [--sys-root DIR]
-                   [--run-root DIR] [--gpu INDEX] [--work DIR] [--keep] [--fake-host]
+                   [--run-root DIR] [--policy-extra FILE] [--gpu INDEX] [--work DIR] [--keep]
+                   [--fake-host]
 EOF
   exit 2
 }
 
-install= runc= busybox= probe_root= work= keep=0 fake=0 gpu_choice=
+install= runc= busybox= probe_root= work= keep=0 fake=0 gpu_choice= policy_extra=
 driver_root=/ dev_root=/ proc_root=/ sys_root=/ run_root=/
 while [ $# -gt 0 ]; do
   case $1 in
     --carry) [ $# -ge 2 ] || usage
       install=$2/install runc=$2/runc busybox=$2/busybox probe_root=$2/probe-root; shift ;;
-    --install|--runc|--busybox|--probe-root|--driver-root|--dev-root|--proc-root|--sys-root|--run-root|--gpu|--work)
+    --install|--runc|--busybox|--probe-root|--driver-root|--dev-root|--proc-root|--sys-root|--run-root|--gpu|--work|--policy-extra)
       [ $# -ge 2 ] || usage
       name=${1#--}; name=${name//-/_}
       [ "$name" = gpu ] && name=gpu_choice
@@ -59,6 +60,8 @@ for dir in install probe_root driver_root dev_root proc_root sys_root run_root; 
 done
 graft=$install/bin/graft
 [ -x "$graft" ] || { echo "real-gpu: no $graft in the install tree" >&2; exit 2; }
+[ -z "$policy_extra" ] || [ -f "$policy_extra" ] ||
+  { echo "real-gpu: --policy-extra $policy_extra is not a file" >&2; exit 2; }
 runc=$(realpath "$runc") busybox=$(realpath "$busybox")
 
 if [ -z "$work" ]; then

@@ -2,7 +2,8 @@
 # generate` against what the driver itself says: its procfs, nvidia-smi and
 # its library files. Uses graft, work, the *_root variables and fake.
 
-# The site policy: the installed NVIDIA policy, with the host roots given.
+# The site policy: the installed NVIDIA policy, the host roots given, then
+# the tables of --policy-extra (a layout's [discovery] settings, say).
 write_site_policy() {
   site=$work/site.toml
   {
@@ -12,6 +13,7 @@ write_site_policy() {
       local var=${root}_root
       echo "${root}_root = \"${!var}\""
     done
+    [ -z "$policy_extra" ] || cat "$policy_extra"
   } >"$site"
 }
 
