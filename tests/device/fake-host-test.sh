@@ -3,9 +3,9 @@
 # a fake host of two GPUs (tests/fixture) as every host root, --fake-host,
 # its nvidia-smi replaced by nvidia-smi-stand-in.sh (which prints -q and -L
 # from the fake procfs as the real one would). It must pass with only the
-# CUDA check skipped: the fake libcuda.so.1 has no cuInit. Then the fake
-# driver gets a library of its version that no policy names: the library
-# check must fail, naming it, and the run exit 1.
+# two CUDA checks (host, container) skipped: the fake libcuda.so.1 has no
+# cuInit. Then the fake driver gets a library of its version that no policy
+# names: the library check must fail, naming it, and the run exit 1.
 # Usage: fake-host-test.sh BUILD_DIR GRAFT_FAKE_HOST_BINARY
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,8 +35,8 @@ run() {
 }
 
 run || { echo "fake-host-test: real-gpu.sh failed on the fake host"; exit 1; }
-grep -qx 'real-gpu: [0-9]* ok, 0 failed, 1 skipped' "$scratch/out" ||
-  { echo "fake-host-test: expected the CUDA check alone to skip"; exit 1; }
+grep -qx 'real-gpu: [0-9]* ok, 0 failed, 2 skipped' "$scratch/out" ||
+  { echo "fake-host-test: expected the two CUDA checks alone to skip"; exit 1; }
 
 version=$(sed -nE 's/.*Kernel Module[[:space:]]+([0-9.]+).*/\1/p' "$host/proc/driver/nvidia/version")
 libdir=$(dirname "$(find "$host/usr/lib" -name "libcuda.so.$version" ! -path '*i386*' | head -n 1)")

@@ -36,7 +36,7 @@ EOF
   exit 2
 }
 
-install= runc= busybox= probe_root= work= keep=0 fake=0 gpu_choice= policy_extra=
+install='' runc='' busybox='' probe_root='' work='' keep=0 fake=0 gpu_choice='' policy_extra=''
 driver_root=/ dev_root=/ proc_root=/ sys_root=/ run_root=/
 while [ $# -gt 0 ]; do
   case $1 in
@@ -86,6 +86,7 @@ check_gpus_procfs
 check_against_nvidia_smi
 check_driver_libraries
 check_cdi_spec
+check_cuda_on_host
 run_container
 check_container_started
 check_granted_nodes

@@ -172,3 +172,31 @@ check_cdi_spec() {
     [ -z "$unnamed" ] && ok "$name" || fail "$name" "no device named$unnamed in $spec"
   fi
 }
+
+# cuda-probe run on the host itself, without graft, on the carried glibc
+# (through its own loader) and the driver's libcuda.so.1: it tells a host or
+# driver problem from graft's. As any first CUDA program on a host does, it
+# may load nvidia-uvm and make /dev/nvidia-uvm (libcuda runs nvidia-modprobe).
+# On the fake host, only `lookup` can run: the fake libcuda.so.1 has no cuInit.
+check_cuda_on_host() {
+  local name="host: a CUDA program computes the vector add on the GPU without graft"
+  local libcuda loader multiarch mode=compute
+  libcuda=$(inventory_path library libcuda.so)
+  [ -n "$libcuda" ] || { fail "$name" "the inventory has no libcuda.so"; return; }
+  loader=$(ls "$probe_root"/lib*/ld-linux*.so.* 2>/dev/null | head -n 1)
+  multiarch=$(cd "$probe_root/lib" && ls -d -- *-linux-gnu 2>/dev/null | head -n 1)
+  [ "$fake" = 1 ] && mode=lookup
+  "$loader" --library-path "$probe_root/lib/$multiarch:$(dirname "$libcuda")" \
+    "$probe_root/usr/local/bin/cuda-probe" "$mode" >"$work/host-cuda.out" 2>&1
+  local status=$? loaded
+  loaded=$(sed -n 's/^libcuda\.so\.1: //p' "$work/host-cuda.out")
+  if [ "$status" != 0 ] || [ "$(realpath "$loaded" 2>/dev/null)" != "$(realpath "$libcuda")" ]; then
+    fail "$name" "cuda-probe $mode exited $status, loading '$loaded' (the inventory's: $libcuda):"$'\n'"$(cat "$work/host-cuda.out")"
+  elif [ "$fake" = 1 ]; then
+    skip "$name" "the fake driver's libcuda.so.1 has no cuInit (the probe loaded it: $loaded)"
+  elif grep -qx 'vector add: 4096 of 4096 sums right' "$work/host-cuda.out"; then
+    ok "$name ($(sed -n 's/^device 0: //p' "$work/host-cuda.out"))"
+  else
+    fail "$name" "$(cat "$work/host-cuda.out")"
+  fi
+}
