@@ -83,14 +83,16 @@ inventory_path() {
 
 check_against_nvidia_smi() {
   local name="inventory: driver version, GPU count, bus ids and UUIDs are what nvidia-smi -q says"
-  local smi nvml
+  local smi nvml library_path=${LD_LIBRARY_PATH:-}
   smi_answers=0
+  # The nvidia-smi and NVML the inventory found; else the ones on PATH.
   smi=$(inventory_path binary nvidia-smi) nvml=$(inventory_path library libnvidia-ml.so)
-  if [ -z "$smi" ] || [ -z "$nvml" ]; then
-    fail "$name" "the inventory has no nvidia-smi ('$smi') or libnvidia-ml ('$nvml')"
+  [ -n "$smi" ] && [ -n "$nvml" ] && library_path=$(dirname "$nvml") || smi=$(command -v nvidia-smi)
+  if [ -z "$smi" ]; then
+    fail "$name" "neither the inventory nor PATH has an nvidia-smi"
     return
   fi
-  LD_LIBRARY_PATH=$(dirname "$nvml") "$smi" -q >"$work/smi-q.txt" 2>&1
+  LD_LIBRARY_PATH=$library_path "$smi" -q >"$work/smi-q.txt" 2>&1
   local status=$?
   if [ "$fake" = 1 ] && ! grep -q '^Driver Version' "$work/smi-q.txt"; then
     skip "$name" "the fake host's nvidia-smi is a stand-in that prints no -q report"
