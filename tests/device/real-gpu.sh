@@ -9,17 +9,20 @@
 #     driver's library files (each found, or left out on purpose:
 #     left-out-libraries.txt);
 #   - that `graft cdi generate` writes a spec `graft cdi validate` accepts;
+#   - that the CUDA probe computes on the host itself, without graft (so a
+#     host or driver problem is told from graft's);
 #   - a runc container with graft as its prestart hook, granted one GPU: its
 #     node opens, another GPU's is refused (EPERM), /proc/driver/nvidia shows
 #     that GPU only, the ld cache lists libcuda.so.1 and a program loads it by
 #     its soname, `nvidia-smi -L` lists exactly that GPU, and a CUDA vector add
 #     through the driver API computes the known sums on it.
 # With --fake-host (the suite runs it so, on tests/fixture's fake host) there
-# is no driver to talk to: the nvidia-smi and CUDA checks say SKIP, the
-# granted node gives ENXIO instead of opening, and a tmpfs stands in for the
-# kernel's /proc/driver in the container. docs/testing.md says how to run it.
+# is no driver to talk to: the CUDA checks say SKIP, and so do the nvidia-smi
+# ones when its nvidia-smi prints no report; the granted node gives ENXIO
+# instead of opening, and a tmpfs stands in for the kernel's /proc/driver in
+# the container. docs/testing.md says how to run it.
 # One ok/FAIL/SKIP line per check, then `real-gpu: N ok, M failed, K skipped`;
-# the exit status is 1 if any check failed, 2 on a usage error.
+# the exit status is 1 if any check failed, 2 when it cannot run at all.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/report.sh"
