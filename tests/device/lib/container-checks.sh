@@ -111,6 +111,12 @@ EOF
 run_container() {
   choose_gpus
   local bundle=$work/bundle id=graft-real-gpu-$$-$RANDOM
+  if [ -z "$granted_uuid" ]; then
+    container_rc="not run"
+    echo "the inventory has no GPU ${gpu_choice:+with index $gpu_choice }to grant" >"$work/container.err"
+    : >"$work/container.out"
+    return
+  fi
   rm -rf "$bundle"
   mkdir -p "$bundle"
   make_rootfs "$bundle/rootfs"
@@ -158,7 +164,7 @@ check_container_procfs() {
   local name="container: /proc/driver/nvidia/gpus shows the granted GPU only"
   local dirs
   dirs=$(said procfs all | while read -r bus; do normal_bus_id "$bus"; done)
-  if [ "$dirs" = "$(normal_bus_id "$granted_bus")" ]; then
+  if [ -n "$dirs" ] && [ "$dirs" = "$(normal_bus_id "$granted_bus")" ]; then
     ok "$name"
   else
     fail "$name" "it shows '$(echo $dirs)', not $granted_bus"
