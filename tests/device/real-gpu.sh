@@ -82,6 +82,7 @@ for program in "$graft" "$runc"; do
 done
 
 echo "real-gpu: graft $("$graft" --version | awk '{print $NF}') from $install; driver root $driver_root$([ "$fake" = 1 ] && echo ' (fake host)')"
+echo "real-gpu: kernel $(uname -r), /sys/fs/cgroup $(stat -fc %T /sys/fs/cgroup 2>/dev/null), $("$runc" --version | head -n 1)"
 write_site_policy
 check_inventory_runs
 check_driver_version_procfs
