@@ -81,6 +81,26 @@ inventory_path() {
       if (p[n] == name || index(p[n], name ".") == 1) { print path; exit } }' "$inventory"
 }
 
+# "driver V", "count N" and "gpu BUS UUID" lines, sorted, from `nvidia-smi -q`
+# ("GPU 00000000:19:00.0" opens a GPU's section; its first "GPU UUID" is its own).
+smi_report_facts() {
+  awk '/^Driver Version/ {print "driver", $NF} /^Attached GPUs/ {print "count", $NF}
+       /^GPU [0-9A-Fa-f]+:/ {bus = $2}
+       /^[[:space:]]+GPU UUID[[:space:]]*:/ && !seen[bus]++ {print "gpu", bus, $NF}' "$1" |
+    while read -r kind a b; do
+      [ "$kind" = gpu ] && echo "gpu $(normal_bus_id "$a") $b" || echo "$kind $a"
+    done | sort
+}
+
+# The same facts from the inventory.
+inventory_facts() {
+  {
+    echo "driver $inventory_version"
+    echo "count $(wc -l <"$work/inventory-gpus")"
+    while read -r _ _ uuid bus; do echo "gpu $(normal_bus_id "$bus") $uuid"; done <"$work/inventory-gpus"
+  } | sort
+}
+
 check_against_nvidia_smi() {
   local name="inventory: driver version, GPU count, bus ids and UUIDs are what nvidia-smi -q says"
   local smi nvml library_path=${LD_LIBRARY_PATH:-}
@@ -103,14 +123,7 @@ check_against_nvidia_smi() {
   fi
   smi_answers=1
   local said found
-  said=$(awk '/^Driver Version/ {print "driver", $NF} /^Attached GPUs/ {print "count", $NF}
-              /^GPU [0-9A-Fa-f]+:/ {bus = $2}
-              /^[[:space:]]+GPU UUID[[:space:]]*:/ && !seen[bus]++ {print "gpu", bus, $NF}' "$work/smi-q.txt" |
-         while read -r kind a b; do
-           [ "$kind" = gpu ] && echo "gpu $(normal_bus_id "$a") $b" || echo "$kind $a"
-         done | sort)
-  found=$( (echo "driver $inventory_version"; echo "count $(wc -l <"$work/inventory-gpus")"
-            while read -r _ _ uuid bus; do echo "gpu $(normal_bus_id "$bus") $uuid"; done <"$work/inventory-gpus") | sort)
+  said=$(smi_report_facts "$work/smi-q.txt") found=$(inventory_facts)
   if [ "$said" != "$found" ]; then
     fail "$name" "nvidia-smi -q:"$'\n'"$said"$'\n'"inventory:"$'\n'"$found"
   else
