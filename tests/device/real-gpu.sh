@@ -61,6 +61,8 @@ for dir in install probe_root driver_root dev_root proc_root sys_root run_root; 
   [ -d "${!dir}" ] || { echo "real-gpu: --${dir//_/-} ${!dir} is not a directory" >&2; exit 2; }
   printf -v "$dir" '%s' "$(cd "${!dir}" && pwd)"
 done
+# A tree staged with DESTDIR has the prefix inside it.
+[ ! -x "$install/bin/graft" ] && [ -x "$install/usr/bin/graft" ] && install=$install/usr
 graft=$install/bin/graft
 [ -x "$graft" ] || { echo "real-gpu: no $graft in the install tree" >&2; exit 2; }
 [ -z "$policy_extra" ] || [ -f "$policy_extra" ] ||
