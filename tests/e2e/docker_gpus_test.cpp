@@ -1,0 +1,141 @@
+// Docker's own `--gpus`, with nothing configured for graft: Debian's dockerd
+// 20.10 with no `runtimes` entry and an empty daemon.json, started with the
+// compat entry point nvidia-container-runtime-hook on its PATH (a symlink to
+// the one built here, as a package or a site's link would put it there).
+// dockerd then adds that program as a prestart hook of every --gpus
+// container, with its own environment and no policy argument, so graft
+// reads the site policy, /etc/graft/graft.toml: dockerd runs in a private
+// mount namespace where the fake host's etc/graft is mounted on /etc/graft,
+// and the host's own /etc/graft is never touched. Each case starts its own
+// daemon and stops it by its pid.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+#include "container_checks.hpp"
+#include "fixture_files.hpp"
+#include "gpu_host.hpp"
+#include "shim_clients.hpp"
+#include "skip.hpp"
+#include "temp_dir.hpp"
+
+using namespace graft::e2e;
+
+namespace {
+
+constexpr const char* kSiteDir = "/etc/graft";
+
+// The mount point of the site policy directory inside dockerd's namespace:
+// made here when the host has none, and removed again (empty, as it was).
+class SiteDirMountPoint {
+ public:
+  SiteDirMountPoint() {
+    if (::mkdir(kSiteDir, 0755) == 0) made_ = true;
+    else if (errno != EEXIST) why_not_ = std::string("cannot make ") + kSiteDir + ": " + std::strerror(errno);
+  }
+  ~SiteDirMountPoint() {
+    if (made_) ::rmdir(kSiteDir);
+  }
+  SiteDirMountPoint(const SiteDirMountPoint&) = delete;
+  SiteDirMountPoint& operator=(const SiteDirMountPoint&) = delete;
+  const std::string& why_not() const { return why_not_; }
+
+ private:
+  bool made_ = false;
+  std::string why_not_;
+};
+
+// dockerd as a site that installed the compat entry point runs it: the
+// program on its PATH at start-up, the site policy in /etc/graft, and no
+// word of graft in its configuration.
+struct GpusDocker {
+  SiteDirMountPoint mount_point;
+  graft::fixture::TempDir bin{"graft-dockerd-path-"};
+  std::unique_ptr<DockerEngine> engine;
+
+  GpusDocker() {
+    if (!mount_point.why_not().empty()) return;
+    graft::fixture::make_symlink(GRAFT_COMPAT_HOOK_BINARY, bin.path() + "/nvidia-container-runtime-hook");
+    // The wrapper ends by exec'ing dockerd, which keeps its pid.
+    const char* script =
+        "mount --bind \"$1\" /etc/graft || exit 1; PATH=\"$2:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+        "/usr/bin:/sbin:/bin\"; export PATH; shift 2; exec \"$@\"";
+    engine = std::make_unique<DockerEngine>(DockerdLaunch{
+        .wrapper = {"/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                    gpu_host().host.path(kSiteDir), bin.path()}});
+  }
+  std::string why_not() const {
+    if (!mount_point.why_not().empty()) return mount_point.why_not();
+    return engine->start_error().empty() ? "" : "dockerd cannot run here: " + engine->start_error();
+  }
+};
+
+// Declares `docker`, a started GpusDocker, or skips the case.
+#define GRAFT_START_GPUS_DOCKER(docker)               \
+  GRAFT_SKIP_IF(DockerEngine::unavailable());         \
+  GpusDocker docker;                                  \
+  GRAFT_SKIP_IF(docker.why_not())
+
+// `docker run --gpus SPEC` of a command that opens every fake GPU node and
+// says how each open ended, as the probe script prints it.
+ProbedContainer open_every_gpu(const DockerEngine& engine, const std::string& gpus) {
+  std::string loop = "for i in";
+  for (unsigned gpu = 0; gpu < kFakeGpus; ++gpu) loop += " " + std::to_string(gpu);
+  loop += "; do msg=$(cat /dev/nvidia$i 2>&1 >/dev/null </dev/null); "
+          "echo \"open|/dev/nvidia$i|$?|${msg##*: }\"; done";
+  graft::fixture::TempDir dir("graft-docker-cid-");
+  std::string cidfile = dir.path() + "/cid";
+  auto run = engine.docker({"run", "--rm", "--network", "none", "--name", unique_container_id("gpus-all"),
+                            "--cidfile", cidfile, "--tmpfs", "/proc/driver", "--gpus", gpus, engine.image(),
+                            "/bin/sh", "-c", loop});
+  return probed_result(graft::fixture::read_file(cidfile), std::move(run));
+}
+
+void check_daemon_stopped(DockerEngine& engine) {
+  // Its mounts were made in its own namespace, gone with it.
+  CHECK(engine.stop().empty());
+}
+
+}  // namespace
+
+TEST_CASE("Docker's --gpus '\"device=1\"', with the compat hook on dockerd's PATH and no Docker configuration, "
+          "gives exactly GPU 1, its libraries, nvidia-smi and procfs",
+          "[e2e][docker-gpus]") {
+  GRAFT_START_GPUS_DOCKER(docker);
+  auto container = run_docker_probe(*docker.engine, {"--gpus", "\"device=1\""}, "gpus-1");
+  REQUIRE(!container.id.empty());
+  require_ran_cleanly(container);
+  check_gpu1_devices(container);
+  check_planned_libraries(container);
+  check_gpu1_procfs(container);
+  check_exactly_the_plan(container);
+  check_daemon_stopped(*docker.engine);
+}
+
+TEST_CASE("Docker's --gpus all, with the compat hook on dockerd's PATH, gives every GPU", "[e2e][docker-gpus]") {
+  GRAFT_START_GPUS_DOCKER(docker);
+  auto container = open_every_gpu(*docker.engine, "all");
+  INFO("docker: " << container.run.out << container.run.err);
+  REQUIRE(container.run.exit_code == 0);
+  for (unsigned gpu = 0; gpu < kFakeGpus; ++gpu) {
+    std::string node = "/dev/nvidia" + std::to_string(gpu);
+    INFO(node);
+    CHECK(container.report.open_result(node) == kENXIO);
+  }
+  CHECK(audit_records(container.id, "applied").size() == 1);
+  check_daemon_stopped(*docker.engine);
+}
+
+TEST_CASE("a plain docker run, with the compat hook on dockerd's PATH, gets no GPU and no graft",
+          "[e2e][docker-gpus]") {
+  GRAFT_START_GPUS_DOCKER(docker);
+  auto container = run_docker_probe(*docker.engine, {}, "gpus-none");
+  REQUIRE(!container.id.empty());
+  check_given_nothing(container);
+  check_daemon_stopped(*docker.engine);
+}
