@@ -58,7 +58,8 @@ set(CPACK_DEBIAN_NVIDIA-COMPAT_DESCRIPTION
 container started with --gpus when a program of that name is on dockerd's
 PATH at start-up. This package installs graft's entry point under that
 name: it runs the graft installed beside it as `graft hook prestart` with
-the site policy. Docker 29.2 and later reach graft through its CDI spec.")
+the site policy. Docker 29.2 and later run it when no program named
+nvidia-cdi-hook is on dockerd's PATH, or when their CDI injection fails.")
 set(CPACK_DEBIAN_NVIDIA-COMPAT_PACKAGE_DEPENDS "graft (= ${PROJECT_VERSION})")
 set(CPACK_DEBIAN_NVIDIA-COMPAT_PACKAGE_PROVIDES nvidia-container-runtime-hook)
 set(CPACK_DEBIAN_NVIDIA-COMPAT_PACKAGE_CONFLICTS "nvidia-container-toolkit, nvidia-container-runtime-hook")

@@ -68,8 +68,8 @@ done
 # Owners and modes: root/root, and nothing group- or world-writable (a
 # directory such as /usr/share/containers/oci/hooks.d that a group could write
 # would let it add hooks that run as root).
-dpkg-deb -c "$deb" "$compat_deb" | awk '$2 != "root/root" || substr($1, 6, 1) == "w" || substr($1, 9, 1) == "w"' \
-  >"$scratch/writable"
+for package in "$deb" "$compat_deb"; do dpkg-deb -c "$package"; done |
+  awk '$2 != "root/root" || substr($1, 6, 1) == "w" || substr($1, 9, 1) == "w"' >"$scratch/writable"
 [ ! -s "$scratch/writable" ] ||
   fail "entries not root's, or group- or world-writable: $(cat "$scratch/writable")"
 for listing in "$scratch/packaged" "$scratch/packaged-compat"; do
