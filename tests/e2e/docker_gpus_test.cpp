@@ -6,10 +6,13 @@
 // container, with its own environment and no policy argument, so graft
 // reads the site policy, /etc/graft/graft.toml: dockerd runs in a private
 // mount namespace where the fake host's etc/graft is mounted on /etc/graft,
-// and the host's own /etc/graft is never touched. Each case starts its own
+// and the host's own /etc/graft is never written (a host without one gets
+// an empty mount point while the cases run). Each case starts its own
 // daemon and stops it by its pid.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,24 +32,39 @@ using namespace graft::e2e;
 namespace {
 
 constexpr const char* kSiteDir = "/etc/graft";
+// Shared by the cases of every test process that uses kSiteDir as a mount
+// point; kMadeMark says the tests made it, and so may remove it.
+constexpr const char* kSiteDirLock = "/tmp/graft-e2e-etc-graft.lock";
+constexpr const char* kMadeMark = "/tmp/graft-e2e-etc-graft.made";
 
 // The mount point of the site policy directory inside dockerd's namespace:
-// made here when the host has none, and removed again (empty, as it was).
+// made here when the host has none, and removed (empty, as it was made) by
+// the last case that used it. Each case holds a shared lock while its dockerd
+// runs: removing the directory would unmount it in that daemon's namespace.
 class SiteDirMountPoint {
  public:
   SiteDirMountPoint() {
-    if (::mkdir(kSiteDir, 0755) == 0) made_ = true;
+    lock_ = ::open(kSiteDirLock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (lock_ < 0 || ::flock(lock_, LOCK_EX) != 0) {
+      why_not_ = std::string("cannot lock ") + kSiteDirLock + ": " + std::strerror(errno);
+      return;
+    }
+    if (::mkdir(kSiteDir, 0755) == 0) graft::fixture::write_file(kMadeMark, "");
     else if (errno != EEXIST) why_not_ = std::string("cannot make ") + kSiteDir + ": " + std::strerror(errno);
+    ::flock(lock_, LOCK_SH);
   }
   ~SiteDirMountPoint() {
-    if (made_) ::rmdir(kSiteDir);
+    if (lock_ < 0) return;
+    ::flock(lock_, LOCK_UN);
+    if (::flock(lock_, LOCK_EX | LOCK_NB) == 0 && ::unlink(kMadeMark) == 0) ::rmdir(kSiteDir);
+    ::close(lock_);
   }
   SiteDirMountPoint(const SiteDirMountPoint&) = delete;
   SiteDirMountPoint& operator=(const SiteDirMountPoint&) = delete;
   const std::string& why_not() const { return why_not_; }
 
  private:
-  bool made_ = false;
+  int lock_ = -1;
   std::string why_not_;
 };
 
