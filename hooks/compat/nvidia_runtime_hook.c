@@ -6,7 +6,9 @@
 // a command) and, for `prestart`, becomes `graft hook prestart` with the
 // site policy: the graft installed beside this program's own file
 // (/proc/self/exe, symlinks resolved), never one from PATH, which comes from
-// dockerd's environment. It starts nothing else and reads no variable.
+// dockerd's environment; and graft gets an environment of PATH alone, as
+// from every hook definition graft ships (docs/security.md), not dockerd's.
+// It starts nothing else and reads no variable.
 // docs/hooks.md "Docker's --gpus" says what it accepts.
 #include <errno.h>
 #include <limits.h>
@@ -19,9 +21,9 @@
 #error "GRAFT_VERSION must name graft's version"
 #endif
 
-extern char** environ;
-
 static const char kName[] = "nvidia-container-runtime-hook";
+
+static char* const kGraftEnv[] = {"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", NULL};
 
 // As the toolkit's hook: exit 2 for a command line it cannot read.
 enum { kExitError = 1, kExitUsage = 2 };
@@ -36,7 +38,7 @@ static const char kUsage[] =
     "\n"
     "Commands:\n"
     "  prestart     Run `graft hook prestart` with the site policy on the OCI state on stdin,\n"
-    "               with the graft installed beside this program\n"
+    "               with the graft installed beside this program and an environment of PATH alone\n"
     "  poststart    Do nothing (as the toolkit's hook)\n"
     "  poststop     Do nothing (as the toolkit's hook)\n"
     "\n"
@@ -82,7 +84,7 @@ static int run_graft_prestart(void) {
     return kExitError;
   }
   char* const argv[] = {"graft", "hook", "prestart", NULL};
-  execve(graft, argv, environ);
+  execve(graft, argv, kGraftEnv);
   fprintf(stderr, "%s: cannot run %s: %s\n", kName, graft, strerror(errno));
   return kExitError;
 }

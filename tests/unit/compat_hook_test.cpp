@@ -64,6 +64,17 @@ TEST_CASE("nvidia-container-runtime-hook prestart runs the graft beside it as `g
   CHECK(result.out == "beside: hook prestart\n" + kState);
 }
 
+TEST_CASE("nvidia-container-runtime-hook runs graft with an environment of PATH alone, not dockerd's",
+          "[compat-hook]") {
+  InstalledHook installed;
+  graft::fixture::write_file(installed.bin + "/graft", "#!/bin/sh\nenv | grep -v '^PWD='\n", 0755);
+  auto result = run_command({"/usr/bin/env", "LD_LIBRARY_PATH=/nonexistent", "GRAFT_TEST_FROM_DOCKERD=1",
+                             installed.hook, "prestart"});
+  INFO(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n");
+}
+
 TEST_CASE("nvidia-container-runtime-hook reached through a symlink on PATH runs the graft beside its own file",
           "[compat-hook]") {
   InstalledHook installed;
