@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <set>
 
 #include "container_checks.hpp"
 #include "fixture_files.hpp"
@@ -146,6 +147,62 @@ TEST_CASE("Docker's --gpus all, with the compat hook on dockerd's PATH, gives ev
     CHECK(container.report.open_result(node) == kENXIO);
   }
   CHECK(audit_records(container.id, "applied").size() == 1);
+  check_daemon_stopped(*docker.engine);
+}
+
+TEST_CASE("Docker's --gpus 2, with the compat hook on dockerd's PATH, gives GPUs 0 and 1 alone",
+          "[e2e][docker-gpus]") {
+  GRAFT_START_GPUS_DOCKER(docker);
+  auto container = open_every_gpu(*docker.engine, "2");
+  INFO("docker: " << container.run.out << container.run.err);
+  REQUIRE(container.run.exit_code == 0);
+  for (unsigned gpu = 0; gpu < kFakeGpus; ++gpu) {
+    std::string node = "/dev/nvidia" + std::to_string(gpu);
+    INFO(node);
+    CHECK(container.report.open_result(node) == (gpu < 2 ? kENXIO : "No such file or directory"));
+  }
+  check_daemon_stopped(*docker.engine);
+}
+
+namespace {
+
+// The capability names graft granted container `id`, from its audit record.
+std::set<std::string> granted_capabilities(const std::string& id) {
+  std::set<std::string> names;
+  auto records = audit_records(id, "applied");
+  if (records.size() == 1)
+    for (const auto& capability : records[0].at("decisions").at("granted").at("capabilities"))
+      names.insert(capability.at("name").get<std::string>());
+  return names;
+}
+
+// The planned target of the standard plan's bind mount whose path ends with `suffix`.
+std::string planned_bind_ending(const nlohmann::json& plan, const std::string& suffix) {
+  for (const auto& target : planned_targets(plan, "bind_mount"))
+    if (target.size() >= suffix.size() && target.compare(target.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return target;
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("Docker's --gpus with capabilities=utility, with the compat hook on dockerd's PATH, gives GPU 1 with "
+          "nvidia-smi and without libcuda",
+          "[e2e][docker-gpus]") {
+  GRAFT_START_GPUS_DOCKER(docker);
+  auto container = run_docker_probe(*docker.engine, {"--gpus", "device=1,\"capabilities=utility\""}, "gpus-util");
+  INFO("docker: " << container.run.out << container.run.err);
+  REQUIRE(container.run.exit_code == 0);
+  REQUIRE(container.report.finished());
+  CHECK(container.report.open_result("/dev/nvidia1") == kENXIO);
+  CHECK(granted_capabilities(container.id).count("utility") == 1);
+  CHECK(granted_capabilities(container.id).count("compute") == 0);
+  std::string smi = planned_bind_ending(container.plan, "/nvidia-smi");
+  std::string cuda = planned_bind_ending(container.plan, "/libcuda.so." + std::string(graft::fixture::fake_driver_version()));
+  REQUIRE(!smi.empty());
+  REQUIRE(!cuda.empty());
+  CHECK(container.report.find("exists", smi)->at(0) == "1");
+  CHECK(container.report.find("exists", cuda)->at(0) == "0");
   check_daemon_stopped(*docker.engine);
 }
 
