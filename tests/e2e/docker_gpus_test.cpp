@@ -46,10 +46,13 @@ class SiteDirMountPoint {
  public:
   SiteDirMountPoint() {
     lock_ = ::open(kSiteDirLock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (lock_ < 0 || ::flock(lock_, LOCK_EX) != 0) {
+    if (lock_ < 0 || ::flock(lock_, LOCK_SH) != 0) {
       why_not_ = std::string("cannot lock ") + kSiteDirLock + ": " + std::strerror(errno);
       return;
     }
+    struct stat st {};
+    if (::stat(kSiteDir, &st) == 0) return;  // cases beside this one go on at once
+    ::flock(lock_, LOCK_EX);
     if (::mkdir(kSiteDir, 0755) == 0) graft::fixture::write_file(kMadeMark, "");
     else if (errno != EEXIST) why_not_ = std::string("cannot make ") + kSiteDir + ": " + std::strerror(errno);
     ::flock(lock_, LOCK_SH);
@@ -109,7 +112,7 @@ ProbedContainer open_every_gpu(const DockerEngine& engine, const std::string& gp
           "echo \"open|/dev/nvidia$i|$?|${msg##*: }\"; done";
   graft::fixture::TempDir dir("graft-docker-cid-");
   std::string cidfile = dir.path() + "/cid";
-  auto run = engine.docker({"run", "--rm", "--network", "none", "--name", unique_container_id("gpus-all"),
+  auto run = engine.docker({"run", "--rm", "--network", "none", "--name", unique_container_id("gpus-open"),
                             "--cidfile", cidfile, "--tmpfs", "/proc/driver", "--gpus", gpus, engine.image(),
                             "/bin/sh", "-c", loop});
   return probed_result(graft::fixture::read_file(cidfile), std::move(run));
