@@ -72,17 +72,21 @@ class SiteDirMountPoint {
   std::string why_not_;
 };
 
+enum class CompatHook { on_path, absent };
+
 // dockerd as a site that installed the compat entry point runs it: the
-// program on its PATH at start-up, the site policy in /etc/graft, and no
-// word of graft in its configuration.
+// program on its PATH at start-up (unless `hook` says absent: a site that
+// did not opt in), the site policy in /etc/graft, and no word of graft in
+// its configuration.
 struct GpusDocker {
   SiteDirMountPoint mount_point;
   graft::fixture::TempDir bin{"graft-dockerd-path-"};
   std::unique_ptr<DockerEngine> engine;
 
-  GpusDocker() {
+  explicit GpusDocker(CompatHook hook = CompatHook::on_path) {
     if (!mount_point.why_not().empty()) return;
-    graft::fixture::make_symlink(GRAFT_COMPAT_HOOK_BINARY, bin.path() + "/nvidia-container-runtime-hook");
+    if (hook == CompatHook::on_path)
+      graft::fixture::make_symlink(GRAFT_COMPAT_HOOK_BINARY, bin.path() + "/nvidia-container-runtime-hook");
     // The wrapper ends by exec'ing dockerd, which keeps its pid.
     const char* script =
         "mount --bind \"$1\" /etc/graft || exit 1; PATH=\"$2:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
@@ -97,10 +101,10 @@ struct GpusDocker {
   }
 };
 
-// Declares `docker`, a started GpusDocker, or skips the case.
-#define GRAFT_START_GPUS_DOCKER(docker)               \
+// Declares `docker`, a started GpusDocker(args), or skips the case.
+#define GRAFT_START_GPUS_DOCKER(docker, ...)          \
   GRAFT_SKIP_IF(DockerEngine::unavailable());         \
-  GpusDocker docker;                                  \
+  GpusDocker docker{__VA_ARGS__};                     \
   GRAFT_SKIP_IF(docker.why_not())
 
 // `docker run --gpus SPEC` of a command that opens every fake GPU node and
@@ -206,6 +210,18 @@ TEST_CASE("Docker's --gpus with capabilities=utility, with the compat hook on do
   REQUIRE(!cuda.empty());
   CHECK(container.report.find("exists", smi)->at(0) == "1");
   CHECK(container.report.find("exists", cuda)->at(0) == "0");
+  check_daemon_stopped(*docker.engine);
+}
+
+TEST_CASE("without the compat hook on dockerd's PATH, Docker refuses --gpus and graft never runs",
+          "[e2e][docker-gpus]") {
+  GRAFT_START_GPUS_DOCKER(docker, CompatHook::absent);
+  auto container = run_docker_probe(*docker.engine, {"--gpus", "all"}, "gpus-no-hook");
+  INFO("docker: " << container.run.out << container.run.err);
+  CHECK(container.run.exit_code != 0);
+  CHECK_THAT(container.run.err, Catch::Contains("could not select device driver"));
+  CHECK_FALSE(container.report.finished());
+  if (!container.id.empty()) CHECK(audit_records(container.id, "applied").empty());
   check_daemon_stopped(*docker.engine);
 }
 
