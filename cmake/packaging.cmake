@@ -22,9 +22,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "runc | crun")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
-# dpkg keeps a site's edits to a conffile across upgrades and removal.
+# dpkg keeps a site's edits to a conffile across upgrades and removal; it is
+# the graft package's (below).
 file(WRITE ${PROJECT_BINARY_DIR}/debian/conffiles "${GRAFT_SYSCONF_DIR}/graft.toml\n")
-set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/debian/conffiles)
 
 # Debian's documentation files for every package: the copyright file and the
 # changelog, gzipped as Debian installs it (-n: no name or time stamp, so the
@@ -39,9 +39,37 @@ add_custom_target(graft_debian_changelog ALL DEPENDS ${PROJECT_BINARY_DIR}/debia
 install(FILES ${GRAFT_DEBIAN_DIR}/copyright ${PROJECT_BINARY_DIR}/debian/changelog.gz
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-# One package from every component, the site policy (EXCLUDE_FROM_ALL for
-# `cmake --install`) included.
+# Two packages. `graft`: every component but one, the site policy
+# (EXCLUDE_FROM_ALL for `cmake --install`) included. `graft-nvidia-compat`:
+# the nvidia-compat component, graft under the hook name Docker's --gpus
+# looks up (hooks/CMakeLists.txt), which a site installs to opt in. It
+# provides that name and conflicts with every package that ships the same
+# file: NVIDIA's, and any other provider of the name (Debian policy 7.6.2).
 get_cmake_property(CPACK_COMPONENTS_ALL COMPONENTS)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_GROUPING ALL_COMPONENTS_IN_ONE)
+set(CPACK_COMPONENTS_GROUPING ONE_PER_GROUP)
+set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS OFF)
+set(CPACK_DEBIAN_GRAFT_PACKAGE_NAME graft)
+set(CPACK_DEBIAN_GRAFT_DESCRIPTION ${CPACK_PACKAGE_DESCRIPTION})
+set(CPACK_DEBIAN_GRAFT_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/debian/conffiles)
+set(CPACK_DEBIAN_NVIDIA-COMPAT_PACKAGE_NAME graft-nvidia-compat)
+set(CPACK_DEBIAN_NVIDIA-COMPAT_DESCRIPTION
+    "Docker 20.10 to 29.1 run `nvidia-container-runtime-hook prestart` for a
+container started with --gpus when a program of that name is on dockerd's
+PATH at start-up. This package installs graft's entry point under that
+name: it runs the graft installed beside it as `graft hook prestart` with
+the site policy. Docker 29.2 and later run it when no program named
+nvidia-cdi-hook is on dockerd's PATH, or when their CDI injection fails.")
+set(CPACK_DEBIAN_NVIDIA-COMPAT_PACKAGE_DEPENDS "graft (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_NVIDIA-COMPAT_PACKAGE_PROVIDES nvidia-container-runtime-hook)
+set(CPACK_DEBIAN_NVIDIA-COMPAT_PACKAGE_CONFLICTS "nvidia-container-toolkit, nvidia-container-runtime-hook")
+set(CPACK_DEBIAN_NVIDIA-COMPAT_PACKAGE_RECOMMENDS "docker.io | docker-ce")
+foreach(component IN LISTS CPACK_COMPONENTS_ALL)
+  string(TOUPPER ${component} upper)
+  if(component STREQUAL "nvidia-compat")
+    set(CPACK_COMPONENT_${upper}_GROUP nvidia-compat)
+  else()
+    set(CPACK_COMPONENT_${upper}_GROUP graft)
+  endif()
+endforeach()
 include(CPack)

@@ -171,4 +171,25 @@ void check_exactly_the_planned_targets(const ProbedContainer& container) {
         targets_under(plan, {"bind_mount", "symlink"}, lib_dir + "/"));
 }
 
+void check_given_nothing(const ProbedContainer& container) {
+  INFO("container output:\n" << container.run.out << container.run.err);
+  REQUIRE(container.run.exit_code == 0);
+  REQUIRE(container.report.finished());
+  CHECK(container.report.subjects("devls").empty());
+  for (const char* kind : {"bind_mount", "procfs_mask", "config_file"}) {
+    for (const auto& target : planned_targets(container.plan, kind)) {
+      INFO(target);
+      auto exists = container.report.find("exists", target);
+      REQUIRE(exists);
+      CHECK(exists->at(0) == "0");
+    }
+  }
+  CHECK(container.report.subjects("ldcache").empty());
+  CHECK(container.report.subjects("gpu").empty());
+  CHECK(container.report.open_result("/dev/nvidia1") == "No such file or directory");
+  CHECK(container.report.open_result("/dev/null") == "ok");
+  CHECK(audit_records(container.id, "applied").empty());
+  CHECK(audit_records(container.id, "refused").empty());
+}
+
 }  // namespace graft::e2e

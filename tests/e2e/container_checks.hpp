@@ -32,4 +32,11 @@ void check_exactly_the_planned_targets(const ProbedContainer& container);
 // many actions as the plan has.
 void check_exactly_the_plan(const ProbedContainer& container);
 
+// A container that asked for no GPU ran and got nothing: no NVIDIA node,
+// none of the files of the plan it was probed with, nothing in its linker
+// cache, no driver procfs, and no audit record. (The probe's write test
+// creates empty files where it found none, so the library directory's
+// listing says nothing here.)
+void check_given_nothing(const ProbedContainer& container);
+
 }  // namespace graft::e2e

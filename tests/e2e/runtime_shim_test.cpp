@@ -28,31 +28,6 @@ void check_daemon_left_no_mount(const std::vector<std::string>& mounts) {
   CHECK(mounts.empty());
 }
 
-// A container that asked for nothing: no NVIDIA node, none of the files a
-// GPU container gets, nothing in its linker cache, no driver procfs, and no
-// audit record for it. (The probe's write test creates empty files where
-// it found none, so the library directory's listing says nothing here.)
-void check_shim_untouched(const ProbedContainer& container) {
-  INFO("container output:\n" << container.run.out << container.run.err);
-  REQUIRE(container.run.exit_code == 0);
-  REQUIRE(container.report.finished());
-  CHECK(container.report.subjects("devls").empty());
-  for (const char* kind : {"bind_mount", "procfs_mask", "config_file"}) {
-    for (const auto& target : planned_targets(container.plan, kind)) {
-      INFO(target);
-      auto exists = container.report.find("exists", target);
-      REQUIRE(exists);
-      CHECK(exists->at(0) == "0");
-    }
-  }
-  CHECK(container.report.subjects("ldcache").empty());
-  CHECK(container.report.subjects("gpu").empty());
-  CHECK(container.report.open_result("/dev/nvidia1") == "No such file or directory");
-  CHECK(container.report.open_result("/dev/null") == "ok");
-  CHECK(audit_records(container.id, "applied").empty());
-  CHECK(audit_records(container.id, "refused").empty());
-}
-
 // A policy like the standard one whose site rule refuses every GPU container.
 std::string refusing_policy() {
   std::string rule = gpu_host().host.path("/etc/graft/shim-deny.lua");
@@ -123,24 +98,12 @@ void check_gpu1_as_planned(const ProbedContainer& container, ShimMode mode) {
                     ? std::string()                                          \
                     : std::string(#Engine) + " cannot run here: " + engine.start_error())
 
-// `docker run --runtime graft` of the probe, the id from --cidfile, and
-// the host mounts the run added.
+// `docker run --runtime graft` of the probe with `env`.
 ProbedContainer docker_probe(const DockerEngine& engine, const std::vector<std::string>& env,
                              const std::string& tag) {
-  graft::fixture::TempDir dir("graft-docker-cid-");
-  std::string cidfile = dir.path() + "/cid";
-  // --tmpfs /proc/driver: the driver's directory, which this GPU-less machine lacks (oci_bundle.cpp).
-  std::vector<std::string> args{"run", "--rm", "--runtime", "graft", "--network", "none",
-                                "--name", unique_container_id(tag), "--cidfile", cidfile,
-                                "--tmpfs", "/proc/driver"};
-  for (const auto& entry : env) args.insert(args.end(), {"-e", entry});
-  args.insert(args.end(), {engine.image(), "/bin/sh", kProbeCommand});
-  HostMounts mounts;
-  auto run = engine.docker(args);
-  auto container = probed_result(graft::fixture::read_file(cidfile), std::move(run));
-  container.leaked_mounts = mounts.added();
-  container.mount_count_change = mounts.count_change();
-  return container;
+  std::vector<std::string> options{"--runtime", "graft"};
+  for (const auto& entry : env) options.insert(options.end(), {"-e", entry});
+  return run_docker_probe(engine, options, tag);
 }
 
 // `ctr run --runc-binary` of the probe in a fresh copy of the image's root.
@@ -178,7 +141,7 @@ TEST_CASE("Docker runs a graft-runtime container that asks for no GPU untouched"
   GRAFT_START_ENGINE(DockerEngine, engine, shim_policy(ShimMode::hook));
   auto container = docker_probe(engine, {}, "docker-plain");
   REQUIRE(!container.id.empty());
-  check_shim_untouched(container);
+  check_given_nothing(container);
   check_daemon_left_no_mount(engine.stop());
 }
 
@@ -212,7 +175,7 @@ TEST_CASE("containerd runs a declarative graft-runtime GPU container with exactl
 
 TEST_CASE("containerd runs a graft-runtime container that asks for no GPU untouched", "[e2e][shim][containerd]") {
   GRAFT_START_ENGINE(ContainerdEngine, engine, shim_policy(ShimMode::hook));
-  check_shim_untouched(containerd_probe(engine, {}, "ctr-plain"));
+  check_given_nothing(containerd_probe(engine, {}, "ctr-plain"));
   check_daemon_left_no_mount(engine.stop());
 }
 

@@ -8,6 +8,7 @@
 
 #include "fixture_files.hpp"
 #include "gpu_host.hpp"
+#include "host_mounts.hpp"
 #include "run_command.hpp"
 
 namespace graft::e2e {
@@ -92,17 +93,21 @@ std::string DockerEngine::unavailable() {
   return "";
 }
 
-DockerEngine::DockerEngine(const std::string& policy) {
+DockerEngine::DockerEngine(const std::string& policy)
+    : DockerEngine(DockerdLaunch{.config = {{"runtimes",
+                                             {{"graft",
+                                               {{"path", graft_runtime_binary()},
+                                                {"runtimeArgs", {"--graft-policy", policy}}}}}}}}) {}
+
+DockerEngine::DockerEngine(const DockerdLaunch& launch) {
   const std::string& dir = dir_.path();
-  nlohmann::json config = {
-      {"runtimes", {{"graft", {{"path", graft_runtime_binary()}, {"runtimeArgs", {"--graft-policy", policy}}}}}}};
-  fixture::write_file(dir + "/daemon.json", config.dump(2) + "\n");
-  daemon_ = std::make_unique<EngineDaemon>(
-      std::vector<std::string>{dockerd_path(), "--iptables=false", "--ip6tables=false", "--bridge=none",
-                               "--storage-driver=vfs", "--data-root", dir + "/d", "--exec-root", dir + "/e",
-                               "--host", "unix://" + dir + "/s", "--config-file", dir + "/daemon.json",
-                               "--pidfile", dir + "/p"},
-      dir + "/log");
+  fixture::write_file(dir + "/daemon.json", launch.config.dump(2) + "\n");
+  std::vector<std::string> argv = launch.wrapper;
+  argv.insert(argv.end(), {dockerd_path(), "--iptables=false", "--ip6tables=false", "--bridge=none",
+                           "--storage-driver=vfs", "--data-root", dir + "/d", "--exec-root", dir + "/e",
+                           "--host", "unix://" + dir + "/s", "--config-file", dir + "/daemon.json",
+                           "--pidfile", dir + "/p"});
+  daemon_ = std::make_unique<EngineDaemon>(argv, dir + "/log");
   start_error_ = daemon_->wait_until([&] { return docker({"version"}).exit_code == 0; },
                                      std::chrono::seconds(60));
   if (!start_error_.empty()) return;
@@ -121,6 +126,22 @@ CommandResult DockerEngine::docker(const std::vector<std::string>& args) const {
 std::vector<std::string> DockerEngine::stop() {
   if (daemon_) daemon_->stop(dir_.path() + "/e/containerd/containerd.pid");
   return mounts_under(dir_.path());
+}
+
+ProbedContainer run_docker_probe(const DockerEngine& engine, const std::vector<std::string>& options,
+                                 const std::string& tag) {
+  fixture::TempDir dir("graft-docker-cid-");
+  std::string cidfile = dir.path() + "/cid";
+  std::vector<std::string> args{"run", "--rm", "--network", "none", "--name", unique_container_id(tag),
+                                "--cidfile", cidfile, "--tmpfs", "/proc/driver"};
+  args.insert(args.end(), options.begin(), options.end());
+  args.insert(args.end(), {engine.image(), "/bin/sh", kProbeScript});
+  HostMounts mounts;
+  auto run = engine.docker(args);
+  auto container = probed_result(fixture::read_file(cidfile), std::move(run));
+  container.leaked_mounts = mounts.added();
+  container.mount_count_change = mounts.count_change();
+  return container;
 }
 
 // --- containerd ---

@@ -38,13 +38,22 @@ std::string copy_image_root(const std::string& into);
 // The graft-runtime built in this tree.
 std::string graft_runtime_binary();
 
-// dockerd with a daemon.json whose `graft` runtime is graft-runtime, given
-// --graft-policy `policy` through runtimeArgs; the image imported.
+// How a test starts dockerd: the argv put before dockerd's own (a wrapper
+// that ends by exec'ing it, so the daemon keeps its pid), and its daemon.json.
+struct DockerdLaunch {
+  std::vector<std::string> wrapper;
+  nlohmann::json config = nlohmann::json::object();
+};
+
+// dockerd with its state in a private temp dir; the image imported.
 class DockerEngine {
  public:
   // Why Docker cannot run here ("" when it can): not root, clients missing.
   static std::string unavailable();
+  // With a daemon.json whose `graft` runtime is graft-runtime, given
+  // --graft-policy `policy` through runtimeArgs.
   explicit DockerEngine(const std::string& policy);
+  explicit DockerEngine(const DockerdLaunch& launch);
   ~DockerEngine();
   // "" once the daemon answers and the image is imported, else why not.
   const std::string& start_error() const { return start_error_; }
@@ -60,6 +69,12 @@ class DockerEngine {
   std::string image_ = "graft-shim-test:1";
   std::string start_error_;
 };
+
+// `docker run --rm --network none` of the probe with `options` (--runtime,
+// --gpus, -e ...), /proc/driver a tmpfs as this GPU-less machine lacks it
+// (oci_bundle.cpp); its id from --cidfile, and the host mounts the run added.
+ProbedContainer run_docker_probe(const DockerEngine& engine, const std::vector<std::string>& options,
+                                 const std::string& tag);
 
 // containerd with its own root, state and socket; containers are run with
 // `ctr run --runc-binary WRAPPER`, WRAPPER passing --graft-policy `policy`.

@@ -3,8 +3,9 @@
 # with DESTDIR, find their shipped policies and plugins from where the
 # binary is: `graft version` names the directories, they hold what was
 # installed, `include = ["nvidia"]` resolves, the installed policy test
-# suites pass, and the hooks.d file gives the hook an explicit env of PATH
-# alone. Usage: install-test.sh BUILD_DIR
+# suites pass, the hooks.d file gives the hook an explicit env of PATH
+# alone, and Docker's --gpus entry point nvidia-container-runtime-hook is
+# installed beside graft. Usage: install-test.sh BUILD_DIR
 set -euo pipefail
 build=$1
 scratch=$(mktemp -d /tmp/graft-install-XXXXXX)
@@ -23,8 +24,9 @@ PY
 }
 
 check_installed() {
-  local prefix=$1 graft=$1/bin/graft out policies plugins
+  local prefix=$1 graft=$1/bin/graft out policies plugins graft_version
   [ -x "$graft" ] || fail "no $graft"
+  graft_version=$("$graft" --version)
   out=$("$graft" version)
   policies=$(sed -n 's/^policies *//p' <<<"$out")
   plugins=$(sed -n 's/^plugins *//p' <<<"$out")
@@ -34,6 +36,10 @@ check_installed() {
     "$(realpath "$prefix")"/lib*/graft/plugins) ;;
     *) fail "$graft looks for plugins in $plugins, not under $prefix/lib" ;;
   esac
+  # Docker's --gpus entry point comes with a plain install (docs/hooks.md).
+  [ "$("$prefix/bin/nvidia-container-runtime-hook" -version)" = \
+    "nvidia-container-runtime-hook ($graft_version)" ] ||
+    fail "no working $prefix/bin/nvidia-container-runtime-hook"
   for plugin in devices libraries ipc procfs cgroup ldcache; do
     [ -f "$plugins/lib$plugin.so" ] || fail "$plugins/lib$plugin.so is missing"
   done

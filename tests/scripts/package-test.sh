@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# The Debian package (cmake/packaging.cmake), built with `cpack -G DEB` from
-# this build tree: its files are exactly what the install rules install plus
-# the site policy, which is a conffile; its control data names the package,
+# The Debian packages (cmake/packaging.cmake), built with `cpack -G DEB` from
+# this build tree. graft: its files are exactly what the install rules
+# install, less the nvidia-compat component, plus the site policy, which is a
+# conffile; graft-nvidia-compat: exactly the nvidia-compat component (the
+# program Docker's --gpus runs, its man page and Debian's documentation
+# files), providing nvidia-container-runtime-hook, conflicting with NVIDIA's
+# package that ships the same file, depending on this graft; its control data names the package,
 # version, computed Depends and Recommends; every entry is root's and no
 # directory or file is group- or world-writable, though the package is built
 # under umask 002; the man pages cover every program and subcommand; the
@@ -34,15 +38,26 @@ trap 'rm -rf "$scratch"' EXIT
 (cd "$build" && umask 002 && cpack -G DEB -B "$scratch/out" >"$scratch/cpack.log" 2>&1) ||
   { cat "$scratch/cpack.log" >&2; fail "cpack -G DEB failed"; }
 deb=$scratch/out/graft_${version}_$(dpkg --print-architecture).deb
-[ -f "$deb" ] || fail "cpack made no $deb: $(ls "$scratch/out")"
+compat_deb=$scratch/out/graft-nvidia-compat_${version}_$(dpkg --print-architecture).deb
+[ -f "$deb" ] && [ -f "$compat_deb" ] || fail "cpack made no $deb and $compat_deb: $(ls "$scratch/out")"
 
-# Contents: what `cmake --install` installs, the site policy, nothing else.
+# Contents: graft has what `cmake --install` installs less the nvidia-compat
+# component, and the site policy; graft-nvidia-compat that component alone.
 DESTDIR="$scratch/reference" cmake --install "$build" >/dev/null
 DESTDIR="$scratch/reference" cmake --install "$build" --component site-policy >/dev/null
-(cd "$scratch/reference" && find . ! -type d | sort) >"$scratch/expected"
+DESTDIR="$scratch/reference-compat" cmake --install "$build" --component nvidia-compat >/dev/null
+(cd "$scratch/reference-compat" && find . ! -type d | sort) >"$scratch/expected-compat"
+(cd "$scratch/reference" && find . ! -type d | sort) | comm -23 - "$scratch/expected-compat" >"$scratch/expected"
 dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $6}' | sort >"$scratch/packaged"
 diff -u "$scratch/expected" "$scratch/packaged" >&2 ||
-  fail "the package's files differ from the install rules' (- installed, + packaged)"
+  fail "the graft package's files differ from the install rules' (- installed, + packaged)"
+dpkg-deb -c "$compat_deb" | awk '$1 !~ /^d/ {print $6}' | sort >"$scratch/packaged-compat"
+diff -u "$scratch/expected-compat" "$scratch/packaged-compat" >&2 ||
+  fail "graft-nvidia-compat's files differ from the nvidia-compat component's (- installed, + packaged)"
+for file in ./usr/bin/nvidia-container-runtime-hook ./usr/share/man/man1/nvidia-container-runtime-hook.1.gz \
+            ./usr/share/doc/graft-nvidia-compat/copyright ./usr/share/doc/graft-nvidia-compat/changelog.gz; do
+  grep -qxF "$file" "$scratch/packaged-compat" || fail "graft-nvidia-compat lacks $file"
+done
 for file in ./usr/bin/graft ./etc/graft/graft.toml ./usr/share/containers/oci/hooks.d/graft.json \
             ./usr/share/graft/policies/nvidia/nvidia.toml ./usr/share/man/man1/graft.1.gz \
             ./usr/share/bash-completion/completions/graft ./usr/share/zsh/vendor-completions/_graft \
@@ -53,13 +68,15 @@ done
 # Owners and modes: root/root, and nothing group- or world-writable (a
 # directory such as /usr/share/containers/oci/hooks.d that a group could write
 # would let it add hooks that run as root).
-dpkg-deb -c "$deb" | awk '$2 != "root/root" || substr($1, 6, 1) == "w" || substr($1, 9, 1) == "w"' \
-  >"$scratch/writable"
+for package in "$deb" "$compat_deb"; do dpkg-deb -c "$package"; done |
+  awk '$2 != "root/root" || substr($1, 6, 1) == "w" || substr($1, 9, 1) == "w"' >"$scratch/writable"
 [ ! -s "$scratch/writable" ] ||
   fail "entries not root's, or group- or world-writable: $(cat "$scratch/writable")"
-for program in $(grep '^\./usr/bin/' "$scratch/packaged"); do
-  grep -qxF "./usr/share/man/man1/$(basename "$program").1.gz" "$scratch/packaged" ||
-    fail "$program has no man page"
+for listing in "$scratch/packaged" "$scratch/packaged-compat"; do
+  for program in $(grep '^\./usr/bin/' "$listing"); do
+    grep -qxF "./usr/share/man/man1/$(basename "$program").1.gz" "$listing" ||
+      fail "$program has no man page in its package"
+  done
 done
 
 # Control data.
@@ -83,13 +100,27 @@ done
 dpkg-deb -e "$deb" "$scratch/control"
 [ "$(cat "$scratch/control/conffiles")" = /etc/graft/graft.toml ] ||
   fail "conffiles: $(cat "$scratch/control/conffiles")"
+# graft-nvidia-compat: opted into, one provider of the name at a time.
+compat_field() { dpkg-deb -f "$compat_deb" "$1"; }
+[ "$(compat_field Package)" = graft-nvidia-compat ] || fail "Package: $(compat_field Package)"
+[ "$(compat_field Version)" = "$version" ] || fail "graft-nvidia-compat Version: $(compat_field Version)"
+[ "$(compat_field Provides)" = nvidia-container-runtime-hook ] ||
+  fail "graft-nvidia-compat Provides: $(compat_field Provides)"
+for conflict in nvidia-container-toolkit nvidia-container-runtime-hook; do
+  compat_field Conflicts | tr ',' '\n' | grep -qx " *$conflict" ||
+    fail "graft-nvidia-compat Conflicts lacks $conflict: $(compat_field Conflicts)"
+done
+compat_field Depends | tr ',' '\n' | grep -qx " *graft (= $version)" ||
+  fail "graft-nvidia-compat Depends lacks graft (= $version): $(compat_field Depends)"
+dpkg-deb -e "$compat_deb" "$scratch/control-compat"
+[ ! -e "$scratch/control-compat/conffiles" ] || fail "graft-nvidia-compat has conffiles"
 
 # Debian's own checks: lintian finds no error (warnings are printed, not fatal).
 changelog_version=$(zcat "$build/debian/changelog.gz" | sed -n '1s/^graft (\([^)]*\)).*/\1/p')
 [ "$changelog_version" = "$version" ] ||
   fail "cmake/debian/changelog's newest entry is $changelog_version, not the project's $version"
 if command -v lintian >/dev/null; then
-  lintian --allow-root --tag-display-limit 0 "$deb" >"$scratch/lintian.log" 2>&1 || true
+  lintian --allow-root --tag-display-limit 0 "$deb" "$compat_deb" >"$scratch/lintian.log" 2>&1 || true
   cat "$scratch/lintian.log"
   ! grep -q '^E: ' "$scratch/lintian.log" || fail "lintian reports errors"
 else
@@ -99,8 +130,12 @@ fi
 # Unpacked: the installed graft, its hooks.d file, its man page.
 root=$scratch/root
 dpkg -x "$deb" "$root"
+dpkg -x "$compat_deb" "$root"
 graft=$root/usr/bin/graft
 [ "$("$graft" --version)" = "graft $version" ] || fail "graft --version: $("$graft" --version)"
+compat_version=$("$root/usr/bin/nvidia-container-runtime-hook" -version)
+[ "$compat_version" = "nvidia-container-runtime-hook (graft $version)" ] ||
+  fail "nvidia-container-runtime-hook -version: $compat_version"
 python3 - "$root/usr/share/containers/oci/hooks.d/graft.json" <<'PY' ||
 import json, sys
 hook = json.load(open(sys.argv[1]))["hook"]
@@ -136,4 +171,4 @@ if grep -q "graft-test skipped:" "$scratch/e2e.log"; then
 fi
 grep -q "All tests passed" "$scratch/e2e.log" || { cat "$scratch/e2e.log" >&2; fail "no container case ran"; }
 tail -n 2 "$scratch/e2e.log"
-echo "package-test: $(basename "$deb"): contents, control, conffiles, man page, --version, policy check and a hooked runc container"
+echo "package-test: $(basename "$deb"), $(basename "$compat_deb"): contents, control, conffiles, man pages, --version, policy check and a hooked runc container"

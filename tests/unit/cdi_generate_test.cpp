@@ -54,6 +54,33 @@ TEST_CASE("cdi generate writes a spec of kind nvidia.com/gpu at cdiVersion 0.5.0
   }
 }
 
+// Docker 29.2 and later map `--gpus device=N`, `device=UUID` and `all` to
+// the CDI devices nvidia.com/gpu=N, =UUID and =all (docs/runtimes.md).
+TEST_CASE("cdi generate names the devices Docker's --gpus asks for: nvidia.com/gpu=<index>, =<UUID> and =all, "
+          "a GPU's UUID device giving the nodes its index device gives",
+          "[cdi][cli]") {
+  auto result = generate({});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  json spec = json::parse(result.out);
+  CHECK(spec["kind"] == "nvidia.com/gpu");
+  auto nodes_of = [&](const std::string& name) {
+    std::vector<std::string> paths;
+    for (const auto& device : spec["devices"])
+      if (device["name"] == name)
+        for (const auto& node : device["containerEdits"].value("deviceNodes", json::array()))
+          paths.push_back(node["path"]);
+    return paths;
+  };
+  CHECK_FALSE(nodes_of("all").empty());
+  for (unsigned gpu = 0; gpu < host().spec().gpus.size(); ++gpu) {
+    std::string uuid = fixture::fake_gpu(gpu).uuid;
+    INFO("GPU " << gpu << " " << uuid);
+    CHECK_FALSE(nodes_of(std::to_string(gpu)).empty());
+    CHECK(nodes_of(uuid) == nodes_of(std::to_string(gpu)));
+  }
+}
+
 TEST_CASE("cdi generate --kind names another kind", "[cdi][cli]") {
   auto result = generate({"--kind", "example.com/accel"});
   REQUIRE(result.exit_code == 0);
