@@ -4,8 +4,8 @@
 // prestart] with dockerd's own environment and no other argument. This
 // program reads its command line as the toolkit's hook does (Go flags, then
 // a command) and, for `prestart`, becomes `graft hook prestart` with the
-// site policy: the graft installed beside this program's own file
-// (/proc/self/exe, symlinks resolved), never one from PATH, which comes from
+// site policy: the graft installed with this program (found from its own
+// file, /proc/self/exe, symlinks resolved), never one from PATH, which comes from
 // dockerd's environment; and graft gets an environment of PATH alone, as
 // from every hook definition graft ships (docs/security.md), not dockerd's.
 // It starts nothing else and reads no variable.
@@ -17,6 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifndef GRAFT_HOOK_TO_BINDIR
+#error "GRAFT_HOOK_TO_BINDIR must say where graft is installed, seen from this program"
+#endif
 #ifndef GRAFT_VERSION
 #error "GRAFT_VERSION must name graft's version"
 #endif
@@ -38,7 +41,7 @@ static const char kUsage[] =
     "\n"
     "Commands:\n"
     "  prestart     Run `graft hook prestart` with the site policy on the OCI state on stdin,\n"
-    "               with the graft installed beside this program and an environment of PATH alone\n"
+    "               with the graft installed with this program and an environment of PATH alone\n"
     "  poststart    Do nothing (as the toolkit's hook)\n"
     "  poststop     Do nothing (as the toolkit's hook)\n"
     "\n"
@@ -64,8 +67,10 @@ static int is_go_bool(const char* value) {
   return 0;
 }
 
-// The directory of this program's file: where the install put graft too.
-static int graft_beside_me(char* path, size_t size) {
+// graft as installed with this program: beside it (the build tree), else in
+// the bin directory the install put it in (GRAFT_HOOK_TO_BINDIR, relative to
+// this program's real directory: /proc/self/exe has its links resolved).
+static int installed_graft(char* path, size_t size) {
   char self[PATH_MAX];
   ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
   if (length <= 0) return -1;
@@ -74,12 +79,15 @@ static int graft_beside_me(char* path, size_t size) {
   if (slash == NULL) return -1;
   *slash = '\0';
   int written = snprintf(path, size, "%s/graft", self);
+  if (written <= 0 || (size_t)written >= size) return -1;
+  if (access(path, X_OK) == 0) return 0;
+  written = snprintf(path, size, "%s/%s/graft", self, GRAFT_HOOK_TO_BINDIR);
   return written > 0 && (size_t)written < size ? 0 : -1;
 }
 
 static int run_graft_prestart(void) {
   char graft[PATH_MAX];
-  if (graft_beside_me(graft, sizeof graft) != 0) {
+  if (installed_graft(graft, sizeof graft) != 0) {
     fprintf(stderr, "%s: cannot find its own file in /proc/self/exe: %s\n", kName, strerror(errno));
     return kExitError;
   }

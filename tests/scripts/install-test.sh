@@ -36,10 +36,23 @@ check_installed() {
     "$(realpath "$prefix")"/lib*/graft/plugins) ;;
     *) fail "$graft looks for plugins in $plugins, not under $prefix/lib" ;;
   esac
-  # Docker's --gpus entry point comes with a plain install (docs/hooks.md).
-  [ "$("$prefix/bin/nvidia-container-runtime-hook" -version)" = \
+  # Docker's --gpus entry point comes with a plain install, off PATH: a
+  # source install opts in by linking it onto dockerd's PATH (docs/hooks.md).
+  [ "$("$prefix/libexec/graft/nvidia-container-runtime-hook" -version)" = \
     "nvidia-container-runtime-hook ($graft_version)" ] ||
-    fail "no working $prefix/bin/nvidia-container-runtime-hook"
+    fail "no working $prefix/libexec/graft/nvidia-container-runtime-hook"
+  [ ! -e "$prefix/bin/nvidia-container-runtime-hook" ] && [ ! -L "$prefix/bin/nvidia-container-runtime-hook" ] ||
+    fail "a plain install put nvidia-container-runtime-hook on PATH ($prefix/bin)"
+  link_dir=$(mktemp -d "$scratch/path-XXXXXX")
+  ln -s "$prefix/libexec/graft/nvidia-container-runtime-hook" "$link_dir/nvidia-container-runtime-hook"
+  hook_out=$(printf '{}' | "$link_dir/nvidia-container-runtime-hook" prestart 2>&1) && hook_rc=0 || hook_rc=$?
+  case "$hook_out" in
+    *"cannot run"*) fail "the hook, reached through a link, did not find $prefix/bin/graft: $hook_out" ;;
+  esac
+  case "$hook_out" in
+    graft:*) ;;
+    *) fail "the hook, reached through a link, ran no graft (exit $hook_rc): $hook_out" ;;
+  esac
   for plugin in devices libraries ipc procfs cgroup ldcache; do
     [ -f "$plugins/lib$plugin.so" ] || fail "$plugins/lib$plugin.so is missing"
   done

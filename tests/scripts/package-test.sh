@@ -54,7 +54,8 @@ diff -u "$scratch/expected" "$scratch/packaged" >&2 ||
 dpkg-deb -c "$compat_deb" | awk '$1 !~ /^d/ {print $6}' | sort >"$scratch/packaged-compat"
 diff -u "$scratch/expected-compat" "$scratch/packaged-compat" >&2 ||
   fail "graft-nvidia-compat's files differ from the nvidia-compat component's (- installed, + packaged)"
-for file in ./usr/bin/nvidia-container-runtime-hook ./usr/share/man/man1/nvidia-container-runtime-hook.1.gz \
+for file in ./usr/bin/nvidia-container-runtime-hook ./usr/libexec/graft/nvidia-container-runtime-hook \
+            ./usr/share/man/man1/nvidia-container-runtime-hook.1.gz \
             ./usr/share/doc/graft-nvidia-compat/copyright ./usr/share/doc/graft-nvidia-compat/changelog.gz; do
   grep -qxF "$file" "$scratch/packaged-compat" || fail "graft-nvidia-compat lacks $file"
 done
@@ -67,9 +68,10 @@ for file in ./usr/bin/graft ./etc/graft/graft.toml ./usr/share/containers/oci/ho
 done
 # Owners and modes: root/root, and nothing group- or world-writable (a
 # directory such as /usr/share/containers/oci/hooks.d that a group could write
-# would let it add hooks that run as root).
+# would let it add hooks that run as root). A symlink's own mode means nothing
+# (it is always rwxrwxrwx); its owner still counts.
 for package in "$deb" "$compat_deb"; do dpkg-deb -c "$package"; done |
-  awk '$2 != "root/root" || substr($1, 6, 1) == "w" || substr($1, 9, 1) == "w"' >"$scratch/writable"
+  awk '$2 != "root/root" || ($1 !~ /^l/ && (substr($1, 6, 1) == "w" || substr($1, 9, 1) == "w"))' >"$scratch/writable"
 [ ! -s "$scratch/writable" ] ||
   fail "entries not root's, or group- or world-writable: $(cat "$scratch/writable")"
 for listing in "$scratch/packaged" "$scratch/packaged-compat"; do

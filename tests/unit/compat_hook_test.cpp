@@ -7,6 +7,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+
 #include <string>
 #include <vector>
 
@@ -133,14 +135,30 @@ TEST_CASE("nvidia-container-runtime-hook refuses an unknown command or flag with
   CHECK_FALSE(installed.graft_ran());
 }
 
-TEST_CASE("nvidia-container-runtime-hook with no graft beside it fails in one line naming where it looked",
+TEST_CASE("nvidia-container-runtime-hook as installed, in libexec/graft and linked onto PATH, runs the graft in "
+          "the install's bin directory", "[compat-hook]") {
+  graft::fixture::TempDir prefix{"graft-compat-install-"};
+  std::string hook = prefix.path() + "/" GRAFT_TEST_LIBEXECDIR "/graft/nvidia-container-runtime-hook";
+  graft::fixture::copy_file(GRAFT_COMPAT_HOOK_BINARY, hook, 0755);
+  graft::fixture::write_file(prefix.path() + "/" GRAFT_TEST_BINDIR "/graft", stand_in_graft("installed"), 0755);
+  InstalledHook path_dir(false);
+  std::string link = path_dir.dir.path() + "/path-dir/nvidia-container-runtime-hook";
+  graft::fixture::make_symlink(hook, link);
+  auto result = run_hook(path_dir, link, {"prestart"}, kState);
+  INFO(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == "installed: hook prestart\n" + kState);
+}
+
+TEST_CASE("nvidia-container-runtime-hook with no graft installed with it fails in one line naming where it looked",
           "[compat-hook]") {
   InstalledHook installed(false);
   auto result = run_hook(installed, installed.hook, {"prestart"}, kState);
   CHECK(result.exit_code == 1);
   CHECK(result.out.empty());
-  CHECK(result.err == "nvidia-container-runtime-hook: cannot run " + installed.bin +
-                          "/graft: No such file or directory\n");
+  CHECK_THAT(result.err, Catch::StartsWith("nvidia-container-runtime-hook: cannot run " + installed.bin + "/"));
+  CHECK_THAT(result.err, Catch::EndsWith("/graft: No such file or directory\n"));
+  CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
 }
 
 TEST_CASE("nvidia-container-runtime-hook --version and --help answer without a command", "[compat-hook]") {
