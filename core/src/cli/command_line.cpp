@@ -31,6 +31,7 @@ struct ParsedOptions {
   PolicyTestOptions policy_test;
   PolicyDiffOptions policy_diff;
   std::string policy_show_format = "toml";
+  PolicyImportOptions policy_import;
   LogOptions log;
   std::string completion_shell;
 };
@@ -103,6 +104,22 @@ void add_policy_diff_command(CLI::App& policy, PolicyDiffOptions& options) {
   command->add_flag("--fail-on-change", options.fail_on_change, "Exit 1 when any case changed");
 }
 
+void add_policy_import_command(CLI::App& policy, PolicyImportOptions& options) {
+  auto* command = policy.add_subcommand(
+      "import", "Write a site policy from another tool's configuration file (docs/migrating.md)");
+  command->footer(
+      "Examples (a shipped policy provides each importer, named in docs/migrating.md;\n"
+      "`graft policy import-NAME` is `graft policy import NAME`):\n"
+      "  graft policy import NAME /etc/vendor/config.toml --output /etc/graft/graft.toml\n"
+      "  graft policy import-NAME              (the importer's default file, to stdout)\n"
+      "Keys without a graft equivalent are listed in the file with the reason; one summary\n"
+      "line goes to stderr. The written policy has passed `graft policy check`.");
+  command->add_option("importer", options.importer, "The importer, e.g. the vendor policy's name")->required();
+  command->add_option("file", options.file, "The file to import (default: the importer's)");
+  command->add_option("--output", options.output, "File to write (replaced whole), or - for stdout")
+      ->capture_default_str();
+}
+
 void add_policy_command(CLI::App& app, ParsedOptions& parsed) {
   auto* command = app.add_subcommand("policy", "Work with the site policy");
   command->require_subcommand(1);
@@ -110,11 +127,13 @@ void add_policy_command(CLI::App& app, ParsedOptions& parsed) {
       "Examples:\n"
       "  graft policy check --policy /etc/graft/graft.toml\n"
       "  graft policy test /etc/graft/tests\n"
-      "  graft policy show --format json");
+      "  graft policy show --format json\n"
+      "  graft policy import NAME FILE    (another tool's configuration; docs/migrating.md)");
   command->add_subcommand("check", "Validate the policy and its rule files")
       ->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
   add_policy_test_command(*command, parsed.policy_test);
   add_policy_diff_command(*command, parsed.policy_diff);
+  add_policy_import_command(*command, parsed.policy_import);
   auto* show = command->add_subcommand(
       "show", "Print the merged policy as this node runs it: files, sections with file:line, rules and phases");
   show->footer(
@@ -327,6 +346,27 @@ std::string_view command_word(int argc, char** argv) {
   return {};
 }
 
+// The words of the command line, with `policy import-NAME` spelt as
+// `policy import NAME`: a vendor's importer keeps the name its users know
+// (docs/migrating.md) without core knowing any vendor.
+std::vector<std::string> expand_import_alias(int argc, char** argv) {
+  std::vector<std::string> words(argv, argv + argc);
+  int seen = 0;  // words that are not options: the command, then its subcommand
+  for (std::size_t i = 1; i < words.size() && seen < 2; ++i) {
+    if (words[i].starts_with("-")) {
+      if (takes_global_value(words[i])) ++i;
+      continue;
+    }
+    if (++seen == 1 && words[i] != "policy") break;
+    if (seen == 2 && words[i].starts_with("import-") && words[i].size() > 7) {
+      std::string name = words[i].substr(7);
+      words[i] = "import";
+      words.insert(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, name);
+    }
+  }
+  return words;
+}
+
 // Every command, in `graft --help` order, and what adds it with its options.
 struct CommandEntry {
   std::string_view name;
@@ -382,6 +422,8 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
       return [o = parsed.policy_test](const GlobalOptions& g) { return run_policy_test(g, o); };
     if (parsed.policy_command == "diff")
       return [o = parsed.policy_diff](const GlobalOptions& g) { return run_policy_diff(g, o); };
+    if (parsed.policy_command == "import")
+      return [o = parsed.policy_import](const GlobalOptions& g) { return run_policy_import(g, o); };
     if (parsed.policy_command == "show")
       return [f = parsed.policy_show_format](const GlobalOptions& g) { return run_policy_show(g, f); };
     return run_policy_check;
@@ -391,7 +433,13 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
 
 }  // namespace
 
-CommandLine parse_command_line(int argc, char** argv) {
+CommandLine parse_command_line(int given_argc, char** given_argv) {
+  std::vector<std::string> words = expand_import_alias(given_argc, given_argv);
+  std::vector<char*> pointers;
+  for (auto& word : words) pointers.push_back(word.data());
+  pointers.push_back(nullptr);
+  int argc = static_cast<int>(words.size());
+  char** argv = pointers.data();
   CommandLine line;
   ParsedOptions parsed;
   CLI::App app{"graft: declarative GPU access for OCI containers"};
