@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "cli/command_words.hpp"
 #include "cli/completion_tree.hpp"
 #include "completion/completion_script.hpp"
 #include "files/install_dirs.hpp"
@@ -303,11 +304,6 @@ void add_version_command(CLI::App& app) {
 // The first word that is not an option (or a global option's value), when
 // it names no command (or, after `policy`, no policy command): CLI11 would
 // only say "A subcommand is required".
-bool takes_global_value(std::string_view arg) {
-  static constexpr std::string_view takes_value[] = {"--policy", "--policy-dir", "--log-level"};
-  return std::find(std::begin(takes_value), std::end(takes_value), arg) != std::end(takes_value);
-}
-
 std::optional<std::string> unknown_command(int argc, char** argv, const CLI::App& app) {
   const CLI::App* parent = &app;
   std::string parents;  // "" or "policy ": the commands already matched
@@ -333,38 +329,6 @@ std::optional<std::string> unknown_command(int argc, char** argv, const CLI::App
     parents += std::string(arg) + " ";
   }
   return std::nullopt;
-}
-
-// The first word that is not an option or a global option's value: the
-// command, when one is given.
-std::string_view command_word(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (!arg.starts_with("-")) return arg;
-    if (takes_global_value(arg)) ++i;
-  }
-  return {};
-}
-
-// The words of the command line, with `policy import-NAME` spelt as
-// `policy import NAME`: a vendor's importer keeps the name its users know
-// (docs/migrating.md) without core knowing any vendor.
-std::vector<std::string> expand_import_alias(int argc, char** argv) {
-  std::vector<std::string> words(argv, argv + argc);
-  int seen = 0;  // words that are not options: the command, then its subcommand
-  for (std::size_t i = 1; i < words.size() && seen < 2; ++i) {
-    if (words[i].starts_with("-")) {
-      if (takes_global_value(words[i])) ++i;
-      continue;
-    }
-    if (++seen == 1 && words[i] != "policy") break;
-    if (seen == 2 && words[i].starts_with("import-") && words[i].size() > 7) {
-      std::string name = words[i].substr(7);
-      words[i] = "import";
-      words.insert(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, name);
-    }
-  }
-  return words;
 }
 
 // Every command, in `graft --help` order, and what adds it with its options.
@@ -434,12 +398,9 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
 }  // namespace
 
 CommandLine parse_command_line(int given_argc, char** given_argv) {
-  std::vector<std::string> words = expand_import_alias(given_argc, given_argv);
-  std::vector<char*> pointers;
-  for (auto& word : words) pointers.push_back(word.data());
-  pointers.push_back(nullptr);
-  int argc = static_cast<int>(words.size());
-  char** argv = pointers.data();
+  CommandWords words(given_argc, given_argv);
+  int argc = words.argc();
+  char** argv = words.argv();
   CommandLine line;
   ParsedOptions parsed;
   CLI::App app{"graft: declarative GPU access for OCI containers"};
