@@ -190,6 +190,38 @@ TEST_CASE("an importer whose two keys set one graft key differently is an error"
   CHECK_THAT(result.error().message, Catch::Contains("b sets host.driver_root to \"/b\", but a already set it to \"/a\""));
 }
 
+TEST_CASE("without a file the importer's default file is read", "[import]") {
+  graft::policy_test::PolicyFiles files;
+  std::string config = files.write("etc/acme.toml", "root = \"/opt/acme\"\n");
+  files.write("acme/import/acme.toml", "include = \"nvidia\"\nfile = \"" + config +
+                                           "\"\n[key.root]\nset = { \"host.driver_root\" = \"{value}\" }\n");
+  auto result = import_site_policy("acme", "", vendor_search({files.path("")}));
+  REQUIRE(result.ok());
+  CHECK(result->source == config);
+  CHECK(setting(*result, "host.driver_root") == "\"/opt/acme\"");
+}
+
+TEST_CASE("an import whose policy fails the check writes nothing", "[import][cli]") {
+  graft::policy_test::PolicyFiles files;
+  files.write("acme/import/acme.toml",
+              "include = \"nvidia\"\n[key.root]\nset = { \"host.no_such_root\" = \"{value}\" }\n");
+  std::string config = files.write("acme.toml", "root = \"/opt/acme\"\n");
+  std::string output = files.path("graft.toml");
+  auto run = testing::run_graft({"--policy-dir", files.path(""), "--policy-dir", kPolicies, "policy",
+                                 "import-acme", config, "--output", output});
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.err, Catch::Contains("does not pass the check"));
+  CHECK_THAT(run.err, Catch::Contains("<generated policy>:"));
+  CHECK_THAT(run.err, Catch::Contains("no_such_root"));
+  CHECK_FALSE(std::filesystem::exists(output));
+}
+
+TEST_CASE("import-NAME is an alias only as a policy command", "[import][cli]") {
+  auto run = testing::run_graft({"--policy-dir", kPolicies, "import-nvidia", kShapes + "debian-1.13.toml"});
+  CHECK(run.exit_code == 2);
+  CHECK_THAT(run.err, Catch::Contains("unknown command 'import-nvidia'"));
+}
+
 TEST_CASE("graft policy import-nvidia writes a policy graft policy check accepts, with a summary line",
           "[import][cli]") {
   graft::policy_test::PolicyFiles files;

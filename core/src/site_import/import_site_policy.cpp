@@ -59,16 +59,26 @@ class TempPolicyFile {
   std::string path_;
 };
 
+Status checked_policy(const std::string& path, const PolicySearch& search) {
+  auto policy = load_policy(path, search);
+  if (!policy) return policy.error();
+  if (auto status = check_rule_files(*policy); !status) return status;
+  if (auto samples = check_rules_on_samples(*policy); !samples) return samples.error();
+  return ok_status();
+}
+
 }  // namespace
 
 Status check_site_policy_text(const std::string& text, const PolicySearch& search) {
   TempPolicyFile file;
   if (auto status = file.create(text); !status) return status;
-  auto policy = load_policy(file.path(), search);
-  if (!policy) return policy.error();
-  if (auto status = check_rule_files(*policy); !status) return status;
-  if (auto samples = check_rules_on_samples(*policy); !samples) return samples.error();
-  return ok_status();
+  Status checked = checked_policy(file.path(), search);
+  if (checked) return checked;
+  // The temp file is gone when the message is read: name the text instead.
+  std::string message = checked.error().message;
+  for (auto at = message.find(file.path()); at != std::string::npos; at = message.find(file.path()))
+    message.replace(at, file.path().size(), "<generated policy>");
+  return Error{message};
 }
 
 Result<ImportedPolicy> import_site_policy(const std::string& importer_name, const std::string& file,
