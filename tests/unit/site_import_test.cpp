@@ -72,9 +72,18 @@ TEST_CASE("the 1.17 default config.toml is known key by key", "[import]") {
   CHECK(policy.result.count(Outcome::unknown) == 0);
   CHECK(policy.result.settings.empty());
   CHECK(key(policy, "nvidia-container-runtime.modes.cdi.spec-dirs").outcome == Outcome::unchanged);
+  CHECK(policy.summary == "14 keys kept, 1 not expressible, 0 unknown to the importer");
+}
+
+TEST_CASE("the 1.18 default config.toml names CUDA forward compatibility as not expressible yet",
+          "[import]") {
+  auto policy = imported("default-1.18.toml");
+  CHECK(policy.result.count(Outcome::unknown) == 0);
+  CHECK(policy.result.settings.empty());
   // Forward compatibility is being built (issue 30): until then it is named.
   CHECK(key(policy, "nvidia-container-runtime.modes.legacy.cuda-compat-mode").outcome ==
         Outcome::inexpressible);
+  CHECK(key(policy, "nvidia-container-runtime.runtimes").outcome == Outcome::unchanged);
 }
 
 TEST_CASE("a hardened Kubernetes config.toml trusts env requests only from privileged containers",
