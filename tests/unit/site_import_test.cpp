@@ -108,6 +108,14 @@ TEST_CASE("a driver container's config.toml keeps its driver root, ldconfig and 
   CHECK(setting(policy, "discovery.ldcache") == "");  // the default path needs no setting
 }
 
+TEST_CASE("a config.toml in legacy mode keeps CDI annotations untrusted, as legacy mode ignored them",
+          "[import]") {
+  auto policy = imported("driver-container.toml");
+  CHECK(setting(policy, "requests.privileged") == R"(["env"])");
+  CHECK(setting(policy, "requests.unprivileged") == R"(["env"])");
+  CHECK(setting(imported("debian-1.13.toml"), "requests.unprivileged") == "");  // auto: unchanged
+}
+
 TEST_CASE("a rootless config.toml lists no-cgroups, user and the keys the importer does not know",
           "[import]") {
   auto policy = imported("rootless-suse.toml");
