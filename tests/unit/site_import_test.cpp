@@ -116,6 +116,15 @@ TEST_CASE("a config.toml in legacy mode keeps CDI annotations untrusted, as lega
   CHECK(setting(imported("debian-1.13.toml"), "requests.unprivileged") == "");  // auto: unchanged
 }
 
+TEST_CASE("a Jetson config.toml keeps its capability list and names CSV mode as not expressible",
+          "[import]") {
+  auto policy = imported("jetson-csv.toml");
+  CHECK(setting(policy, "data.supported_capabilities") ==
+        R"(["compute", "compat32", "graphics", "utility", "video", "display"])");
+  CHECK(key(policy, "nvidia-container-runtime.mode").outcome == Outcome::inexpressible);
+  CHECK(key(policy, "nvidia-container-runtime.modes.csv.mount-spec-path").outcome == Outcome::unchanged);
+}
+
 TEST_CASE("a rootless config.toml lists no-cgroups, user and the keys the importer does not know",
           "[import]") {
   auto policy = imported("rootless-suse.toml");
