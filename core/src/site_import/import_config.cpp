@@ -13,9 +13,6 @@
 namespace graft::site_import {
 namespace {
 
-// Values compare and print as one line of TOML.
-std::string import_value_text(const toml::node& node) { return one_line_toml(node); }
-
 struct Leaf {
   std::string key;
   const toml::node* node;
@@ -32,8 +29,9 @@ void collect_leaves(const toml::table& table, const std::string& prefix, std::ve
   }
 }
 
+// Values compare as they print: one line of TOML (so 1 and 1.0 differ).
 bool case_matches(const toml::table& one, const toml::node& value) {
-  if (const auto* equals = one.get("equals")) return import_value_text(*equals) == import_value_text(value);
+  if (const auto* equals = one.get("equals")) return one_line_toml(*equals) == one_line_toml(value);
   if (auto prefix = one["prefix"].value<std::string>())
     return value.is_string() && value.as_string()->get().starts_with(*prefix);
   return true;
@@ -90,7 +88,7 @@ class SettingsBuilder {
     if (!literal.is_string() || text->find("{value}") == std::string::npos) return literal;
     if (*text == "{value}") return value;
     std::string replaced = *text;
-    std::string with = value.value<std::string>().value_or(import_value_text(value));
+    std::string with = value.value<std::string>().value_or(one_line_toml(value));
     for (auto at = replaced.find("{value}"); at != std::string::npos; at = replaced.find("{value}", at + with.size()))
       replaced.replace(at, 7, with);
     scratch_.insert_or_assign("text", replaced);
@@ -98,9 +96,9 @@ class SettingsBuilder {
   }
 
   Status assign(const std::string& name, const toml::node& value, KeyImport& key) {
-    if (const auto* earlier = out_.settings.get(name); earlier && import_value_text(*earlier) != import_value_text(value))
+    if (const auto* earlier = out_.settings.get(name); earlier && one_line_toml(*earlier) != one_line_toml(value))
       return make_error("{}: {} sets {} to {}, but {} already set it to {}", importer_.path, key.key, name,
-                        import_value_text(value), fmt::join(out_.sources[name], ", "), import_value_text(*earlier));
+                        one_line_toml(value), fmt::join(out_.sources[name], ", "), one_line_toml(*earlier));
     value.visit([&](const auto& typed) { out_.settings.insert_or_assign(name, typed); });
     record(name, key);
     return ok_status();
@@ -145,7 +143,7 @@ Result<SiteImport> import_config(const Importer& importer, const toml::table& co
   collect_leaves(config, "", leaves);
   SettingsBuilder builder(importer, out);
   for (const Leaf& leaf : leaves) {
-    KeyImport key{.key = leaf.key, .value = import_value_text(*leaf.node), .line = leaf.node->source().begin.line};
+    KeyImport key{.key = leaf.key, .value = one_line_toml(*leaf.node), .line = leaf.node->source().begin.line};
     const auto* entry = importer.keys[leaf.key].as_table();
     key.reason = entry ? "no case of the importer matches this value" : "";
     key.outcome = entry ? Outcome::inexpressible : Outcome::unknown;
