@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -246,6 +247,19 @@ TEST_CASE("import-NAME is an alias only as a policy command", "[import][cli]") {
   auto run = testing::run_graft({"--policy-dir", kPolicies, "import-nvidia", kShapes + "debian-1.13.toml"});
   CHECK(run.exit_code == 2);
   CHECK_THAT(run.err, Catch::Contains("unknown command 'import-nvidia'"));
+}
+
+TEST_CASE("docs/migrating.md names every config.toml key the nvidia importer maps", "[import]") {
+  auto importer = read_importer("nvidia", kPolicies + "/nvidia/import/nvidia.toml");
+  REQUIRE(importer.ok());
+  std::ifstream doc(GRAFT_SOURCE_DIR "/docs/migrating.md");
+  std::string text((std::istreambuf_iterator<char>(doc)), std::istreambuf_iterator<char>());
+  for (const auto& [name, entry] : importer->keys) {
+    std::string key(name.str());
+    std::string last = key.substr(key.rfind('.') == std::string::npos ? 0 : key.rfind('.') + 1);
+    INFO(key);
+    CHECK_THAT(text, Catch::Contains(last + "`"));  // rows name keys as `[section] key` or `… key`
+  }
 }
 
 TEST_CASE("graft policy import-nvidia writes a policy graft policy check accepts, with a summary line",
