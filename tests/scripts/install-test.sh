@@ -3,9 +3,10 @@
 # with DESTDIR, find their shipped policies and plugins from where the
 # binary is: `graft version` names the directories, they hold what was
 # installed, `include = ["nvidia"]` resolves, the installed policy test
-# suites pass, the hooks.d file gives the hook an explicit env of PATH
-# alone, and Docker's --gpus entry point nvidia-container-runtime-hook is
-# installed beside graft. Usage: install-test.sh BUILD_DIR
+# suites pass, the installed importer runs, the hooks.d file gives the hook
+# an explicit env of PATH alone, and Docker's --gpus entry point
+# nvidia-container-runtime-hook is installed in libexec/graft/, off PATH.
+# Usage: install-test.sh BUILD_DIR
 set -euo pipefail
 build=$1
 scratch=$(mktemp -d /tmp/graft-install-XXXXXX)
@@ -64,6 +65,10 @@ check_installed() {
     fail "the installed nvidia test cases do not pass with $graft"
   "$graft" --policy "$policies/examples/example-site.toml" policy test "$policies/examples/tests" >/dev/null ||
     fail "the installed example test cases do not pass with $graft"
+  # The nvidia importer is installed with its policy (docs/migrating.md).
+  printf 'accept-nvidia-visible-devices-envvar-when-unprivileged = false\n' >"$scratch/config.toml"
+  "$graft" policy import-nvidia "$scratch/config.toml" 2>/dev/null | grep -q '^unprivileged = \["annotations"\]$' ||
+    fail "$graft policy import-nvidia does not find the installed importer"
   echo "install-test: $prefix: policies $policies, plugins $plugins"
 }
 

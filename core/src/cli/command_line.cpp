@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "cli/command_words.hpp"
 #include "cli/completion_tree.hpp"
 #include "completion/completion_script.hpp"
 #include "files/install_dirs.hpp"
@@ -31,6 +32,7 @@ struct ParsedOptions {
   PolicyTestOptions policy_test;
   PolicyDiffOptions policy_diff;
   std::string policy_show_format = "toml";
+  PolicyImportOptions policy_import;
   LogOptions log;
   std::string completion_shell;
 };
@@ -103,6 +105,22 @@ void add_policy_diff_command(CLI::App& policy, PolicyDiffOptions& options) {
   command->add_flag("--fail-on-change", options.fail_on_change, "Exit 1 when any case changed");
 }
 
+void add_policy_import_command(CLI::App& policy, PolicyImportOptions& options) {
+  auto* command = policy.add_subcommand(
+      "import", "Write a site policy from another tool's configuration file (docs/migrating.md)");
+  command->footer(
+      "Examples (a shipped policy provides each importer, named in docs/migrating.md;\n"
+      "`graft policy import-NAME` is `graft policy import NAME`):\n"
+      "  graft policy import NAME /etc/vendor/config.toml --output /etc/graft/graft.toml\n"
+      "  graft policy import-NAME              (the importer's default file, to stdout)\n"
+      "Keys without a graft equivalent are listed in the file with the reason; one summary\n"
+      "line goes to stderr. The written policy has passed `graft policy check`.");
+  command->add_option("importer", options.importer, "The importer, e.g. the vendor policy's name")->required();
+  command->add_option("file", options.file, "The file to import (default: the importer's)");
+  command->add_option("--output", options.output, "File to write (replaced whole), or - for stdout")
+      ->capture_default_str();
+}
+
 void add_policy_command(CLI::App& app, ParsedOptions& parsed) {
   auto* command = app.add_subcommand("policy", "Work with the site policy");
   command->require_subcommand(1);
@@ -110,11 +128,13 @@ void add_policy_command(CLI::App& app, ParsedOptions& parsed) {
       "Examples:\n"
       "  graft policy check --policy /etc/graft/graft.toml\n"
       "  graft policy test /etc/graft/tests\n"
-      "  graft policy show --format json");
+      "  graft policy show --format json\n"
+      "  graft policy import NAME FILE    (another tool's configuration; docs/migrating.md)");
   command->add_subcommand("check", "Validate the policy and its rule files")
       ->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
   add_policy_test_command(*command, parsed.policy_test);
   add_policy_diff_command(*command, parsed.policy_diff);
+  add_policy_import_command(*command, parsed.policy_import);
   auto* show = command->add_subcommand(
       "show", "Print the merged policy as this node runs it: files, sections with file:line, rules and phases");
   show->footer(
@@ -284,11 +304,6 @@ void add_version_command(CLI::App& app) {
 // The first word that is not an option (or a global option's value), when
 // it names no command (or, after `policy`, no policy command): CLI11 would
 // only say "A subcommand is required".
-bool takes_global_value(std::string_view arg) {
-  static constexpr std::string_view takes_value[] = {"--policy", "--policy-dir", "--log-level"};
-  return std::find(std::begin(takes_value), std::end(takes_value), arg) != std::end(takes_value);
-}
-
 std::optional<std::string> unknown_command(int argc, char** argv, const CLI::App& app) {
   const CLI::App* parent = &app;
   std::string parents;  // "" or "policy ": the commands already matched
@@ -314,17 +329,6 @@ std::optional<std::string> unknown_command(int argc, char** argv, const CLI::App
     parents += std::string(arg) + " ";
   }
   return std::nullopt;
-}
-
-// The first word that is not an option or a global option's value: the
-// command, when one is given.
-std::string_view command_word(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (!arg.starts_with("-")) return arg;
-    if (takes_global_value(arg)) ++i;
-  }
-  return {};
 }
 
 // Every command, in `graft --help` order, and what adds it with its options.
@@ -382,6 +386,8 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
       return [o = parsed.policy_test](const GlobalOptions& g) { return run_policy_test(g, o); };
     if (parsed.policy_command == "diff")
       return [o = parsed.policy_diff](const GlobalOptions& g) { return run_policy_diff(g, o); };
+    if (parsed.policy_command == "import")
+      return [o = parsed.policy_import](const GlobalOptions& g) { return run_policy_import(g, o); };
     if (parsed.policy_command == "show")
       return [f = parsed.policy_show_format](const GlobalOptions& g) { return run_policy_show(g, f); };
     return run_policy_check;
@@ -391,7 +397,10 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
 
 }  // namespace
 
-CommandLine parse_command_line(int argc, char** argv) {
+CommandLine parse_command_line(int given_argc, char** given_argv) {
+  CommandWords words(given_argc, given_argv);
+  int argc = words.argc();
+  char** argv = words.argv();
   CommandLine line;
   ParsedOptions parsed;
   CLI::App app{"graft: declarative GPU access for OCI containers"};

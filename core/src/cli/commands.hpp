@@ -109,11 +109,20 @@ struct PolicyDiffOptions {
   bool fail_on_change = false;
 };
 
+// `graft policy import NAME [FILE]` (docs/migrating.md); `import-NAME` is
+// the same command (import_alias.hpp).
+struct PolicyImportOptions {
+  std::string importer;  // an importer a shipped policy provides (<dir>/*/import/NAME.toml)
+  std::string file;      // empty: the importer's default file
+  std::string output = "-";
+};
+
 Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options);
 Result<int> run_inventory(const GlobalOptions& global, const std::string& format);
 Result<int> run_policy_check(const GlobalOptions& global);
 Result<int> run_policy_test(const GlobalOptions& global, const PolicyTestOptions& options);
 Result<int> run_policy_diff(const GlobalOptions& global, const PolicyDiffOptions& options);
+Result<int> run_policy_import(const GlobalOptions& global, const PolicyImportOptions& options);
 Result<int> run_policy_show(const GlobalOptions& global, const std::string& format);
 Result<int> run_hook(const GlobalOptions& global, const std::string& stage);
 Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options);
