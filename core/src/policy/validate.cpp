@@ -40,6 +40,18 @@ Status check_defaults(const Policy& policy) {
   return ok_status();
 }
 
+Status check_cdi_gpu_capabilities(const Policy& policy) {
+  auto sets = names_of(policy.capabilities);
+  const auto& named = policy.cdi.gpu_capabilities.sets;
+  for (std::size_t i = 0; i < named.size(); ++i) {
+    if (policy.capabilities.contains(named[i].value)) continue;
+    return error_at(named[i].origin, indexed("cdi.gpu_capabilities", i),
+                    fmt::format("no capability set named '{}'{}", named[i].value,
+                                did_you_mean(named[i].value, sets)));
+  }
+  return ok_status();
+}
+
 Status check_set_devices(const Policy& policy, const CapabilitySet& set) {
   auto classes = names_of(policy.devices);
   for (std::size_t i = 0; i < set.devices.size(); ++i) {
@@ -128,6 +140,7 @@ Status check_device_class(const DeviceClass& device) {
 
 Status validate_policy(const Policy& policy) {
   if (auto status = check_defaults(policy); !status) return status;
+  if (auto status = check_cdi_gpu_capabilities(policy); !status) return status;
   for (const auto& [name, device] : policy.devices) {
     if (auto status = check_device_class(device); !status) return status;
   }
