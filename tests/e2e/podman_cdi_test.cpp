@@ -120,6 +120,25 @@ TEST_CASE("podman 4.3.1 runs a container with GPU 1 alone from graft's CDI spec,
   CHECK(audit_records(container.id, "applied").size() == 2);
 }
 
+TEST_CASE("podman runs a container with all alone from graft's CDI spec, and it gets every GPU and the default "
+          "capabilities: exactly what graft plan prints for NVIDIA_VISIBLE_DEVICES=all",
+          "[podman][cdi]") {
+  GRAFT_SKIP_IF(podman_skip_reason());
+  std::string kind = unique_kind();
+  InstalledSpec installed(gpu_host().policy, kind);
+  INFO(installed.result().err);
+  REQUIRE(installed.result().exit_code == 0);
+  BundleSpec every_gpu;
+  every_gpu.env = {"NVIDIA_VISIBLE_DEVICES=all"};
+  auto container = run_podman_cdi(kind, {"all"}, every_gpu);
+  require_ran_cleanly(container);
+  CHECK(container.plan.at("decisions").at("granted").at("devices").size() == kFakeGpus);
+  check_planned_libraries(container);
+  check_planned_binary(container, "nvidia-smi");
+  check_exactly_the_planned_targets(container);
+  CHECK(audit_records(container.id, "applied").size() == 2);
+}
+
 TEST_CASE("podman runs GPU 1 named with capability-compute and capability-utility, sets the GPU device carries "
           "too: the hooks named twice give the same container",
           "[podman][cdi]") {
