@@ -8,7 +8,8 @@
 // spec-level edits; each device keeps only what it adds. So the edits a
 // request names in CDI add up to the plan `graft plan` makes for the same
 // request (CDI engines merge duplicate mounts and nodes; a set named twice
-// runs its hook twice, and the hook's work is idempotent). Pure: the inventory and policy come in as values.
+// runs its hook twice, and the hook's work is idempotent). Pure: the
+// inventory and policy come in as values.
 #pragma once
 
 #include <optional>
