@@ -1,10 +1,13 @@
 // Debian's podman 4.3.1 as a real CDI consumer: `graft cdi generate` writes
 // the spec for the e2e fake host into /etc/cdi, and `podman run --device
-// KIND=1 --device KIND=capability-compute --device KIND=capability-utility`
-// injects it, graft's own hooks (`graft cdi-hook createRuntime`) included.
-// No graft hook is configured: what the container gets comes from the spec
-// alone, and the check script generated from `graft plan` for GPU 1 with
-// compute,utility proves it is that plan, as the hook tests prove theirs.
+// KIND=1` injects it, graft's own hooks (`graft cdi-hook createRuntime`)
+// included. No graft hook is configured: what the container gets comes from
+// the spec alone, and the check script generated from `graft plan` for the
+// same request (GPU 1 with the policy's default capabilities, compute and
+// utility) proves it is that plan, as the hook tests prove theirs. The GPU
+// alone gives the default capabilities, as every CDI consumer expects; a
+// spec generated for least privilege gives them only through capability
+// devices.
 // Each spec has a kind of its own and a unique file name, removed at the
 // end even when the case fails, so parallel tests never see each other's.
 #include <catch2/catch.hpp>
@@ -39,10 +42,12 @@ std::string unique_kind() {
 // A generated spec in /etc/cdi for as long as this lives.
 class InstalledSpec {
  public:
-  InstalledSpec(const std::string& policy, const std::string& kind) {
+  InstalledSpec(const std::string& policy, const std::string& kind, const std::vector<std::string>& options = {}) {
     std::filesystem::create_directories(kCdiDir);
     path_ = std::string(kCdiDir) + "/" + kind.substr(0, kind.find('/')) + ".json";
-    result_ = testing::run_graft({"--policy", policy, "cdi", "generate", "--kind", kind, "--output", path_});
+    std::vector<std::string> args = {"--policy", policy, "cdi", "generate", "--kind", kind, "--output", path_};
+    args.insert(args.end(), options.begin(), options.end());
+    result_ = testing::run_graft(args);
   }
   ~InstalledSpec() { std::filesystem::remove(path_); }
   InstalledSpec(const InstalledSpec&) = delete;
@@ -66,10 +71,40 @@ ProbedContainer run_podman_cdi(const std::string& kind, const std::vector<std::s
   return run_podman_probed(args, spec);
 }
 
+// GPU 1 with the policy's default capabilities: what `graft plan` checks
+// the container against (the env reaches graft plan, never podman).
+BundleSpec gpu1_default_capabilities() {
+  BundleSpec spec;
+  spec.env = {"NVIDIA_VISIBLE_DEVICES=1"};
+  return spec;
+}
+
+// The planned target whose name is `name` exists in the container.
+void check_planned_binary(const ProbedContainer& container, const std::string& name) {
+  std::string target;
+  for (const auto& action : container.plan.at("actions"))
+    if (action.at("kind") == "bind_mount" && action.at("target").get<std::string>().ends_with("/" + name))
+      target = action.at("target");
+  INFO(name << " in the plan: " << target);
+  REQUIRE_FALSE(target.empty());
+  auto exists = container.report.find("exists", target);
+  REQUIRE(exists);
+  CHECK(exists->at(0) == "1");
+}
+
+void check_gpu1_with_default_capabilities(const ProbedContainer& container) {
+  require_ran_cleanly(container);
+  check_gpu1_devices(container);
+  check_planned_libraries(container);  // libcuda.so.1 in the container's ld cache among them
+  check_planned_binary(container, "nvidia-smi");
+  check_gpu1_procfs(container);
+  check_exactly_the_planned_targets(container);
+}
+
 }  // namespace
 
-TEST_CASE("podman 4.3.1 runs a container with GPU 1, compute and utility from graft's CDI spec, "
-          "and it gets exactly what graft plan prints for that request",
+TEST_CASE("podman 4.3.1 runs a container with GPU 1 alone from graft's CDI spec, and it gets the default "
+          "capabilities (libcuda.so.1, nvidia-smi): exactly what graft plan prints for NVIDIA_VISIBLE_DEVICES=1",
           "[podman][cdi]") {
   GRAFT_SKIP_IF(podman_skip_reason());
   std::string kind = unique_kind();
@@ -77,6 +112,58 @@ TEST_CASE("podman 4.3.1 runs a container with GPU 1, compute and utility from gr
   INFO(installed.result().err);
   REQUIRE(installed.result().exit_code == 0);
   CHECK(installed.document()["cdiVersion"] == "0.5.0");
+  auto container = run_podman_cdi(kind, {"1"}, gpu1_default_capabilities());
+  check_gpu1_with_default_capabilities(container);
+  // graft's hooks ran, each writing its record: the spec-level one (procfs
+  // mask, GPU 1's procfs directory) and GPU 1's (compute's and utility's
+  // links, the ld cache).
+  CHECK(audit_records(container.id, "applied").size() == 2);
+}
+
+TEST_CASE("podman runs a container with all alone from graft's CDI spec, and it gets every GPU and the default "
+          "capabilities: exactly what graft plan prints for NVIDIA_VISIBLE_DEVICES=all",
+          "[podman][cdi]") {
+  GRAFT_SKIP_IF(podman_skip_reason());
+  std::string kind = unique_kind();
+  InstalledSpec installed(gpu_host().policy, kind);
+  INFO(installed.result().err);
+  REQUIRE(installed.result().exit_code == 0);
+  BundleSpec every_gpu;
+  every_gpu.env = {"NVIDIA_VISIBLE_DEVICES=all"};
+  auto container = run_podman_cdi(kind, {"all"}, every_gpu);
+  require_ran_cleanly(container);
+  CHECK(container.plan.at("decisions").at("granted").at("devices").size() == kFakeGpus);
+  check_planned_libraries(container);
+  check_planned_binary(container, "nvidia-smi");
+  check_exactly_the_planned_targets(container);
+  CHECK(audit_records(container.id, "applied").size() == 2);
+}
+
+TEST_CASE("podman runs GPU 1 named with capability-compute and capability-utility, sets the GPU device carries "
+          "too: the hooks named twice give the same container",
+          "[podman][cdi]") {
+  GRAFT_SKIP_IF(podman_skip_reason());
+  std::string kind = unique_kind();
+  InstalledSpec installed(gpu_host().policy, kind);
+  INFO(installed.result().err);
+  REQUIRE(installed.result().exit_code == 0);
+  auto container = run_podman_cdi(kind, {"1", "capability-compute", "capability-utility"},
+                                  gpu1_default_capabilities());
+  check_gpu1_with_default_capabilities(container);
+  // The spec-level hook, GPU 1's, and compute's and utility's again.
+  CHECK(audit_records(container.id, "applied").size() == 4);
+}
+
+TEST_CASE("with a least-privilege spec (--gpu-capabilities none) the GPU device carries no library, and podman "
+          "with GPU 1, compute and utility gets exactly what graft plan prints for that request",
+          "[podman][cdi]") {
+  GRAFT_SKIP_IF(podman_skip_reason());
+  std::string kind = unique_kind();
+  InstalledSpec installed(gpu_host().policy, kind, {"--gpu-capabilities", "none"});
+  INFO(installed.result().err);
+  REQUIRE(installed.result().exit_code == 0);
+  for (const auto& device : installed.document()["devices"])
+    if (device["name"] == "1") CHECK_FALSE(device["containerEdits"].contains("mounts"));
   auto container = run_podman_cdi(kind, {"1", "capability-compute", "capability-utility"},
                                   gpu1_compute_utility());
   require_ran_cleanly(container);
@@ -84,9 +171,8 @@ TEST_CASE("podman 4.3.1 runs a container with GPU 1, compute and utility from gr
   check_planned_libraries(container);
   check_gpu1_procfs(container);
   check_exactly_the_planned_targets(container);
-  // graft's hooks ran, one per CDI edits that has one: the spec-level one
-  // (procfs mask, GPU 1's procfs directory) and compute's and utility's
-  // (links, ld cache); each wrote its record.
+  // One hook per CDI edits that has one: the spec-level one, compute's and
+  // utility's; each wrote its record.
   CHECK(audit_records(container.id, "applied").size() == 3);
 }
 

@@ -3,6 +3,7 @@
 // purely in cdi_spec_test.cpp; here the command, its formats and versions.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -28,6 +29,20 @@ testing::CommandResult generate(const std::vector<std::string>& options) {
   std::vector<std::string> args = {"--policy", nvidia_policy(), "cdi", "generate"};
   args.insert(args.end(), options.begin(), options.end());
   return testing::run_graft(args);
+}
+
+const json& device_named(const json& spec, const std::string& name) {
+  for (const auto& device : spec["devices"])
+    if (device["name"] == name) return device;
+  FAIL("no CDI device " << name);
+  return spec;
+}
+
+bool mounts_ending(const json& device, const std::string& suffix) {
+  const auto& mounts = device["containerEdits"].value("mounts", json::array());
+  return std::any_of(mounts.begin(), mounts.end(), [&](const json& mount) {
+    return mount["containerPath"].get<std::string>().ends_with(suffix);
+  });
 }
 
 std::vector<std::string> device_names(const json& spec) {
@@ -250,4 +265,42 @@ TEST_CASE("cdi generate --host-root refuses to name a graft the host does not ha
                                     mounted.root});
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::Contains("run the host's own graft") && Catch::Contains(GRAFT_BINARY));
+}
+
+TEST_CASE("cdi generate gives each GPU device the policy's default capabilities: GPU 1 alone brings libcuda and nvidia-smi",
+          "[cdi][cli][gpu-capabilities]") {
+  auto result = generate({});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  json spec = json::parse(result.out);
+  for (const char* name : {"1", "all"}) {
+    INFO(name);
+    CHECK(mounts_ending(device_named(spec, name), "/nvidia-smi"));
+    CHECK(mounts_ending(device_named(spec, name), "/libcuda.so." + std::string(fixture::fake_driver_version())));
+  }
+}
+
+TEST_CASE("cdi generate --gpu-capabilities none gives GPU devices the GPU alone, and keeps the capability devices",
+          "[cdi][cli][gpu-capabilities]") {
+  auto result = generate({"--gpu-capabilities", "none"});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  json spec = json::parse(result.out);
+  CHECK_FALSE(device_named(spec, "1")["containerEdits"].contains("mounts"));
+  CHECK(mounts_ending(device_named(spec, "capability-utility"), "/nvidia-smi"));
+  CHECK(mounts_ending(device_named(spec, "capability-compute"), "/libcuda.so." + std::string(fixture::fake_driver_version())));
+}
+
+TEST_CASE("cdi generate --gpu-capabilities names sets, and a set the policy lacks is one line naming it",
+          "[cdi][cli][gpu-capabilities]") {
+  auto utility = generate({"--gpu-capabilities", "utility"});
+  INFO(utility.err);
+  REQUIRE(utility.exit_code == 0);
+  json spec = json::parse(utility.out);
+  CHECK(mounts_ending(device_named(spec, "1"), "/nvidia-smi"));
+  CHECK_FALSE(mounts_ending(device_named(spec, "1"), "/libcuda.so." + std::string(fixture::fake_driver_version())));
+  auto unknown = generate({"--gpu-capabilities", "compute,cmpute"});
+  CHECK(unknown.exit_code == 1);
+  CHECK(line_count(unknown.err) == 1);
+  CHECK_THAT(unknown.err, Catch::Contains("'cmpute'"));
 }

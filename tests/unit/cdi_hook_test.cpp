@@ -102,6 +102,30 @@ TEST_CASE("cdi-hook makes the links its options name inside the container's root
   CHECK(record["applied"] == 1);
 }
 
+TEST_CASE("the same cdi-hook run twice, as when a GPU device and a capability device both carry a set, ends as one run",
+          "[cdi-hook]") {
+  if (!hook_can_run()) {
+    GRAFT_SKIP("cdi-hook needs root to enter a mount namespace");
+  }
+  Container container;
+  std::string bundle = bundle_with_lib_dir("twice");
+  std::vector<std::string> options = {"--link", link_option(), "--ldcache-dir", kLibDir};
+  for (int run = 1; run <= 2; ++run) {
+    INFO("run " << run);
+    auto result = cdi_hook(site().policy, state_json("cdi2", container.pid(), bundle), options);
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+  }
+  std::string link = bundle + "/rootfs" + kLibDir + "/libcuda.so.1";
+  REQUIRE(fs::is_symlink(link));
+  CHECK(fs::read_symlink(link) == "libcuda.so.560.35.03");
+  CHECK(fs::is_regular_file(bundle + "/rootfs/etc/ld.so.cache"));
+  std::vector<std::string> left;  // no temporary entry from either run
+  for (const auto& entry : fs::directory_iterator(bundle + "/rootfs" + kLibDir))
+    left.push_back(entry.path().filename().string());
+  CHECK(left == std::vector<std::string>{"libcuda.so.1"});
+}
+
 TEST_CASE("cdi-hook with a pid that shares graft's own mount namespace is refused, as graft hook refuses it",
           "[cdi-hook][hostile]") {
   if (!hook_can_run()) {

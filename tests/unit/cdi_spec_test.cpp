@@ -10,6 +10,7 @@
 
 #include "cdi/cdi_render.hpp"
 #include "cdi/cdi_spec.hpp"
+#include "cdi/cdi_validate.hpp"
 #include "planning_inputs.hpp"
 
 using namespace graft;
@@ -33,10 +34,26 @@ Inventory mig_host() {
   return host.build();
 }
 
-Spec generated(const Inventory& inventory, cdi::SpecRequest request = kRequest) {
-  auto spec = cdi::generate_spec(inventory, planning_policy(), request);
+Spec generated(const Inventory& inventory, cdi::SpecRequest request = kRequest,
+               const Policy& policy = planning_policy()) {
+  auto spec = cdi::generate_spec(inventory, policy, request);
   if (!spec) FAIL("generate_spec: " << spec.error().message);
   return *spec;
+}
+
+// The planning policy with compute and utility as its [defaults]
+// capabilities, as the shipped policy has them; GPU devices carry them.
+Policy policy_with_defaults() {
+  Policy policy = planning_policy();
+  policy.default_capabilities = {{"compute", {}}, {"utility", {}}};
+  return policy;
+}
+
+// The same with [cdi] gpu_capabilities = []: GPU devices carry the GPU alone.
+Policy least_privilege_policy() {
+  Policy policy = policy_with_defaults();
+  policy.cdi.gpu_capabilities = {false, {}};
+  return policy;
 }
 
 const cdi::SpecDevice& device(const Spec& spec, const std::string& name) {
@@ -260,4 +277,103 @@ TEST_CASE("two GPUs asked as two CDI devices add up to the plan for both", "[cdi
   Spec spec = generated(inventory);
   CHECK(facts_of_request(spec, {"0", "1"}) == facts_of_plan(planned(inventory, granting({0, 1}, {}))));
   CHECK(facts_of_request(spec, {"all"}) == facts_of_plan(planned(inventory, granting({0, 1}, {}))));
+}
+
+TEST_CASE("GPU 1 alone in CDI adds up to the plan graft plan makes for GPU 1 with the policy's default capabilities",
+          "[cdi][spec][gpu-capabilities]") {
+  Inventory inventory = planning_host().build();
+  Policy policy = policy_with_defaults();
+  Spec spec = generated(inventory, kRequest, policy);
+  Facts from_plan = facts_of_plan(planned(inventory, granting({1}, {"compute", "utility"}), policy));
+  CHECK(facts_of_request(spec, {"1"}) == from_plan);
+  CHECK(facts_of_request(spec, {"GPU-1"}) == from_plan);
+  CHECK(from_plan.size() > 10);
+}
+
+TEST_CASE("all alone in CDI adds up to the plan for every GPU with the default capabilities, as do both GPUs named",
+          "[cdi][spec][gpu-capabilities]") {
+  Inventory inventory = planning_host().build();
+  Policy policy = policy_with_defaults();
+  Spec spec = generated(inventory, kRequest, policy);
+  Facts from_plan = facts_of_plan(planned(inventory, granting({0, 1}, {"compute", "utility"}), policy));
+  CHECK(facts_of_request(spec, {"all"}) == from_plan);
+  CHECK(facts_of_request(spec, {"0", "1"}) == from_plan);
+}
+
+TEST_CASE("a MIG partition alone in CDI adds up to the plan for that partition with the default capabilities",
+          "[cdi][spec][gpu-capabilities]") {
+  Inventory inventory = mig_host();
+  Policy policy = policy_with_defaults();
+  Spec spec = generated(inventory, kRequest, policy);
+  Intent intent = granting({}, {"compute", "utility"});
+  intent.devices.push_back({1, 0, {"partition 1:0", {}}});
+  CHECK(facts_of_request(spec, {"1:0"}) == facts_of_plan(planned(inventory, intent, policy)));
+}
+
+TEST_CASE("a GPU with capability devices adds up to the plan for the default capabilities and those sets",
+          "[cdi][spec][gpu-capabilities]") {
+  Inventory inventory = planning_host().build();
+  Policy policy = policy_with_defaults();
+  Spec spec = generated(inventory, kRequest, policy);
+  // A default set named again as a capability device changes nothing.
+  CHECK(facts_of_request(spec, {"1", "capability-compute", "capability-utility"}) ==
+        facts_of_plan(planned(inventory, granting({1}, {"compute", "utility"}), policy)));
+  CHECK(facts_of_request(spec, {"1", "capability-video"}) ==
+        facts_of_plan(planned(inventory, granting({1}, {"compute", "utility", "video"}), policy)));
+}
+
+TEST_CASE("with [cdi] gpu_capabilities = [] a GPU device carries no library, and capability devices add the sets",
+          "[cdi][spec][gpu-capabilities]") {
+  Inventory inventory = planning_host().build();
+  Policy policy = least_privilege_policy();
+  Spec spec = generated(inventory, kRequest, policy);
+  for (const char* name : {"0", "1", "GPU-1", "all"}) {
+    INFO(name);
+    CHECK(device(spec, name).edits.mounts.empty());
+    CHECK(device(spec, name).edits.hooks.empty());
+  }
+  CHECK(facts_of_request(spec, {"1"}) == facts_of_plan(planned(inventory, granting({1}, {}), policy)));
+  CHECK(facts_of_request(spec, {"1", "capability-compute", "capability-utility"}) ==
+        facts_of_plan(planned(inventory, granting({1}, {"compute", "utility"}), policy)));
+}
+
+TEST_CASE("a request's GPU capabilities override the policy's, both ways", "[cdi][spec][gpu-capabilities]") {
+  Inventory inventory = planning_host().build();
+  cdi::SpecRequest least = kRequest;
+  least.gpu_capabilities = GpuCapabilities{false, {}};
+  CHECK(device(generated(inventory, least, policy_with_defaults()), "1").edits.mounts.empty());
+  cdi::SpecRequest defaults = kRequest;
+  defaults.gpu_capabilities = GpuCapabilities{};
+  CHECK_FALSE(device(generated(inventory, defaults, least_privilege_policy()), "1").edits.mounts.empty());
+  cdi::SpecRequest named = kRequest;
+  named.gpu_capabilities = GpuCapabilities{false, {{"video", {}}}};
+  Policy policy = policy_with_defaults();
+  CHECK(facts_of_request(generated(inventory, named, policy), {"1"}) ==
+        facts_of_plan(planned(inventory, granting({1}, {"video"}), policy)));
+}
+
+TEST_CASE("a GPU device capability set the policy does not define is an error naming it",
+          "[cdi][spec][gpu-capabilities]") {
+  cdi::SpecRequest request = kRequest;
+  request.gpu_capabilities = GpuCapabilities{false, {{"compute", {}}, {"no-such-set", {}}}};
+  auto spec = cdi::generate_spec(planning_host().build(), planning_policy(), request);
+  REQUIRE_FALSE(spec.ok());
+  CHECK_THAT(spec.error().message, Catch::Contains("'no-such-set'"));
+}
+
+TEST_CASE("a generated spec carries no field its declared cdiVersion does not allow, additionalGids included, "
+          "at auto and at every version it can declare",
+          "[cdi][spec][version]") {
+  Inventory inventory = mig_host();
+  Spec automatic = generated(inventory, kRequest, policy_with_defaults());
+  for (cdi::Version version : cdi::known_versions()) {
+    if (version < automatic.version) continue;
+    INFO(cdi::to_string(version));
+    cdi::SpecRequest request = kRequest;
+    request.version = version;
+    std::string rendered = cdi::render_json(generated(inventory, request, policy_with_defaults()));
+    CHECK(cdi::validate_spec(nlohmann::json::parse(rendered)).empty());
+    CHECK(rendered.find("additionalGids") == std::string::npos);
+  }
+  CHECK(cdi::validate_spec(nlohmann::json::parse(cdi::render_json(automatic))).empty());
 }

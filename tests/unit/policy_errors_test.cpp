@@ -110,6 +110,18 @@ TEST_CASE("defaults naming a missing capability set are an error", "[policy]") {
         "did you mean 'compte'?");
 }
 
+TEST_CASE("[cdi] gpu_capabilities naming a missing capability set is an error", "[policy][cdi]") {
+  CHECK(error_in_file("[cdi]\ngpu_capabilities = [\"compte\"]\n[capability.compute]\n") ==
+        "F:2:21: cdi.gpu_capabilities[0]: no capability set named 'compte'; did you mean 'compute'?");
+}
+
+TEST_CASE("[cdi] gpu_capabilities is \"default\" or an array of set names", "[policy][cdi]") {
+  CHECK(error_in_file("[cdi]\ngpu_capabilities = \"all\"\n") ==
+        "F:2:20: cdi.gpu_capabilities: 'all' is not \"default\"; name the sets in an array ([] for none)");
+  CHECK(error_in_file("[cdi]\ngpu_capabilities = true\n") ==
+        "F:2:20: cdi.gpu_capabilities: expected \"default\" or an array of capability set names, got boolean");
+}
+
 TEST_CASE("a pull of a missing capability set is an error", "[policy]") {
   CHECK(error_in_file("[capability.video]\npulls = [\"compute.libraries\"]\n") ==
         "F:2:10: capability.video.pulls[0]: no capability set named 'compute'");

@@ -208,6 +208,21 @@ TEST_CASE("a site's deadline replaces the one of the policy it includes", "[poli
   CHECK(load_ok(site).limits.deadline_ms == 750);
 }
 
+TEST_CASE("CDI GPU devices carry the default capabilities unless [cdi] gpu_capabilities names sets, or none",
+          "[policy][cdi]") {
+  PolicyFiles files;
+  files.write("vendor.toml", "[capability.compute]\n[capability.video]\n[cdi]\ngpu_capabilities = [\"video\"]\n");
+  CHECK(load_ok(files.write("empty.toml", "")).cdi.gpu_capabilities.defaults);
+  auto named = load_ok(files.path("vendor.toml")).cdi.gpu_capabilities;
+  CHECK_FALSE(named.defaults);
+  CHECK(values(named.sets) == std::vector<std::string>{"video"});
+  auto none = load_ok(files.write("least.toml", "include = [\"vendor.toml\"]\n[cdi]\ngpu_capabilities = []\n"));
+  CHECK_FALSE(none.cdi.gpu_capabilities.defaults);
+  CHECK(none.cdi.gpu_capabilities.sets.empty());
+  auto back = load_ok(files.write("back.toml", "include = [\"vendor.toml\"]\n[cdi]\ngpu_capabilities = \"default\"\n"));
+  CHECK(back.cdi.gpu_capabilities.defaults);
+}
+
 TEST_CASE("strings and table entries carry the file, line and column of their node", "[policy]") {
   PolicyFiles files;
   auto site = files.write("site.toml",
@@ -226,6 +241,7 @@ TEST_CASE("the shipped nvidia policy loads and validates", "[policy]") {
   auto policy = load_ok(kNvidiaToml);
   CHECK(policy.files == std::vector<std::string>{kNvidiaToml});
   CHECK(values(policy.default_capabilities) == std::vector<std::string>{"compute", "utility"});
+  CHECK(policy.cdi.gpu_capabilities.defaults);
   for (const auto* name : {"base", "compute", "utility", "video", "graphics", "display", "ngx", "compat32"}) {
     CHECK(policy.capabilities.contains(name));
   }

@@ -99,6 +99,21 @@ TEST_CASE("policy show JSON keeps [data] and device classes as the policy has th
   CHECK(json["defaults"]["capabilities"][0]["value"] == "compute");
 }
 
+TEST_CASE("policy show gives [cdi] gpu_capabilities as \"default\", or as the sets named with their origins",
+          "[policy-show][cdi]") {
+  Policy policy = built_policy();
+  CHECK(render_policy_json(policy, built_rules())["cdi"]["gpu_capabilities"] == "default");
+  policy.cdi.gpu_capabilities = {false, {{"utility", at(40)}}};
+  auto named = render_policy_json(policy, built_rules())["cdi"]["gpu_capabilities"];
+  REQUIRE(named.size() == 1);
+  CHECK(named[0]["value"] == "utility");
+  CHECK(named[0]["origin"] == "/etc/graft/site.toml:40:1");
+  auto table = parsed(render_policy_toml(policy, built_rules()));
+  CHECK(table["cdi"]["gpu_capabilities"][0].value_or(std::string()) == "utility");
+  policy.cdi.gpu_capabilities = {false, {}};
+  CHECK(render_policy_json(policy, built_rules())["cdi"]["gpu_capabilities"] == nlohmann::json::array());
+}
+
 TEST_CASE("policy show TOML parses back with the same values", "[policy-show]") {
   auto table = parsed(render_policy_toml(built_policy(), built_rules()));
   CHECK(table["files"][1].value_or(std::string()) == "/etc/graft/site.toml");

@@ -25,6 +25,7 @@ struct Planning {
   const Inventory& inventory;
   const Policy& policy;
   const SpecRequest& request;
+  std::vector<std::string> gpu_capabilities;  // the sets every GPU device carries
   std::vector<ConditionalBind> procfs_binds = {};
 };
 
@@ -33,6 +34,26 @@ Intent intent_for(const std::string& what) {
   intent.inject = true;
   intent.inject_reason = {"CDI device " + what, {}};
   return intent;
+}
+
+// A GPU device's Intent before its GPUs: the sets GPU devices carry.
+Intent gpu_intent_for(const Planning& planning, const std::string& what) {
+  Intent intent = intent_for(what);
+  for (const auto& set : planning.gpu_capabilities)
+    intent.capabilities.push_back({set, {"CDI GPU device " + what + " carries it", {}}});
+  return intent;
+}
+
+// The request's choice, else the policy's: the [defaults] sets or those named.
+Result<std::vector<std::string>> gpu_capability_names(const Policy& policy, const SpecRequest& request) {
+  const GpuCapabilities chosen = request.gpu_capabilities.value_or(policy.cdi.gpu_capabilities);
+  std::vector<std::string> names;
+  for (const auto& set : chosen.defaults ? policy.default_capabilities : chosen.sets) {
+    if (!policy.capabilities.contains(set.value))
+      return make_error("GPU devices carry capability set '{}', which the policy does not define", set.value);
+    names.push_back(set.value);
+  }
+  return names;
 }
 
 Result<ContainerEdits> edits_of(const Planning& planning, const Intent& intent) {
@@ -157,19 +178,19 @@ Status add_device(Planning& planning, const ContainerEdits& base, const std::str
 
 Status add_gpu_devices(Planning& planning, const ContainerEdits& base, Spec& spec) {
   for (const Gpu& gpu : planning.inventory.gpus) {
-    Intent intent = intent_for(std::to_string(gpu.index));
+    Intent intent = gpu_intent_for(planning, std::to_string(gpu.index));
     intent.devices.push_back({gpu.index, std::nullopt, intent.inject_reason});
     if (auto status = add_device(planning, base, std::to_string(gpu.index), intent, spec); !status) return status;
     if (!gpu.uuid.empty())
       if (auto status = add_device(planning, base, gpu.uuid, intent, spec); !status) return status;
     for (const Partition& partition : gpu.partitions) {
       std::string name = fmt::format("{}:{}", gpu.index, partition.index);
-      Intent part = intent_for(name);
+      Intent part = gpu_intent_for(planning, name);
       part.devices.push_back({gpu.index, partition.index, part.inject_reason});
       if (auto status = add_device(planning, base, name, part, spec); !status) return status;
     }
   }
-  Intent all = intent_for("all");
+  Intent all = gpu_intent_for(planning, "all");
   for (const Gpu& gpu : planning.inventory.gpus) all.devices.push_back({gpu.index, std::nullopt, all.inject_reason});
   if (all.devices.empty()) return ok_status();
   return add_device(planning, base, "all", all, spec);
@@ -221,7 +242,9 @@ std::vector<Feature> features_of(const Spec& spec) {
 }
 
 Result<Spec> generate_spec(const Inventory& inventory, const Policy& policy, const SpecRequest& request) {
-  Planning planning{inventory, policy, request};
+  auto gpu_capabilities = gpu_capability_names(policy, request);
+  if (!gpu_capabilities) return gpu_capabilities.error();
+  Planning planning{inventory, policy, request, std::move(*gpu_capabilities)};
   Spec spec;
   spec.kind = request.kind;
   auto base = edits_of(planning, intent_for("(spec-level edits)"));

@@ -1,11 +1,15 @@
 // A CDI spec as data, built from the same planner `graft plan` uses: each
 // CDI device is the plan of an Intent made directly (one GPU, one
-// partition, all GPUs, or one capability set alone), split into native
+// partition, all GPUs, each with the capability sets GPU devices carry
+// (by default the policy's default capabilities, so a consumer naming only
+// the GPU gets its driver); or one capability set alone), split into native
 // edits and a `graft cdi-hook` for the rest (edits/container_edits.hpp).
 // What every plan shares (the `always` sets, the procfs mask) is the
 // spec-level edits; each device keeps only what it adds. So the edits a
 // request names in CDI add up to the plan `graft plan` makes for the same
-// request. Pure: the inventory and policy come in as values.
+// request (CDI engines merge duplicate mounts and nodes; a set named twice
+// runs its hook twice, and the hook's work is idempotent). Pure: the
+// inventory and policy come in as values.
 #pragma once
 
 #include <optional>
@@ -55,6 +59,7 @@ struct SpecRequest {
   std::string policy_path;         // absolute: the hooks' --policy
   std::string host_root;           // where the inventory read the host ("" = here):
                                    // the spec names host paths without it (host_root.hpp)
+  std::optional<GpuCapabilities> gpu_capabilities;  // none: the policy's [cdi] gpu_capabilities
 };
 
 // Capability devices are named kCapabilityPrefix + the set's name.

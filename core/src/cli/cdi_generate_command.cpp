@@ -2,6 +2,7 @@
 // (cdi/cdi_spec.hpp), as JSON or YAML, to stdout or to a file replaced
 // whole (written beside it, then renamed) so a runtime watching /etc/cdi
 // never reads half a spec.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -19,6 +20,20 @@ Result<std::string> own_binary() {
   auto path = std::filesystem::read_symlink("/proc/self/exe", error);
   if (error) return make_error("/proc/self/exe: {}", error.message());
   return path.string();
+}
+
+// --gpu-capabilities: "default", "none" or a comma list of set names.
+Result<GpuCapabilities> parse_gpu_capabilities(const std::string& text) {
+  if (text == "default") return GpuCapabilities{};
+  GpuCapabilities chosen{false, {}};
+  if (text == "none") return chosen;
+  for (std::size_t start = 0, end; start <= text.size(); start = end + 1) {
+    end = std::min(text.find(',', start), text.size());
+    std::string name = text.substr(start, end - start);
+    if (name.empty()) return make_error("--gpu-capabilities {}: an empty set name", text);
+    chosen.sets.push_back({name, {"--gpu-capabilities", 0, 0}});
+  }
+  return chosen;
 }
 
 Result<cdi::SpecRequest> spec_request(const GlobalOptions& global, const Policy& policy,
@@ -44,6 +59,11 @@ Result<cdi::SpecRequest> spec_request(const GlobalOptions& global, const Policy&
   if (!policy_path) return policy_path.error().context("the CDI hooks read the policy on the host");
   request.policy_path = *policy_path;
   request.host_root = options.host_root;
+  if (!options.gpu_capabilities.empty()) {
+    auto chosen = parse_gpu_capabilities(options.gpu_capabilities);
+    if (!chosen) return chosen.error();
+    request.gpu_capabilities = std::move(*chosen);
+  }
   return request;
 }
 

@@ -195,6 +195,8 @@ void add_cdi_command(CLI::App& app, ParsedOptions& parsed) {
       "Examples:\n"
       "  graft cdi generate --output /etc/cdi/graft.json\n"
       "  graft cdi generate --format yaml --cdi-version 0.6.0 --kind example.com/gpu\n"
+      "  # least privilege, beside the default spec: GPUs alone, sets as capability-<set> devices\n"
+      "  graft cdi generate --gpu-capabilities none --kind example.com/gpu --output /etc/cdi/least.json\n"
       "  # from a pod that mounts the node at /host, running the node's own graft:\n"
       "  /host/opt/graft/current/bin/graft --policy /host/etc/graft/graft.toml \\\n"
       "      cdi generate --host-root /host --output /host/var/run/cdi/graft.json");
@@ -207,6 +209,11 @@ void add_cdi_command(CLI::App& app, ParsedOptions& parsed) {
                        "auto (the lowest the spec needs) or a released version such as 0.5.0")
       ->capture_default_str();
   generate->add_option("--kind", options.kind, "VENDOR/CLASS (default: the policy's [cdi] kind)");
+  generate->add_option("--gpu-capabilities", options.gpu_capabilities,
+                       "What each GPU device carries beside the GPU: default (the policy's [defaults] "
+                       "capabilities, what a consumer naming only the GPU expects), none (least privilege: "
+                       "the GPU alone; ask for capability-<set> devices), or SET,SET "
+                       "(default: the policy's [cdi] gpu_capabilities)");
   generate->add_option("--host-root", options.host_root,
                        "Read the host mounted at this directory; the spec names the host's own paths, "
                        "so the policy and this graft must lie under it too");

@@ -83,6 +83,7 @@ struct CdiGenerateOptions {
   std::string cdi_version = "auto";
   std::string kind;  // empty: the policy's [cdi] kind
   std::string host_root;  // read the host mounted here, name its own paths (cdi/host_root.hpp)
+  std::string gpu_capabilities;  // "default", "none" or "SET,SET"; empty: the policy's [cdi] gpu_capabilities
 };
 
 // `graft log`: the filter's parts as given (times as text; log_command.cpp

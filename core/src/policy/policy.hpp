@@ -129,9 +129,18 @@ struct Limits {
   std::uint64_t deadline_ms = 30'000;
 };
 
+// The capability sets each CDI GPU device carries beside its GPU: the
+// policy's [defaults] capabilities (what a consumer naming only the GPU
+// expects), or the sets named, none for least privilege.
+struct GpuCapabilities {
+  bool defaults = true;              // "default"
+  std::vector<SourcedString> sets;   // when not `defaults`; empty: the GPU alone
+};
+
 // [cdi]: what `graft cdi generate` writes by default.
 struct CdiSettings {
   std::string kind;  // "vendor/class", checked by cdi::parse_kind; empty: --kind is required
+  GpuCapabilities gpu_capabilities;
 };
 
 // [runtime]: what graft-runtime (runtime/) hands every command to, and how

@@ -260,8 +260,27 @@ Status read_cdi_kind(const TomlField& field, CdiSettings& cdi, const FileContext
   return ok_status();
 }
 
+// "default" (the [defaults] capabilities) or a list of set names, checked
+// against the merged policy's sets in validate.cpp.
+Status read_cdi_gpu_capabilities(const TomlField& field, CdiSettings& cdi, const FileContext&) {
+  if (field.node.is_string()) {
+    auto value = as_string(field);
+    if (!value) return value.error();
+    if (*value != "default")
+      return field.error(fmt::format("'{}' is not \"default\"; name the sets in an array ([] for none)", *value));
+    cdi.gpu_capabilities = {};
+    return ok_status();
+  }
+  if (!field.node.is_array()) return field.type_error("\"default\" or an array of capability set names");
+  auto sets = as_sourced_list(field);
+  if (!sets) return sets.error();
+  cdi.gpu_capabilities = {false, std::move(*sets)};
+  return ok_status();
+}
+
 constexpr KeyReader<CdiSettings> kCdiReaders[] = {
     {"kind", read_cdi_kind},
+    {"gpu_capabilities", read_cdi_gpu_capabilities},
 };
 
 nlohmann::json to_json(const toml::node& node) {

@@ -28,12 +28,13 @@ std::string indexed(std::string_view key, std::size_t index) {
   return fmt::format("{}[{}]", key, index);
 }
 
-Status check_defaults(const Policy& policy) {
+// Each of `names` (written at `key`) is a capability set of the policy.
+Status check_set_names(const Policy& policy, const std::vector<SourcedString>& names, std::string_view key) {
   auto sets = names_of(policy.capabilities);
-  for (std::size_t i = 0; i < policy.default_capabilities.size(); ++i) {
-    const auto& name = policy.default_capabilities[i];
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto& name = names[i];
     if (policy.capabilities.contains(name.value)) continue;
-    return error_at(name.origin, indexed("defaults.capabilities", i),
+    return error_at(name.origin, indexed(key, i),
                     fmt::format("no capability set named '{}'{}", name.value,
                                 did_you_mean(name.value, sets)));
   }
@@ -127,7 +128,10 @@ Status check_device_class(const DeviceClass& device) {
 }  // namespace
 
 Status validate_policy(const Policy& policy) {
-  if (auto status = check_defaults(policy); !status) return status;
+  if (auto status = check_set_names(policy, policy.default_capabilities, "defaults.capabilities"); !status)
+    return status;
+  if (auto status = check_set_names(policy, policy.cdi.gpu_capabilities.sets, "cdi.gpu_capabilities"); !status)
+    return status;
   for (const auto& [name, device] : policy.devices) {
     if (auto status = check_device_class(device); !status) return status;
   }

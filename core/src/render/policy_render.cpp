@@ -132,7 +132,9 @@ void add_settings(const Policy& policy, ojson& out) {
   out["runtime"] = {{"path", policy.runtime.path},
                     {"mode", policy.runtime.mode == RuntimeShim::Mode::hook ? "hook" : "declarative"}};
   out["audit"] = {{"log", policy.audit_log}, {"env", policy.audit_env}};
-  out["cdi"] = {{"kind", policy.cdi.kind}};
+  const GpuCapabilities& gpu = policy.cdi.gpu_capabilities;
+  out["cdi"] = {{"kind", policy.cdi.kind},
+                {"gpu_capabilities", gpu.defaults ? ojson("default") : sourced_list_json(gpu.sets)}};
   out["data"] = ojson::parse(policy.data.dump());
 }
 
