@@ -225,3 +225,13 @@ TEST_CASE("graft plan mounts the libraries found in a library dir at the image's
   CHECK(mounted);
   CHECK(linked);
 }
+
+TEST_CASE("graft cdi generate mounts the libraries found in a library dir", "[cdi][layout][cli]") {
+  auto host = layout_usr_local_host();
+  std::string policy = layout_policy_file(host, "library_search = \"dirs-only\"\n" + kLayoutLibDirs);
+  auto result = run_graft({"--policy", policy, "cdi", "generate"});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("\"" + host.path(std::string(kLayoutDriverDir) + "/lib64/") +
+                                         kLayoutCudaFile + "\""));
+}
