@@ -235,3 +235,14 @@ TEST_CASE("graft cdi generate mounts the libraries found in a library dir", "[cd
   CHECK_THAT(result.out, Catch::Contains("\"" + host.path(std::string(kLayoutDriverDir) + "/lib64/") +
                                          kLayoutCudaFile + "\""));
 }
+
+TEST_CASE("a library dir's file for a name the cache already gave in both ABIs is not opened", "[inventory][layout]") {
+  auto host = FakeHost::build(FakeHostSpec::with_gpus(1));
+  if (!host.ldcache_created()) GRAFT_SKIP(host.ldcache_problem());
+  if (!host.lib32_created()) GRAFT_SKIP("this build cannot make the 32-bit fake libraries");
+  write_file(host.path(std::string("/opt/copy/") + kLayoutCudaFile), "not an ELF object\n");
+  auto inventory = layout_discover(host, "library_dirs = [\"/opt/copy\"]\n");
+  CHECK_FALSE(layout_warned(inventory, "/opt/copy/" + std::string(kLayoutCudaFile)));
+  REQUIRE(layout_native_library(inventory, "libcuda.so"));
+  CHECK(layout_native_library(inventory, "libcuda.so")->source.kind == LibrarySource::Kind::ldcache);
+}

@@ -5,11 +5,12 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
+
+#include <fmt/format.h>
 
 #include "files/paths.hpp"
 #include "graft/base/unique_fd.hpp"
@@ -68,6 +69,16 @@ Result<ElfIdentity> identify(const Policy& policy, const std::string& real) {
   return read_elf_identity(fd.get(), shown);
 }
 
+// Whether `name` could still fill a pick of either ABI: files of names the
+// cache (or an earlier directory) already gave are not opened.
+bool still_wanted(const std::string& name, const LibraryPicks& picks) {
+  bool wanted = false;
+  picks.index.each_prefix_of(name, [&](std::size_t i) {
+    wanted = wanted || picks.native[i].path.empty() || picks.compat32[i].path.empty();
+  });
+  return wanted;
+}
+
 void pick_from_dir(const Policy& policy, const std::string& dir, LibraryPicks& picks,
                    std::vector<std::string>& warnings) {
   auto names = candidate_names(policy, dir, picks, warnings);
@@ -76,6 +87,7 @@ void pick_from_dir(const Policy& policy, const std::string& dir, LibraryPicks& p
     return;
   }
   for (const auto& name : *names) {
+    if (!still_wanted(name, picks)) continue;
     auto real = picks.versioned_real_path(dir + "/" + name);
     if (!real) continue;
     auto identity = identify(policy, *real);
