@@ -90,6 +90,7 @@ struct Discovery {
   // library_dirs alone, without opening the cache.
   enum class LibrarySearch { cache_then_dirs, dirs_only };
   LibrarySearch library_search = LibrarySearch::cache_then_dirs;
+  Origin library_search_origin;  // where library_search was set last; empty: the default
   std::vector<std::string> library_dirs;  // under driver_root; none: the cache alone
   std::vector<std::string> binary_dirs = {"/usr/bin", "/usr/sbin", "/bin", "/sbin"};
   std::string firmware_dir = "/lib/firmware";  // under driver_root

@@ -57,6 +57,7 @@ Status read_library_search(const TomlField& field, Discovery& discovery, const F
     return field.error(fmt::format("unknown library search '{}' (cache-then-dirs or dirs-only){}",
                                    *value, did_you_mean(*value, kLibrarySearches)));
   }
+  discovery.library_search_origin = field.origin();
   return ok_status();
 }
 
