@@ -12,7 +12,7 @@ repo=$(pwd)
 
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-all_targets=(ldcache oci_state bundle_config env_devices requirements policy)
+all_targets=(ldcache elf_identity oci_state bundle_config env_devices requirements policy)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 parallel=${GRAFT_FUZZ_PARALLEL:-1}

@@ -199,3 +199,20 @@ TEST_CASE("[cdi] kind is read as written", "[policy][cdi]") {
   REQUIRE(policy.ok());
   CHECK(policy->cdi.kind == "example.com/gpu");
 }
+
+TEST_CASE("an unknown library search names the two there are and the closest", "[policy]") {
+  CHECK(error_in_file("[discovery]\nlibrary_search = \"dirs_only\"\n") ==
+        "F:2:18: discovery.library_search: unknown library search 'dirs_only' (cache-then-dirs or "
+        "dirs-only); did you mean 'dirs-only'?");
+}
+
+TEST_CASE("dirs-only without library_dirs is an error: it would find no library", "[policy]") {
+  CHECK(error_in_file("[discovery]\nlibrary_search = \"dirs-only\"\n") ==
+        "F:2:18: discovery.library_search: \"dirs-only\" needs discovery.library_dirs: without one no "
+        "driver library is found");
+}
+
+TEST_CASE("a library dir must be absolute: it is read under driver_root", "[policy]") {
+  CHECK(error_in_file("[discovery]\nlibrary_dirs = [\"/usr/local/nvidia/lib64\", \"lib64\"]\n") ==
+        "F:2:16: discovery.library_dirs: expected absolute directories (read under driver_root), got 'lib64'");
+}

@@ -310,3 +310,26 @@ TEST_CASE("plugin config tables reach each plugin as JSON and merge across files
         nlohmann::json({{"cgroup_root", "/b"}, {"strict", true}}));
   CHECK(policy.plugin_config.at("ldcache")["ldconfig"] == "/sbin/ldconfig");
 }
+
+TEST_CASE("the library search is the cache, then no directory, unless the policy says otherwise", "[policy]") {
+  auto shipped = load_ok(kNvidiaToml);
+  CHECK(shipped.discovery.library_search == Discovery::LibrarySearch::cache_then_dirs);
+  CHECK(shipped.discovery.library_dirs.empty());
+  PolicyFiles files;
+  auto site = files.write("site.toml", "include = [\"" + kNvidiaToml + "\"]\n[discovery]\n"
+                          "library_search = \"dirs-only\"\nlibrary_dirs = [\"/opt/driver/lib64\"]\n");
+  auto policy = load_ok(site);
+  CHECK(policy.discovery.library_search == Discovery::LibrarySearch::dirs_only);
+  CHECK(policy.discovery.library_dirs == std::vector<std::string>{"/opt/driver/lib64"});
+}
+
+TEST_CASE("the GKE and /usr/local/nvidia example policies load on top of the shipped policy", "[policy]") {
+  auto gke = load_ok(kSourcePolicies + "/examples/gke.toml", PolicySearch{{kSourcePolicies}});
+  CHECK(gke.discovery.library_search == Discovery::LibrarySearch::dirs_only);
+  CHECK(gke.discovery.library_dirs == std::vector<std::string>{"/home/kubernetes/bin/nvidia/lib64"});
+  CHECK(gke.discovery.binary_dirs.front() == "/home/kubernetes/bin/nvidia/bin");
+  auto local = load_ok(kSourcePolicies + "/examples/usr-local-nvidia.toml", PolicySearch{{kSourcePolicies}});
+  CHECK(local.discovery.library_search == Discovery::LibrarySearch::cache_then_dirs);
+  CHECK(local.discovery.library_dirs.front() == "/usr/local/nvidia/lib64");
+  CHECK(local.discovery.binary_dirs.front() == "/usr/local/nvidia/bin");
+}

@@ -1,6 +1,6 @@
 // Inventory: what the host has, read once per evaluation without NVML:
 // driver version, GPUs and their partitions, device nodes, char majors,
-// driver libraries from ld.so.cache, binaries, firmware, IPC paths, config files.
+// driver libraries (ld.so.cache, library directories), binaries, firmware, IPC paths, config files.
 // Discovery is steered by Policy::discovery; this file knows no vendor.
 #pragma once
 
@@ -46,11 +46,21 @@ struct DeviceNode {
   bool exists = false;    // false when derived from /proc/devices only
 };
 
-// One library file chosen for an ld.so.cache key.
+// Where discovery found a library: the driver root's ld.so.cache, or one of
+// [discovery] library_dirs; `path` as the policy names it (under driver_root).
+struct LibrarySource {
+  enum class Kind { ldcache, dir };
+  Kind kind = Kind::ldcache;
+  std::string path;
+};
+
+// One library file chosen for an ld.so.cache key (or, from a directory, the
+// file's DT_SONAME).
 struct Library {
   std::string soname;     // cache key, e.g. "libvendor.so.1"
   std::string host_path;  // real file after resolving symlinks inside driver_root
   bool lib32 = false;
+  LibrarySource source;
 };
 
 struct HostFile {

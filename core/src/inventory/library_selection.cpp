@@ -1,34 +1,21 @@
-// Chooses driver library files from the driver root's ld.so.cache: for each
-// name prefix a capability set lists, the last cache entry of the right ABI
-// whose real file carries the driver version suffix. The suffix check drops
-// stray copies left by other driver versions.
+// Chooses driver library files: for each name prefix a capability set lists,
+// the last ld.so.cache entry of the right ABI whose real file carries the
+// driver version suffix (the suffix check drops stray copies left by other
+// driver versions); then, for what the cache gave nothing for, the policy's
+// library_dirs (library_dirs.cpp). "dirs-only" never opens the cache.
 #include <fcntl.h>
 
+#include <algorithm>
 #include <cstring>
-#include <set>
 
 #include "files/paths.hpp"
-#include "files/root_links.hpp"
 #include "graft/base/ldcache.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "inventory/host_files.hpp"
-#include "inventory/prefix_index.hpp"
+#include "inventory/library_pick.hpp"
 
 namespace graft {
 namespace {
-
-struct Candidate {
-  std::string soname;
-  std::string path;  // real file, root-relative
-};
-
-// Later entries win, as with the dynamic linker's own tie-breaking in the cache.
-void consider(const LdCacheEntry& entry, RootLinks& links, const std::string& suffix,
-              Candidate& pick) {
-  auto real = links.follow(entry.value);
-  if (!real || !real->ends_with(suffix)) return;
-  pick = Candidate{entry.key, *real};
-}
 
 // The driver root's ld.so.cache, opened inside that root (RESOLVE_IN_ROOT):
 // a driver container's /etc/ld.so.cache -> /etc/... is its own, not the host's.
@@ -41,6 +28,34 @@ Result<std::vector<LdCacheEntry>> read_driver_ldcache(const Policy& policy, cons
   return read_ldcache_fd(fd.get(), shown, keep);
 }
 
+// A host's cache has thousands of entries, few of them the driver's: only
+// those are copied out, and one pass over them, in cache order, keeps for
+// each prefix the last entry that fits (as the dynamic linker's own
+// tie-breaking in the cache).
+Status pick_from_ldcache(const Policy& policy, LibraryPicks& picks) {
+  auto entries = read_driver_ldcache(policy, [&](std::string_view key) { return picks.index.matches(key); });
+  if (!entries) return entries.error();
+  LibrarySource source{LibrarySource::Kind::ldcache, policy.discovery.ldcache};
+  for (const auto& entry : *entries) {
+    if (!ldcache_is_elf(entry.flags)) continue;
+    auto abi = ldcache_abi(entry.flags);
+    if (abi == LdCacheAbi::other) continue;
+    auto& picked = picks.of(abi);
+    picks.index.each_prefix_of(entry.key, [&](std::size_t i) {
+      if (auto real = picks.versioned_real_path(entry.value)) picked[i] = LibraryPick{entry.key, *real, source};
+    });
+  }
+  return ok_status();
+}
+
+bool all_picked(const std::vector<LibraryPick>& picks) {
+  return std::all_of(picks.begin(), picks.end(), [](const auto& pick) { return !pick.path.empty(); });
+}
+
+Library library_of(const Policy& policy, const LibraryPick& pick, bool lib32) {
+  return Library{pick.soname, join_root(policy.host.driver_root, pick.path), lib32, pick.source};
+}
+
 }  // namespace
 
 Status find_libraries(const Policy& policy, Inventory& inventory) {
@@ -50,31 +65,20 @@ Status find_libraries(const Policy& policy, Inventory& inventory) {
     inventory.warnings.push_back("no driver version: driver libraries not selected");
     return ok_status();
   }
-  // A host's cache has thousands of entries, few of them the driver's: only
-  // those are copied out, and one pass over them, in cache order, keeps for
-  // each prefix the last entry that fits.
   PrefixIndex index(prefixes);
-  auto entries = read_driver_ldcache(policy, [&](std::string_view key) { return index.matches(key); });
-  if (!entries) return entries.error();
-  std::string suffix = ".so." + inventory.driver_version;
   RootLinks links(policy.host.driver_root);
-  std::vector<Candidate> native(prefixes.size()), compat32(prefixes.size());
-  for (const auto& entry : *entries) {
-    if (!ldcache_is_elf(entry.flags)) continue;
-    auto abi = ldcache_abi(entry.flags);
-    if (abi == LdCacheAbi::other) continue;
-    index.each_prefix_of(entry.key, [&](std::size_t i) {
-      consider(entry, links, suffix, abi == LdCacheAbi::native ? native[i] : compat32[i]);
-    });
-  }
+  LibraryPicks picks{index, ".so." + inventory.driver_version, links,
+                     std::vector<LibraryPick>(prefixes.size()), std::vector<LibraryPick>(prefixes.size())};
+  const Discovery& discovery = policy.discovery;
+  if (discovery.library_search == Discovery::LibrarySearch::cache_then_dirs)
+    if (auto status = pick_from_ldcache(policy, picks); !status) return status;
+  if (!discovery.library_dirs.empty() && !(all_picked(picks.native) && all_picked(picks.compat32)))
+    pick_from_library_dirs(policy, picks, inventory.warnings);
   for (std::size_t i = 0; i < prefixes.size(); ++i) {
     auto& found = inventory.libraries[prefixes[i]];
-    if (!native[i].path.empty())
-      found.push_back({native[i].soname, join_root(policy.host.driver_root, native[i].path), false});
-    else
-      inventory.warnings.push_back("library " + prefixes[i] + " not found");
-    if (!compat32[i].path.empty())
-      found.push_back({compat32[i].soname, join_root(policy.host.driver_root, compat32[i].path), true});
+    if (!picks.native[i].path.empty()) found.push_back(library_of(policy, picks.native[i], false));
+    else inventory.warnings.push_back("library " + prefixes[i] + " not found");
+    if (!picks.compat32[i].path.empty()) found.push_back(library_of(policy, picks.compat32[i], true));
   }
   return ok_status();
 }

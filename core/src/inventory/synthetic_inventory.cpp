@@ -107,11 +107,12 @@ void add_synthetic_libraries(const HostShape& shape, const Policy& policy, Inven
     if (shape.missing.count(prefix)) continue;
     std::string file = prefix + "." + shape.driver_version;
     std::vector<Library>& found = inventory.libraries[prefix];
+    LibrarySource cache{LibrarySource::Kind::ldcache, policy.discovery.ldcache};
     found.push_back(
-        {prefix + ".1", join_root(policy.host.driver_root, "/usr/lib/x86_64-linux-gnu/" + file), false});
+        {prefix + ".1", join_root(policy.host.driver_root, "/usr/lib/x86_64-linux-gnu/" + file), false, cache});
     if (lib32)
       found.push_back(
-          {prefix + ".1", join_root(policy.host.driver_root, "/usr/lib/i386-linux-gnu/" + file), true});
+          {prefix + ".1", join_root(policy.host.driver_root, "/usr/lib/i386-linux-gnu/" + file), true, cache});
   }
 }
 

@@ -85,6 +85,13 @@ struct Discovery {
   std::string partition_gi_key; // key in partition_minors for a GI, e.g. "gpu{minor}/gi{gi}/access"
   std::string partition_ci_key; // same for a CI
   std::string ldcache = "/etc/ld.so.cache";  // under driver_root
+  // Where driver libraries are looked for: the ld.so.cache first, then (for
+  // a name or ABI the cache gave nothing fit for) library_dirs in order; or
+  // library_dirs alone, without opening the cache.
+  enum class LibrarySearch { cache_then_dirs, dirs_only };
+  LibrarySearch library_search = LibrarySearch::cache_then_dirs;
+  Origin library_search_origin;  // where library_search was set last; empty: the default
+  std::vector<std::string> library_dirs;  // under driver_root; none: the cache alone
   std::vector<std::string> binary_dirs = {"/usr/bin", "/usr/sbin", "/bin", "/sbin"};
   std::string firmware_dir = "/lib/firmware";  // under driver_root
 };

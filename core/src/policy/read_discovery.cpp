@@ -44,6 +44,34 @@ Status read_gpu_fields(const TomlField& field, Discovery& discovery, const FileC
   return ok_status();
 }
 
+constexpr std::string_view kLibrarySearches[] = {"cache-then-dirs", "dirs-only"};
+
+Status read_library_search(const TomlField& field, Discovery& discovery, const FileContext&) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  if (*value == kLibrarySearches[0]) {
+    discovery.library_search = Discovery::LibrarySearch::cache_then_dirs;
+  } else if (*value == kLibrarySearches[1]) {
+    discovery.library_search = Discovery::LibrarySearch::dirs_only;
+  } else {
+    return field.error(fmt::format("unknown library search '{}' (cache-then-dirs or dirs-only){}",
+                                   *value, did_you_mean(*value, kLibrarySearches)));
+  }
+  discovery.library_search_origin = field.origin();
+  return ok_status();
+}
+
+// Absolute, as every discovery path: they are read under driver_root.
+Status read_library_dirs(const TomlField& field, Discovery& discovery, const FileContext&) {
+  auto value = as_string_list(field);
+  if (!value) return value.error();
+  for (const auto& dir : *value)
+    if (!dir.starts_with('/'))
+      return field.error(fmt::format("expected absolute directories (read under driver_root), got '{}'", dir));
+  discovery.library_dirs = std::move(*value);
+  return ok_status();
+}
+
 constexpr KeyReader<Discovery> kDiscoveryReaders[] = {
     {"version_file", read_string<&Discovery::version_file>},
     {"version_pattern", read_version_pattern},
@@ -54,6 +82,8 @@ constexpr KeyReader<Discovery> kDiscoveryReaders[] = {
     {"partition_gi_key", read_string<&Discovery::partition_gi_key>},
     {"partition_ci_key", read_string<&Discovery::partition_ci_key>},
     {"ldcache", read_string<&Discovery::ldcache>},
+    {"library_search", read_library_search},
+    {"library_dirs", read_library_dirs},
     {"binary_dirs", read_strings<&Discovery::binary_dirs>},
     {"firmware_dir", read_string<&Discovery::firmware_dir>},
 };

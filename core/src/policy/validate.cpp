@@ -125,6 +125,15 @@ Status check_device_class(const DeviceClass& device) {
   return ok_status();
 }
 
+// "dirs-only" opens no cache: without a directory, no library could be found,
+// and every GPU container would start without its driver.
+Status check_library_search(const Discovery& discovery) {
+  if (discovery.library_search != Discovery::LibrarySearch::dirs_only || !discovery.library_dirs.empty())
+    return ok_status();
+  return error_at(discovery.library_search_origin, "discovery.library_search",
+                  "\"dirs-only\" needs discovery.library_dirs: without one no driver library is found");
+}
+
 }  // namespace
 
 Status validate_policy(const Policy& policy) {
@@ -132,6 +141,7 @@ Status validate_policy(const Policy& policy) {
     return status;
   if (auto status = check_set_names(policy, policy.cdi.gpu_capabilities.sets, "cdi.gpu_capabilities"); !status)
     return status;
+  if (auto status = check_library_search(policy.discovery); !status) return status;
   for (const auto& [name, device] : policy.devices) {
     if (auto status = check_device_class(device); !status) return status;
   }

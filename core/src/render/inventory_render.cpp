@@ -32,12 +32,19 @@ json nodes_json(const std::map<std::string, DeviceNode>& nodes) {
   return out;
 }
 
+// "ldcache" or "dir", and the cache or directory as the policy names it.
+std::string source_kind(const LibrarySource& source) {
+  return source.kind == LibrarySource::Kind::dir ? "dir" : "ldcache";
+}
+
 json libraries_json(const std::map<std::string, std::vector<Library>>& libraries) {
   json out = json::object();
   for (const auto& [prefix, found] : libraries)
     for (const auto& library : found)
-      out[prefix].push_back(
-          {{"soname", library.soname}, {"host_path", library.host_path}, {"lib32", library.lib32}});
+      out[prefix].push_back({{"soname", library.soname},
+                             {"host_path", library.host_path},
+                             {"lib32", library.lib32},
+                             {"source", {{"kind", source_kind(library.source)}, {"path", library.source.path}}}});
   return out;
 }
 
@@ -87,8 +94,8 @@ std::string render_inventory_text(const Inventory& inventory) {
                        node.exists ? "" : "  (not created yet)");
   for (const auto& [prefix, found] : inventory.libraries)
     for (const auto& library : found)
-      out += fmt::format("library  {:<28} {}{}\n", library.soname, library.host_path,
-                         library.lib32 ? "  (32-bit)" : "");
+      out += fmt::format("library  {:<28} {}{}  from {} {}\n", library.soname, library.host_path,
+                         library.lib32 ? "  (32-bit)" : "", source_kind(library.source), library.source.path);
   for (const auto& [name, file] : inventory.binaries) out += fmt::format("binary   {}\n", file.host_path);
   for (const auto& [_, found] : inventory.firmware)
     for (const auto& file : found) out += fmt::format("firmware {}\n", file.host_path);

@@ -92,6 +92,9 @@ ojson discovery_json(const Discovery& d) {
           {"gpu_glob", d.gpu_glob},                 {"partition_minors", d.partition_minors},
           {"partition_dir", d.partition_dir},       {"partition_gi_key", d.partition_gi_key},
           {"partition_ci_key", d.partition_ci_key}, {"ldcache", d.ldcache},
+          {"library_search", d.library_search == Discovery::LibrarySearch::dirs_only ? "dirs-only"
+                                                                                     : "cache-then-dirs"},
+          {"library_dirs", d.library_dirs},
           {"binary_dirs", d.binary_dirs},           {"firmware_dir", d.firmware_dir},
           {"gpu_fields", ojson(d.gpu_fields)}};
 }

@@ -1,0 +1,114 @@
+// Driver libraries from [discovery] library_dirs (library_pick.hpp): for
+// hosts whose ld.so.cache does not list the driver (/usr/local/nvidia-style
+// trees, GKE's installer directory). Only run when the policy names
+// directories, so the cache's fast path reads no directory.
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "files/paths.hpp"
+#include "graft/base/unique_fd.hpp"
+#include "inventory/elf_identity.hpp"
+#include "inventory/library_pick.hpp"
+
+namespace graft {
+namespace {
+
+// A driver's library directory holds a few hundred entries; a directory
+// larger than this is not read further.
+constexpr std::size_t kMaxDirEntries = 1u << 14;
+
+// The names in `dir` (inside the driver root) that could be a wanted library:
+// a wanted prefix and the driver version suffix; sorted.
+Result<std::vector<std::string>> candidate_names(const Policy& policy, const std::string& dir,
+                                                 const LibraryPicks& picks, std::vector<std::string>& warnings) {
+  std::string shown = join_root(policy.host.driver_root, dir);
+  int fd = open_in_host_root(policy.host.driver_root, dir, O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return make_error("library dir {}: cannot open: {}", shown, std::strerror(-fd));
+  DIR* stream = ::fdopendir(fd);
+  if (stream == nullptr) {
+    ::close(fd);
+    return make_error("library dir {}: cannot read: {}", shown, std::strerror(errno));
+  }
+  std::vector<std::string> names;
+  std::size_t seen = 0;
+  while (const dirent* entry = ::readdir(stream)) {
+    if (++seen > kMaxDirEntries) {
+      warnings.push_back(fmt::format("library dir {}: more than {} entries, the rest not read", shown,
+                                     kMaxDirEntries));
+      break;
+    }
+    std::string_view name = entry->d_name;
+    if (name.ends_with(picks.suffix) && picks.index.matches(name)) names.emplace_back(name);
+  }
+  ::closedir(stream);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The ELF identity of the real file `real` (root-relative), found inside
+// the driver root without following a link (the path has none left): opened
+// O_PATH and checked to be a regular file before it is opened for reading,
+// so a device node or FIFO of that name is never opened.
+Result<ElfIdentity> identify(const Policy& policy, const std::string& real) {
+  std::string shown = join_root(policy.host.driver_root, real);
+  UniqueFd path_fd(open_in_host_root(policy.host.driver_root, real, O_PATH | O_NOFOLLOW));
+  if (!path_fd.valid()) return make_error("{}: cannot open: {}", shown, std::strerror(-path_fd.get()));
+  struct stat info {};
+  if (::fstat(path_fd.get(), &info) != 0 || !S_ISREG(info.st_mode))
+    return make_error("{}: not a regular file", shown);
+  std::string reopen = "/proc/self/fd/" + std::to_string(path_fd.get());
+  UniqueFd fd(::open(reopen.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+  if (!fd.valid()) return make_error("{}: cannot open: {}", shown, std::strerror(errno));
+  return read_elf_identity(fd.get(), shown);
+}
+
+// Whether `name` could still fill a pick of either ABI: files of names the
+// cache (or an earlier directory) already gave are not opened.
+bool still_wanted(const std::string& name, const LibraryPicks& picks) {
+  bool wanted = false;
+  picks.index.each_prefix_of(name, [&](std::size_t i) {
+    wanted = wanted || picks.native[i].path.empty() || picks.compat32[i].path.empty();
+  });
+  return wanted;
+}
+
+void pick_from_dir(const Policy& policy, const std::string& dir, LibraryPicks& picks,
+                   std::vector<std::string>& warnings) {
+  auto names = candidate_names(policy, dir, picks, warnings);
+  if (!names) {
+    warnings.push_back(names.error().message);
+    return;
+  }
+  for (const auto& name : *names) {
+    if (!still_wanted(name, picks)) continue;
+    auto real = picks.versioned_real_path(dir + "/" + name);
+    if (!real) continue;
+    auto identity = identify(policy, *real);
+    if (!identity) {
+      warnings.push_back(identity.error().message);
+      continue;
+    }
+    if (identity->abi == LdCacheAbi::other) continue;
+    auto& picked = picks.of(identity->abi);
+    picks.index.each_prefix_of(name, [&](std::size_t i) {
+      if (!picked[i].path.empty()) return;
+      picked[i] = LibraryPick{identity->soname.empty() ? name : identity->soname, *real,
+                              LibrarySource{LibrarySource::Kind::dir, dir}};
+    });
+  }
+}
+
+}  // namespace
+
+void pick_from_library_dirs(const Policy& policy, LibraryPicks& picks, std::vector<std::string>& warnings) {
+  for (const auto& dir : policy.discovery.library_dirs) pick_from_dir(policy, normalize_path(dir), picks, warnings);
+}
+
+}  // namespace graft
