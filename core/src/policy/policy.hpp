@@ -129,6 +129,20 @@ struct Limits {
   std::uint64_t deadline_ms = 30'000;
 };
 
+// [forward_compat]: an image built for a newer driver than the host's may
+// ship that driver's user-space libraries in `dir`. When the plan injects the
+// host's `library` and the image's copy (a regular file named
+// <library>.<version>) has a newer major version than the host driver, the
+// container's loader is told to prefer `dir`: an ld.so.conf.d entry at
+// `conf_file` and the ld cache. The image's files are never mounted or read;
+// the version comes from the file name.
+struct ForwardCompat {
+  bool enabled = false;
+  SourcedString dir;       // container path of the image's directory
+  SourcedString library;   // ld.so.cache key prefix that decides ("libvendor.so")
+  std::string conf_file;   // container path of the ld.so.conf.d entry written
+};
+
 // [cdi]: what `graft cdi generate` writes by default.
 struct CdiSettings {
   std::string kind;  // "vendor/class", checked by cdi::parse_kind; empty: --kind is required
@@ -168,6 +182,7 @@ struct Policy {
   std::string audit_log;             // JSON-lines file; empty = no audit log
   std::vector<std::string> audit_env;  // fnmatch patterns of env names the audit log records
   CdiSettings cdi;
+  ForwardCompat forward_compat;
   nlohmann::json data = nlohmann::json::object();  // free-form [data], read-only to rules
 };
 
