@@ -84,6 +84,10 @@ struct Discovery {
   std::string partition_dir;    // under proc_root, with {minor}: holds gi*/ci*/access
   std::string partition_gi_key; // key in partition_minors for a GI, e.g. "gpu{minor}/gi{gi}/access"
   std::string partition_ci_key; // same for a CI
+  // Host file mapping partition UUIDs to (GPU minor, GI, CI), one
+  // "<uuid> <minor> <gi> <ci>" per line, written by a partition manager; ""
+  // or absent: partitions have no UUIDs. Read as a trusted file.
+  std::string partition_uuid_file;
   std::string ldcache = "/etc/ld.so.cache";  // under driver_root
   std::vector<std::string> binary_dirs = {"/usr/bin", "/usr/sbin", "/bin", "/sbin"};
   std::string firmware_dir = "/lib/firmware";  // under driver_root

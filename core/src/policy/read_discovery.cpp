@@ -44,6 +44,14 @@ Status read_gpu_fields(const TomlField& field, Discovery& discovery, const FileC
   return ok_status();
 }
 
+// A host path, relative to the policy file; "" turns partition UUIDs off.
+Status read_partition_uuid_file(const TomlField& field, Discovery& discovery, const FileContext& file) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  discovery.partition_uuid_file = value->empty() ? "" : resolve_path(file, *value);
+  return ok_status();
+}
+
 constexpr KeyReader<Discovery> kDiscoveryReaders[] = {
     {"version_file", read_string<&Discovery::version_file>},
     {"version_pattern", read_version_pattern},
@@ -53,6 +61,7 @@ constexpr KeyReader<Discovery> kDiscoveryReaders[] = {
     {"partition_dir", read_string<&Discovery::partition_dir>},
     {"partition_gi_key", read_string<&Discovery::partition_gi_key>},
     {"partition_ci_key", read_string<&Discovery::partition_ci_key>},
+    {"partition_uuid_file", read_partition_uuid_file},
     {"ldcache", read_string<&Discovery::ldcache>},
     {"binary_dirs", read_strings<&Discovery::binary_dirs>},
     {"firmware_dir", read_string<&Discovery::firmware_dir>},
