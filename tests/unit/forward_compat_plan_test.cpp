@@ -196,8 +196,9 @@ TEST_CASE("a huge file named like a newer libcuda is judged by its name, never r
   REQUIRE(::truncate(huge.c_str(), off_t{1} << 40) == 0);  // sparse: 1 TiB claimed, nothing stored
   Plan plan = plan_in(host, image.root());
   CHECK(prefers_compat(plan));
-  CHECK(find_action(plan, ActionKind::config_file, kConf)->provenance.reason ==
-        "image libcuda.so 580.1 newer than host driver 560.35.03");
+  const Action* conf = find_action(plan, ActionKind::config_file, kConf);
+  REQUIRE(conf);
+  CHECK(conf->provenance.reason == "image libcuda.so 580.1 newer than host driver 560.35.03");
 }
 
 TEST_CASE("forward_compat paths must be absolute container paths", "[plan][forward-compat][policy]") {
