@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "plan_support.hpp"
+#include "render/policy_render.hpp"
 #include "fixture_files.hpp"
 #include "temp_dir.hpp"
 
@@ -209,4 +210,15 @@ TEST_CASE("forward_compat paths must be absolute container paths", "[plan][forwa
   REQUIRE_FALSE(policy);
   CHECK(policy.error().message.find("forward_compat.dir: must be an absolute container path") !=
         std::string::npos);
+}
+
+TEST_CASE("graft policy show lists the forward_compat settings with where they were written",
+          "[plan][forward-compat][policy-show]") {
+  const auto& host = compute_host();
+  auto json = render_policy_json(host.policy, {});
+  CHECK(json["forward_compat"]["enabled"] == true);
+  CHECK(json["forward_compat"]["dir"] == "/usr/local/cuda/compat");
+  CHECK(json["forward_compat"]["library"] == "libcuda.so");
+  CHECK(json["forward_compat"]["conf_file"] == "/etc/ld.so.conf.d/00-compat-graft.conf");
+  CHECK_THAT(json["forward_compat"]["origin"].get<std::string>(), Catch::Contains("nvidia.toml:"));
 }
