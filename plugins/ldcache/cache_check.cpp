@@ -72,6 +72,18 @@ std::vector<std::string> expected_entries(const graft_action& action) {
   return entries;
 }
 
+std::vector<std::string> preferred_dirs(const graft_action& action, const std::vector<std::string>& expected) {
+  std::vector<std::string> dirs;
+  for (const auto& entry : expected) {
+    std::string dir = entry.substr(0, std::max<size_t>(1, entry.rfind('/')));
+    bool library_dir = false;
+    for (const char* const* path = action.paths; path != nullptr && *path != nullptr; ++path)
+      library_dir = library_dir || dir == *path;
+    if (!library_dir && std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+  }
+  return dirs;
+}
+
 std::string soname_of(const std::string& entry) { return entry.substr(entry.rfind('/') + 1); }
 
 bool lists(const std::vector<LdCacheEntry>& entries, const std::string& entry) {

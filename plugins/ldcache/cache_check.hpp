@@ -24,6 +24,13 @@ namespace graft::ldcache {
 // expects none (a plan from before the check existed).
 std::vector<std::string> expected_entries(const graft_action& action);
 
+// The directories of expected entries that are none of the action's library
+// directories (`paths`), in the order the entries name them: directories of
+// the image whose libraries the loader must prefer (forward compatibility,
+// docs/policy.md). ldconfig scans them first; the direct writer lists their
+// entries first, as native libraries.
+std::vector<std::string> preferred_dirs(const graft_action& action, const std::vector<std::string>& expected);
+
 // Opens the file behind `path_fd` (an O_PATH fd whose type the caller
 // checked) for reading, through its entry in `own_fds` (this process's
 // /proc/self/fd, opened in the host namespace): the entry names that very

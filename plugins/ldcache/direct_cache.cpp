@@ -63,12 +63,19 @@ Result<std::vector<LdCacheEntry>> injected_entries(const graft_action& action,
                                                    const std::vector<std::string>& expected) {
   std::vector<std::string> dirs;
   for (const char* const* path = action.paths; path != nullptr && *path != nullptr; ++path) dirs.emplace_back(*path);
+  if (dirs.empty()) return make_error("the action names no library directory");
   std::vector<LdCacheEntry> entries;
+  bool in_library_dirs = false;
   for (const auto& path : expected) {
     std::string dir = dir_of(path);
-    if (dirs.empty() || (dir != dirs[0] && (dirs.size() < 2 || dir != dirs[1])))
-      return make_error("expected cache entry {} lies in none of the action's library directories", path);
-    LdCacheAbi abi = dir == dirs[0] ? LdCacheAbi::native : LdCacheAbi::compat32;
+    bool library_dir = dir == dirs[0] || (dirs.size() > 1 && dir == dirs[1]);
+    // A preferred directory's entries (preferred_dirs) come first, so they
+    // win over the injected ones of the same soname.
+    if (!library_dir && in_library_dirs)
+      return make_error("expected cache entry {} lies in none of the action's library directories "
+                        "and does not come before their entries", path);
+    in_library_dirs = in_library_dirs || library_dir;
+    LdCacheAbi abi = !library_dir || dir == dirs[0] ? LdCacheAbi::native : LdCacheAbi::compat32;
     entries.push_back(LdCacheEntry{ldcache_flags_for(abi), name_of(path), path});
   }
   return entries;

@@ -21,8 +21,9 @@ namespace graft::ldcache {
 
 // The cache entries the plan expects (container paths, cache_check.hpp),
 // each with the flags of its directory's ABI: the action's first library
-// directory is native, its second the 32-bit one. An entry in neither is
-// an error.
+// directory is native, its second the 32-bit one. Entries in neither name a
+// directory the image ships whose libraries must win (preferred_dirs in
+// cache_check.hpp): native, and only allowed before all the others.
 Result<std::vector<LdCacheEntry>> injected_entries(const graft_action& action,
                                                    const std::vector<std::string>& expected);
 

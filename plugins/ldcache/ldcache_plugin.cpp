@@ -1,7 +1,10 @@
 // The ldcache plugin: executes ldcache_update actions (target: the cache
 // file, "/etc/ld.so.cache"; paths: the container's library directories),
 // then checks that the new cache lists what the plan expects (content: one
-// container path per line, cache_check.hpp). Two methods, by config:
+// container path per line, cache_check.hpp). Expected entries outside the
+// library directories come first and name an image directory whose
+// libraries must win (forward compatibility): ldconfig scans it first, the
+// direct writer lists its entries first. Two methods, by config:
 //
 // "write" (the default): the cache is written directly, the image's entries
 // plus the injected libraries, through fds below the root (direct_cache.hpp);
@@ -185,17 +188,21 @@ Result<UniqueFd> ensure_directory(const Host& host, int root_fd, const std::stri
 // second lookup could meet another directory: a running container can swap
 // it in between). A library directory that does not exist is skipped, as
 // ldconfig skips it.
-Status check_written_dirs(const Host& host, int root_fd, int cache_dir, const graft_action& action) {
+Status check_written_dirs(const Host& host, int root_fd, int cache_dir, const graft_action& action,
+                          const std::vector<std::string>& preferred) {
   const std::string target = action.target;
   const std::string cache_dir_path = target.substr(0, std::max<size_t>(1, target.rfind('/')));
   if (auto status = plugin::check_target_mount(root_fd, cache_dir, target, cache_dir_path); !status)
     return status;
-  for (const char* const* path = action.paths; path != nullptr && *path != nullptr; ++path) {
-    int fd = host.resolve_in_root(root_fd, *path, O_PATH | O_DIRECTORY);
+  std::vector<std::string> dirs = preferred;
+  for (const char* const* path = action.paths; path != nullptr && *path != nullptr; ++path)
+    dirs.emplace_back(*path);
+  for (const auto& path : dirs) {
+    int fd = host.resolve_in_root(root_fd, path, O_PATH | O_DIRECTORY);
     if (fd == -ENOENT) continue;
-    if (fd < 0) return make_error("{}: {}", *path, std::strerror(-fd));
+    if (fd < 0) return make_error("{}: {}", path, std::strerror(-fd));
     UniqueFd dir(fd);
-    if (auto status = plugin::check_target_mount(root_fd, dir.get(), *path, *path); !status)
+    if (auto status = plugin::check_target_mount(root_fd, dir.get(), path, path); !status)
       return status;
   }
   return ok_status();
@@ -247,7 +254,9 @@ class LdcachePlugin {
     const std::string& target = action.target;
     auto cache_dir = ensure_directory(host_, context.rootfs_fd, target.substr(0, target.rfind('/')), context);
     if (!cache_dir.ok()) return cache_dir.error();
-    if (auto checked = check_written_dirs(host_, context.rootfs_fd, cache_dir->get(), action); !checked.ok())
+    const std::vector<std::string> preferred = preferred_dirs(action, expected);
+    if (auto checked = check_written_dirs(host_, context.rootfs_fd, cache_dir->get(), action, preferred);
+        !checked.ok())
       return checked;
     if (auto updated = update(action, context, prepared, cache_dir->get(), expected); !updated.ok())
       return updated;
@@ -291,7 +300,7 @@ class LdcachePlugin {
                      static_cast<uid_t>(context.container_uid), static_cast<gid_t>(context.container_gid)};
       return write_cache_directly(host_, file, action.target, std::move(*injected));
     }
-    auto command = command_for(action, context, prepared.exe.get());
+    auto command = command_for(action, context, prepared.exe.get(), preferred_dirs(action, expected));
     if (!command.ok()) return command.error();
     if (auto joined = use_container(prepared.container, context, *command); !joined.ok()) return joined;
     return run_confined(*command);
@@ -354,9 +363,10 @@ class LdcachePlugin {
   }
 
   // argv as libnvidia-container builds it: explicit -f/-C because the host's
-  // ldconfig may have been built with another prefix.
-  Result<ConfinedCommand> command_for(const graft_action& action,
-                                      const graft_apply_context& context, int exe) const {
+  // ldconfig may have been built with another prefix. Preferred directories
+  // come first: ldconfig lists what it scans first first among equal sonames.
+  Result<ConfinedCommand> command_for(const graft_action& action, const graft_apply_context& context,
+                                      int exe, const std::vector<std::string>& preferred) const {
     if (auto checked = check_container_path(action.target, "target"); !checked.ok())
       return checked.error();
     ConfinedCommand command{.exe_fd = exe,
@@ -366,6 +376,11 @@ class LdcachePlugin {
                             .uid = static_cast<uid_t>(context.container_uid),
                             .gid = static_cast<gid_t>(context.container_gid),
                             .timeout = config_.timeout};
+    for (const auto& dir : preferred) {
+      if (auto checked = check_container_path(dir, "preferred library directory"); !checked.ok())
+        return checked.error();
+      command.argv.push_back(dir);
+    }
     for (const char* const* path = action.paths; path != nullptr && *path != nullptr; ++path) {
       if (auto checked = check_container_path(*path, "library directory"); !checked.ok())
         return checked.error();

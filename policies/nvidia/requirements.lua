@@ -9,9 +9,12 @@
 -- and OP one of = != < <= > >=. cuda/driver/arch compare as dotted numeric
 -- versions, brand as a case-insensitive string (= and != only).
 -- Operands without NVML: driver = host.driver_version, cuda =
--- policy.data.cuda_by_driver_branch[<driver major>], arch and brand unknown.
--- An unknown operand makes its term pass, as upstream does for missing values.
--- Only checked for containers that are being injected.
+-- policy.data.cuda_by_driver_branch[<driver major>], arch and brand the GPU's
+-- procfs model looked up in policy.data.arch_by_model / brand_by_model.
+-- As upstream, every expression is checked once per granted GPU (a MIG
+-- partition counts as its parent GPU), or once without arch and brand when
+-- no GPU is granted. An unknown operand makes its term pass, as upstream does
+-- for missing values. Only checked for containers that are being injected.
 
 local env_values = require("env_values")
 local starts_with, is_legacy_image = env_values.starts_with, env_values.is_legacy_image
@@ -93,6 +96,58 @@ local function parse_expression(expr)
 end
 
 -- ---------------------------------------------------------------------------
+-- Model tables (policy.data.arch_by_model, brand_by_model): a key is words
+-- that must appear in the model name in order; "X*" matches a word starting
+-- with X. The key with the most words wins, then the longer key, then the
+-- smaller one, so the answer does not depend on table order.
+
+local function words_of(text)
+  local words = {}
+  for word in text:lower():gmatch("[^%s%-]+") do words[#words + 1] = word end
+  return words
+end
+
+local function word_matches(word, key_word)
+  if key_word:sub(-1) == "*" then return starts_with(word, key_word:sub(1, -2)) end
+  return word == key_word
+end
+
+local function key_matches(words, key_words)
+  for start = 1, #words - #key_words + 1 do
+    local all = true
+    for i, key_word in ipairs(key_words) do
+      if not word_matches(words[start + i - 1], key_word) then all = false; break end
+    end
+    if all then return true end
+  end
+  return false
+end
+
+local function better_key(key, key_words, best, best_words)
+  if best == nil then return true end
+  if #key_words ~= #best_words then return #key_words > #best_words end
+  if #key ~= #best then return #key > #best end
+  return key < best
+end
+
+-- The value the table gives `model`, or nil.
+local function lookup_model(tbl, model)
+  local kind = type(tbl)  -- policy.data tables reach rules as read-only views (userdata)
+  if (kind ~= "table" and kind ~= "userdata") or model == nil or model == "" then return nil end
+  local words = words_of(model)
+  local best, best_words, value
+  for key, v in pairs(tbl) do
+    local key_words = type(key) == "string" and words_of(key) or {}
+    local usable = #key_words > 0 and (type(v) == "string" or type(v) == "number")
+    if usable and key_matches(words, key_words) and better_key(key, key_words, best, best_words) then
+      best, best_words, value = key, key_words, v
+    end
+  end
+  if value == nil then return nil end
+  return tostring(value)
+end
+
+-- ---------------------------------------------------------------------------
 -- Evaluation.
 
 -- What the host offers for each name; nil = unknown (the term passes).
@@ -104,6 +159,31 @@ local function host_operands(host)
   if driver and branches then cuda = branches[driver:match("^(%d+)")] end
   if cuda ~= nil then cuda = tostring(cuda) end
   return {driver = driver, cuda = cuda}
+end
+
+-- One operand set per granted GPU ({gpu=, model=, arch=, brand=} added), in
+-- index order; the host's alone when no GPU is granted.
+local function device_operands(host, grant, base)
+  local wanted, indices = {}, {}
+  for _, d in ipairs(grant:devices()) do
+    if not wanted[d.gpu] then wanted[d.gpu] = true; indices[#indices + 1] = d.gpu end
+  end
+  table.sort(indices)
+  if #indices == 0 then return {base} end
+  local models = {}
+  for _, gpu in ipairs(host.gpus) do models[gpu.index] = gpu.model end
+  local list, seen = {}, {}  -- seen: model -> {arch, brand}; GPUs of one model look up once
+  for _, index in ipairs(indices) do
+    local model = models[index]
+    local found = model and seen[model]
+    if not found then
+      found = {lookup_model(policy.data.arch_by_model, model), lookup_model(policy.data.brand_by_model, model)}
+      if model then seen[model] = found end
+    end
+    list[#list + 1] = {driver = base.driver, cuda = base.cuda, gpu = index, model = model,
+                       arch = found[1], brand = found[2]}
+  end
+  return list
 end
 
 local function term_holds(term, operands)
@@ -178,9 +258,15 @@ local function collect(env)
   return list
 end
 
-local function describe_operands(operands)
-  return "driver " .. (operands.driver or "unknown") .. ", cuda " .. (operands.cuda or "unknown") ..
-         ", arch and brand unknown"
+local function describe_operands(list)
+  local base = list[1]
+  local text = "driver " .. (base.driver or "unknown") .. ", cuda " .. (base.cuda or "unknown")
+  if base.gpu == nil then return text .. ", arch and brand unknown (no GPU granted)" end
+  for _, o in ipairs(list) do
+    text = text .. "; GPU " .. o.gpu .. " (" .. (o.model or "no model") .. ") arch " ..
+           (o.arch or "unknown") .. ", brand " .. (o.brand or "unknown")
+  end
+  return text
 end
 
 rule("nvidia-requirements", "check", function(req, host, grant)
@@ -198,7 +284,7 @@ rule("nvidia-requirements", "check", function(req, host, grant)
   if not list then return grant:deny(refusal) end
   if #list == 0 then return end
 
-  local operands = host_operands(host)
+  local operands = device_operands(host, grant, host_operands(host))
   local names = {}
   for _, r in ipairs(list) do names[#names + 1] = r.name end
   grant:note("requirements " .. table.concat(names, ", ") .. " checked against " ..
@@ -213,7 +299,9 @@ rule("nvidia-requirements", "check", function(req, host, grant)
     if not alternatives then
       return grant:deny("invalid expression '" .. bad_term .. "' in " .. r.name)
     end
-    local unmet = check(alternatives, operands)
-    if unmet then return grant:deny(unmet) end
+    for _, o in ipairs(operands) do
+      local unmet = check(alternatives, o)
+      if unmet then return grant:deny(unmet) end
+    end
   end
 end)

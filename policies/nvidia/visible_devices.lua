@@ -184,6 +184,27 @@ local function resolve_old_mig_name(host, tok, uuid, gi, ci)
   return unknown(tok)
 end
 
+-- MIG-<uuid>: the driver's procfs has no partition UUIDs; a partition has
+-- one only when the host's partition manager wrote the UUID file that
+-- [discovery] partition_uuid_file names. Without any, refused as before.
+local function resolve_mig_uuid(host, tok)
+  local wanted, mapped = tok.id:lower(), false
+  for _, gpu in ipairs(host.gpus) do
+    for _, part in ipairs(gpu.partitions) do
+      if part.uuid ~= "" then
+        mapped = true
+        if part.uuid:lower() == wanted then return {{gpu = gpu.index, partition = part.index}} end
+      end
+    end
+  end
+  if not mapped then
+    return nil, "cannot resolve MIG device '" .. tok.id .. "' in " .. tok.source ..
+                ": MIG UUIDs cannot be resolved without NVML or a MIG UUID file" ..
+                " ([discovery] partition_uuid_file); use <gpu>:<mig> indices (e.g. 0:1)"
+  end
+  return unknown(tok, "no MIG partition of this host has that UUID")
+end
+
 local function resolve_bus_id(host, tok, wanted)
   for _, gpu in ipairs(host.gpus) do
     if normalise_bus_id(gpu.bus_id or "") == wanted then return {{gpu = gpu.index}} end
@@ -198,10 +219,7 @@ local function resolve(host, tok)
   if gpu_text then return resolve_mig_index(host, tok, gpu_text, part_text) end
   local uuid, gi, ci = id:match("^MIG%-(GPU%-[%x%-]+)/(%d+)/(%d+)$")
   if uuid then return resolve_old_mig_name(host, tok, uuid, gi, ci) end
-  if id:match("^[Mm][Ii][Gg]%-") then
-    return nil, "cannot resolve MIG device '" .. id .. "' in " .. tok.source ..
-                ": MIG UUIDs cannot be resolved without NVML; use <gpu>:<mig> indices (e.g. 0:1)"
-  end
+  if id:match("^[Mm][Ii][Gg]%-") then return resolve_mig_uuid(host, tok) end
   if id:match("^[Gg][Pp][Uu]%-%x") then return resolve_uuid(host, tok) end
   local bus = normalise_bus_id(id)
   if bus then return resolve_bus_id(host, tok, bus) end

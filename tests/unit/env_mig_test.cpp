@@ -37,13 +37,38 @@ TEST_CASE("a MIG index on a GPU that does not exist is refused", "[env]") {
   CHECK(refusal(intent) == "unknown device '9:0' in NVIDIA_VISIBLE_DEVICES (the host has 8 GPUs)");
 }
 
-TEST_CASE("a MIG UUID is refused because it cannot be resolved without NVML", "[env]") {
+TEST_CASE("a MIG UUID is refused when the host has no MIG UUID file", "[env]") {
   auto intent = evaluate_env({{"NVIDIA_VISIBLE_DEVICES", "MIG-4f1a3d2c-1111-2222-3333-444455556666"}});
   CHECK(refusal(intent) ==
         "cannot resolve MIG device 'MIG-4f1a3d2c-1111-2222-3333-444455556666' in "
-        "NVIDIA_VISIBLE_DEVICES: MIG UUIDs cannot be resolved without NVML; use <gpu>:<mig> "
-        "indices (e.g. 0:1)");
+        "NVIDIA_VISIBLE_DEVICES: MIG UUIDs cannot be resolved without NVML or a MIG UUID file "
+        "([discovery] partition_uuid_file); use <gpu>:<mig> indices (e.g. 0:1)");
   CHECK(intent.devices.empty());
+}
+
+namespace {
+// GPU 7's partitions with the UUIDs a MIG manager's file gave them.
+Inventory with_partition_uuids() {
+  Inventory inv = make_inventory();
+  inv.gpus[7].partitions[0].uuid = "MIG-4f1a3d2c-1111-2222-3333-444455556666";
+  inv.gpus[7].partitions[2].uuid = "MIG-9e8d7c6b-1111-2222-3333-444455556666";
+  return inv;
+}
+}  // namespace
+
+TEST_CASE("a MIG UUID the host's MIG UUID file names grants that partition, in any case", "[env]") {
+  auto intent = evaluate(make_request({{"NVIDIA_VISIBLE_DEVICES", "MIG-9E8D7C6B-1111-2222-3333-444455556666"}}),
+                         trusting_policy(), with_partition_uuids());
+  CHECK_FALSE(intent.refusal);
+  CHECK(devices(intent) == std::vector<std::string>{"7:2"});
+}
+
+TEST_CASE("a MIG UUID the host's MIG UUID file does not name is an unknown device", "[env]") {
+  auto intent = evaluate(make_request({{"NVIDIA_VISIBLE_DEVICES", "MIG-00000000-1111-2222-3333-444455556666"}}),
+                         trusting_policy(), with_partition_uuids());
+  CHECK(refusal(intent) ==
+        "unknown device 'MIG-00000000-1111-2222-3333-444455556666' in NVIDIA_VISIBLE_DEVICES "
+        "(no MIG partition of this host has that UUID)");
 }
 
 TEST_CASE("the old MIG-GPU-<uuid>/<gi>/<ci> name grants that partition", "[env]") {

@@ -58,9 +58,86 @@ TEST_CASE("versions compare numerically with missing components as zero", "[env]
   CHECK(with_requirement("cuda<=12.5").refusal);
 }
 
-TEST_CASE("arch and brand terms pass because they are unknown without NVML", "[env]") {
-  auto intent = with_requirement("arch>=9.0,brand=tesla,brand!=geforce,arch<1.0");
+// ---------------------------------------------------------------------------
+// arch and brand: the GPU's procfs model in the policy's model tables (every
+// GPU of make_inventory() is an "NVIDIA H100": arch 9.0, brand nvidia)
+
+namespace {
+Intent with_requirement_on(const std::vector<std::string>& models, const std::string& devices,
+                           const std::string& expr) {
+  Inventory inv = make_inventory();
+  for (size_t i = 0; i < models.size(); ++i) inv.gpus[i].model = models[i];
+  return evaluate(make_request({{"NVIDIA_VISIBLE_DEVICES", devices}, {"NVIDIA_REQUIRE_ARCH", expr}}),
+                  trusting_policy(), inv);
+}
+}  // namespace
+
+TEST_CASE("an arch term compares the compute capability the model table gives the GPU", "[env]") {
+  CHECK_FALSE(with_requirement("arch>=9.0").refusal);
+  CHECK_FALSE(with_requirement("arch=9").refusal);
+  CHECK(refusal(with_requirement("arch>=10.0")) == "unsatisfied condition: arch>=10.0");
+  CHECK(refusal(with_requirement("arch<9.0")) == "unsatisfied condition: arch<9.0");
+}
+
+TEST_CASE("a brand term compares the brand the model table gives the GPU, in any case", "[env]") {
+  CHECK_FALSE(with_requirement("brand=nvidia").refusal);
+  CHECK_FALSE(with_requirement("BRAND=NVIDIA,brand!=geforce").refusal);
+  CHECK(refusal(with_requirement("brand=tesla")) == "unsatisfied condition: brand=tesla");
+}
+
+TEST_CASE("the plan notes each granted GPU's model, arch and brand", "[env]") {
+  auto intent = with_requirement("arch>=9.0");
+  CHECK(has_note(intent, "GPU 0 (NVIDIA H100) arch 9.0, brand nvidia"));
+}
+
+TEST_CASE("the longest matching model key wins, and a key word ending in * matches a word it starts",
+          "[env]") {
+  auto rtx = with_requirement_on({"NVIDIA GeForce RTX 4090"}, "0", "brand=geforcertx,arch=8.9");
+  CHECK_FALSE(rtx.refusal);
+  auto a10 = with_requirement_on({"NVIDIA A10"}, "0", "arch=8.6");
+  CHECK_FALSE(a10.refusal);
+  auto a100 = with_requirement_on({"NVIDIA A100-SXM4-80GB"}, "0", "arch=8.0");
+  CHECK_FALSE(a100.refusal);
+  auto workstation = with_requirement_on({"NVIDIA RTX A6000"}, "0", "brand=nvidiartx,arch=8.6");
+  CHECK_FALSE(workstation.refusal);
+}
+
+TEST_CASE("every granted GPU must meet an arch or brand requirement", "[env]") {
+  std::vector<std::string> models = {"NVIDIA H100 80GB HBM3", "Tesla V100-SXM2-16GB"};
+  CHECK_FALSE(with_requirement_on(models, "0", "arch>=9.0").refusal);
+  CHECK(refusal(with_requirement_on(models, "0,1", "arch>=9.0")) == "unsatisfied condition: arch>=9.0");
+  CHECK(refusal(with_requirement_on(models, "1", "brand=nvidia")) == "unsatisfied condition: brand=nvidia");
+}
+
+TEST_CASE("a MIG partition is checked as its parent GPU", "[env]") {
+  Inventory inv = make_inventory();
+  inv.gpus[7].model = "NVIDIA A100-SXM4-80GB";
+  auto met = evaluate(make_request({{"NVIDIA_VISIBLE_DEVICES", "7:0"}, {"NVIDIA_REQUIRE_ARCH", "arch=8.0"}}),
+                      trusting_policy(), inv);
+  CHECK_FALSE(met.refusal);
+  auto unmet = evaluate(make_request({{"NVIDIA_VISIBLE_DEVICES", "7:0"}, {"NVIDIA_REQUIRE_ARCH", "arch>=9.0"}}),
+                        trusting_policy(), inv);
+  CHECK(refusal(unmet) == "unsatisfied condition: arch>=9.0");
+}
+
+TEST_CASE("a model the tables do not know leaves arch and brand unknown, and their terms pass", "[env]") {
+  auto intent = with_requirement_on({"Prototype Accelerator X1"}, "0", "arch>=99.0,brand=tesla");
   CHECK_FALSE(intent.refusal);
+  CHECK(has_note(intent, "GPU 0 (Prototype Accelerator X1) arch unknown, brand unknown"));
+}
+
+TEST_CASE("without a granted GPU, arch and brand terms pass", "[env]") {
+  auto intent = evaluate_env({{"NVIDIA_VISIBLE_DEVICES", "none"}, {"NVIDIA_REQUIRE_ARCH", "arch>=99.0,brand=tesla"}});
+  CHECK_FALSE(intent.refusal);
+  CHECK(has_note(intent, "arch and brand unknown (no GPU granted)"));
+}
+
+TEST_CASE("a CUDA image's brand alternatives let an older driver branch serve the brand it names", "[env]") {
+  // driver 560 serves CUDA 12.6: only the alternative for the GPU's brand can hold.
+  std::string expr = "cuda>=12.8 brand=tesla,driver>=560,driver<561 brand=nvidia,driver>=560,driver<561";
+  CHECK_FALSE(with_requirement(expr).refusal);
+  CHECK(refusal(with_requirement("cuda>=12.8 brand=tesla,driver>=560,driver<561")) ==
+        "unsatisfied condition: cuda>=12.8" + kCudaHint);
 }
 
 TEST_CASE("one met OR alternative is enough", "[env]") {
@@ -80,7 +157,7 @@ TEST_CASE("an unmet OR expression reports its first alternative", "[env]") {
 }
 
 TEST_CASE("requirement names are case-insensitive", "[env]") {
-  CHECK_FALSE(with_requirement("CUDA>=12.0,Driver<600,BRAND=Tesla").refusal);
+  CHECK_FALSE(with_requirement("CUDA>=12.0,Driver<600,BRAND=Nvidia").refusal);
   CHECK(refusal(with_requirement("Driver>=600")) == "unsatisfied condition: Driver>=600");
 }
 

@@ -112,14 +112,17 @@ TEST_CASE("A library the plan expects but the root lacks fails the check that fo
   CHECK_THAT(applied.error().message, Catch::Contains(kSoname));
 }
 
-TEST_CASE("An expected entry outside the action's library directories is refused",
+TEST_CASE("An expected entry outside the action's library directories after their entries is refused",
           "[plugins][ldcache][ldcache-direct]") {
   GRAFT_SKIP_IF(cannot_run());
   LinkedRootfs rootfs;
   auto plugin = load(kDefaultConfig);
-  auto applied = prepare_and_apply(*plugin, rootfs, 0, ldcache_action({"/opt/elsewhere/libcuda.so.1"}));
+  auto applied = prepare_and_apply(
+      *plugin, rootfs, 0,
+      ldcache_action({FakeHost::lib_dir() + "/" + kSoname, "/opt/elsewhere/libcuda.so.1"}));
   REQUIRE_FALSE(applied.ok());
-  CHECK_THAT(applied.error().message, Catch::Contains("lies in none of the action's library directories"));
+  CHECK_THAT(applied.error().message, Catch::Contains("lies in none of the action's library directories "
+                                                      "and does not come before their entries"));
   CHECK_FALSE(fs::exists(rootfs.path("etc/ld.so.cache")));
 }
 

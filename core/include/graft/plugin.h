@@ -102,7 +102,8 @@ struct graft_action {
   const char* access;              /* cgroup access such as "rw"; "" when unused */
   const char* content;             /* config_file content / env value / ldcache_update: the
                                       container paths the new cache must list, one per line
-                                      (may be empty). Not NUL-safe: */
+                                      (may be empty; entries outside `paths` come first and
+                                      must win for their soname). Not NUL-safe: */
   size_t content_length;           /*   use content_length bytes (a NUL follows them) */
   const char* const* paths;        /* NULL-terminated: procfs files kept / ld cache dirs */
   const char* const* rewrites;     /* NULL-terminated: procfs "file:from=>to" edits */

@@ -4,6 +4,7 @@
 #include "inventory/driver_procfs.hpp"
 #include "inventory/host_files.hpp"
 #include "inventory/inventory.hpp"
+#include "inventory/partition_uuids.hpp"
 
 namespace graft {
 
@@ -11,7 +12,7 @@ Result<Inventory> discover_inventory(const Policy& policy) {
   Inventory inventory;
   inventory.roots = policy.host;
   for (auto step : {read_driver_version, read_gpus, read_partition_caps, read_partitions,
-                    read_char_majors, find_libraries})
+                    read_partition_uuids, read_char_majors, find_libraries})
     if (auto status = step(policy, inventory); !status) return status.error();
   find_device_nodes(policy, inventory);
   find_binaries(policy, inventory);

@@ -25,6 +25,7 @@ struct Partition {
   std::string ci_access;  // host proc path of the CI access file
   std::optional<unsigned> gi_minor;
   std::optional<unsigned> ci_minor;
+  std::string uuid;  // from discovery.partition_uuid_file; "" when unknown
 };
 
 struct Gpu {

@@ -43,7 +43,8 @@ Gpu make_synthetic_gpu(unsigned index, const SyntheticGpu& shape, const Policy& 
                                        .gi_access = gi_dir + "/access",
                                        .ci_access = gi_dir + "/ci0/access",
                                        .gi_minor = {},
-                                       .ci_minor = {}});
+                                       .ci_minor = {},
+                                       .uuid = p < shape.partition_uuids.size() ? shape.partition_uuids[p] : ""});
   }
   return gpu;
 }
@@ -148,7 +149,7 @@ std::string synthetic_uuid(unsigned index) {
 
 HostShape uniform_host(unsigned count, const std::set<unsigned>& mig, unsigned partitions) {
   HostShape shape;
-  for (unsigned i = 0; i < count; ++i) shape.gpus.push_back({"", "", mig.count(i) ? partitions : 0});
+  for (unsigned i = 0; i < count; ++i) shape.gpus.push_back({"", "", mig.count(i) ? partitions : 0, {}});
   return shape;
 }
 

@@ -20,6 +20,7 @@ struct SyntheticGpu {
   std::string uuid;   // empty: made from the index
   std::string model;  // empty: "synthetic GPU"
   unsigned partitions = 0;
+  std::vector<std::string> partition_uuids;  // by partition index; missing: no UUID
 };
 
 struct HostShape {

@@ -2,12 +2,14 @@
 // per selected file, the soname link the dynamic linker looks for, the
 // policy's extra links (development names, vendor indirections), the 32-bit
 // copies when a granted set asks for them, and one ld cache refresh that
-// must list each soname link made.
+// must list each soname link made (and, first, an image's newer copy of a
+// driver library: forward_compat.hpp).
 #include <map>
 #include <set>
 
 #include "files/paths.hpp"
 #include "inventory/driver_procfs.hpp"
+#include "plan/forward_compat.hpp"
 #include "plan/plan_context.hpp"
 
 namespace graft {
@@ -101,6 +103,7 @@ Status add_library_actions(PlanContext& context) {
                  .provenance = {"libraries", "injected libraries", {}}};
   refresh.paths.push_back(context.plan.lib_dir);
   if (!names32.empty()) refresh.paths.push_back(context.plan.lib32_dir);
+  if (auto status = add_forward_compat(context, refresh); !status) return status;
   context.plan.actions.push_back(refresh);
   return ok_status();
 }

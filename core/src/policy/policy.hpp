@@ -84,6 +84,10 @@ struct Discovery {
   std::string partition_dir;    // under proc_root, with {minor}: holds gi*/ci*/access
   std::string partition_gi_key; // key in partition_minors for a GI, e.g. "gpu{minor}/gi{gi}/access"
   std::string partition_ci_key; // same for a CI
+  // Host file mapping partition UUIDs to (GPU minor, GI, CI), one
+  // "<uuid> <minor> <gi> <ci>" per line, written by a partition manager; ""
+  // or absent: partitions have no UUIDs. Read as a trusted file.
+  std::string partition_uuid_file;
   std::string ldcache = "/etc/ld.so.cache";  // under driver_root
   // Where driver libraries are looked for: the ld.so.cache first, then (for
   // a name or ABI the cache gave nothing fit for) library_dirs in order; or
@@ -144,6 +148,20 @@ struct GpuCapabilities {
   std::vector<SourcedString> sets;   // when not `defaults`; empty: the GPU alone
 };
 
+// [forward_compat]: an image built for a newer driver than the host's may
+// ship that driver's user-space libraries in `dir`. When the plan injects the
+// host's `library` and the image's copy (a regular file named
+// <library>.<version>) has a newer major version than the host driver, the
+// container's loader is told to prefer `dir`: an ld.so.conf.d entry at
+// `conf_file` and the ld cache. The image's files are never mounted or read;
+// the version comes from the file name.
+struct ForwardCompat {
+  bool enabled = false;
+  SourcedString dir;       // container path of the image's directory
+  SourcedString library;   // ld.so.cache key prefix that decides ("libvendor.so")
+  std::string conf_file;   // container path of the ld.so.conf.d entry written
+};
+
 // [cdi]: what `graft cdi generate` writes by default.
 struct CdiSettings {
   std::string kind;  // "vendor/class", checked by cdi::parse_kind; empty: --kind is required
@@ -184,6 +202,7 @@ struct Policy {
   std::string audit_log;             // JSON-lines file; empty = no audit log
   std::vector<std::string> audit_env;  // fnmatch patterns of env names the audit log records
   CdiSettings cdi;
+  ForwardCompat forward_compat;
   nlohmann::json data = nlohmann::json::object();  // free-form [data], read-only to rules
 };
 

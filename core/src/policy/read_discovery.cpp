@@ -72,6 +72,14 @@ Status read_library_dirs(const TomlField& field, Discovery& discovery, const Fil
   return ok_status();
 }
 
+// A host path, relative to the policy file; "" turns partition UUIDs off.
+Status read_partition_uuid_file(const TomlField& field, Discovery& discovery, const FileContext& file) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  discovery.partition_uuid_file = value->empty() ? "" : resolve_path(file, *value);
+  return ok_status();
+}
+
 constexpr KeyReader<Discovery> kDiscoveryReaders[] = {
     {"version_file", read_string<&Discovery::version_file>},
     {"version_pattern", read_version_pattern},
@@ -81,6 +89,7 @@ constexpr KeyReader<Discovery> kDiscoveryReaders[] = {
     {"partition_dir", read_string<&Discovery::partition_dir>},
     {"partition_gi_key", read_string<&Discovery::partition_gi_key>},
     {"partition_ci_key", read_string<&Discovery::partition_ci_key>},
+    {"partition_uuid_file", read_partition_uuid_file},
     {"ldcache", read_string<&Discovery::ldcache>},
     {"library_search", read_library_search},
     {"library_dirs", read_library_dirs},

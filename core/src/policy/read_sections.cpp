@@ -310,6 +310,53 @@ Status read_data(const TomlField& field, Policy& policy, const FileContext&) {
   return ok_status();
 }
 
+// A container path: absolute, no "." or ".." steps, no control characters
+// (it becomes a line of an ld.so.conf.d file).
+Result<std::string> as_container_path(const TomlField& field) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  bool ok = value->starts_with('/');
+  for (char c : *value) ok = ok && static_cast<unsigned char>(c) >= 0x20;
+  for (size_t start = 1; ok && start <= value->size();) {
+    size_t end = std::min(value->find('/', start), value->size());
+    std::string_view step(value->data() + start, end - start);
+    ok = step != "." && step != "..";
+    start = end + 1;
+  }
+  if (!ok) return field.error("must be an absolute container path without '.' or '..' steps");
+  return value;
+}
+
+Status read_compat_path(const TomlField& field, SourcedString& into) {
+  auto value = as_container_path(field);
+  if (!value) return value.error();
+  into = SourcedString{std::move(*value), field.origin()};
+  return ok_status();
+}
+
+Status read_compat_library(const TomlField& field, ForwardCompat& compat, const FileContext&) {
+  auto value = as_sourced(field);
+  if (!value) return value.error();
+  if (value->value.empty() || value->value.find('/') != std::string::npos)
+    return field.error("must be a library file name prefix such as \"libvendor.so\"");
+  compat.library = std::move(*value);
+  return ok_status();
+}
+
+Status read_compat_conf_file(const TomlField& field, ForwardCompat& compat, const FileContext&) {
+  auto value = as_container_path(field);
+  if (!value) return value.error();
+  compat.conf_file = std::move(*value);
+  return ok_status();
+}
+
+constexpr KeyReader<ForwardCompat> kForwardCompatReaders[] = {
+    {"enabled", read_bool<&ForwardCompat::enabled>},
+    {"dir", [](const TomlField& f, ForwardCompat& c, const FileContext&) { return read_compat_path(f, c.dir); }},
+    {"library", read_compat_library},
+    {"conf_file", read_compat_conf_file},
+};
+
 Status directive(const TomlField&, Policy&, const FileContext&) { return ok_status(); }
 
 constexpr KeyReader<Policy> kTopReaders[] = {
@@ -331,6 +378,7 @@ constexpr KeyReader<Policy> kTopReaders[] = {
     {"runtime", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kRuntimeReaders, p.runtime, c); }},
     {"audit", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kAuditReaders, p, c); }},
     {"cdi", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kCdiReaders, p.cdi, c); }},
+    {"forward_compat", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kForwardCompatReaders, p.forward_compat, c); }},
     {"data", read_data},
 };
 

@@ -126,6 +126,8 @@ Status read_listed_gpu(const TomlField& field, SyntheticGpu& gpu) {
       {"model", read_string<&SyntheticGpu::model>},
       {"partitions", +[](const TomlField& f, SyntheticGpu& g,
                          const FileContext&) { return store(as_case_count(f, 64), g.partitions); }},
+      {"partition_uuids", +[](const TomlField& f, SyntheticGpu& g,
+                              const FileContext&) { return store(as_string_list(f), g.partition_uuids); }},
   };
   return read_table(field, readers, gpu, FileContext{});
 }

@@ -96,7 +96,16 @@ ojson discovery_json(const Discovery& d) {
                                                                                      : "cache-then-dirs"},
           {"library_dirs", d.library_dirs},
           {"binary_dirs", d.binary_dirs},           {"firmware_dir", d.firmware_dir},
-          {"gpu_fields", ojson(d.gpu_fields)}};
+          {"partition_uuid_file", d.partition_uuid_file}, {"gpu_fields", ojson(d.gpu_fields)}};
+}
+
+ojson forward_compat_json(const ForwardCompat& compat) {
+  ojson out = {{"enabled", compat.enabled},
+               {"dir", compat.dir.value},
+               {"library", compat.library.value},
+               {"conf_file", compat.conf_file}};
+  if (!compat.dir.origin.empty()) out["origin"] = origin_text(compat.dir.origin);
+  return out;
 }
 
 ojson procfs_json(const ProcfsMask& procfs) {
@@ -165,6 +174,7 @@ ojson render_policy_json(const Policy& policy, const std::vector<RuleActivity>& 
   out["sample"] = samples_json(policy);
   out["discovery"] = discovery_json(policy.discovery);
   out["procfs"] = procfs_json(policy.procfs);
+  out["forward_compat"] = forward_compat_json(policy.forward_compat);
   add_settings(policy, out);
   return out;
 }

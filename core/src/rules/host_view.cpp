@@ -41,6 +41,7 @@ constexpr RecordField<Partition> kPartitionFields[] = {
     {"index", [](lua_State* L, const Partition& p) { push_unsigned(L, p.index); }},
     {"gi", [](lua_State* L, const Partition& p) { push_unsigned(L, p.gi); }},
     {"ci", [](lua_State* L, const Partition& p) { push_unsigned(L, p.ci); }},
+    {"uuid", [](lua_State* L, const Partition& p) { push_string(L, p.uuid); }},
 };
 constexpr ViewType kPartitionView = view_type<Record<Partition, kPartitionFields>>(kHostFamily);
 
