@@ -112,6 +112,14 @@ struct PullCycleFinder {
 Status check_device_class(const DeviceClass& device) {
   std::string key = fmt::format("device.{}", device.name);
   if (device.path.empty()) return error_at(device.origin, key, "missing key 'path'");
+  if (device.per == DeviceClass::Per::gpu_sysfs) {
+    if (device.sys_path.empty()) return error_at(device.origin, key, "per = \"gpu-sysfs\" needs 'sys_path'");
+    if (device.path.find("{name}") == std::string::npos)
+      return error_at(device.origin, key + ".path", "needs {name}: the sysfs entry's name");
+    return ok_status();
+  }
+  if (!device.sys_path.empty())
+    return error_at(device.origin, key + ".sys_path", "only a per = \"gpu-sysfs\" class has a sys_path");
   bool templated = device.path.find("{minor}") != std::string::npos;
   if (device.per == DeviceClass::Per::fixed && templated) {
     return error_at(device.origin, key + ".path",
@@ -119,7 +127,7 @@ Status check_device_class(const DeviceClass& device) {
   }
   if (device.per != DeviceClass::Per::fixed && !templated) {
     return error_at(device.origin, key + ".path",
-                    "needs {minor}: one node is made per GPU or partition");
+                    "needs {minor}: one node is made per GPU, partition or granted minor");
   }
   return ok_status();
 }
