@@ -5,6 +5,8 @@
 // granted, made by hand in the container, is refused by the cgroup (EPERM).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "container_checks.hpp"
 #include "device_access.hpp"
 #include "gpu_host.hpp"
@@ -39,11 +41,12 @@ TEST_CASE("runc in either cgroup mode: NVIDIA_IMEX_CHANNELS=1 opens channel 1, a
   INFO("container output:\n" << container.run.out);
   check_exactly_the_plan(container);
   CHECK(container.report.open_result(kImexChannel1) == kENXIO);
-  CHECK(container.report.open_result(kImexChannel0) == "No such file or directory");
+  auto listed = container.report.subjects("devls");
+  CHECK(std::find(listed.begin(), listed.end(), kImexChannel0) == listed.end());
   auto made = container.report.find("mknod", "channel0");
   REQUIRE(made);
   CHECK(made->at(0) == "0");
-  CHECK(container.report.open_result("made:channel0") == kEPERM);
+  CHECK(container.report.open_result("made:channel0") == graft::e2e::kEPERM);
 }
 
 TEST_CASE("runc: each feature set to enabled brings its nodes, and each opens as far as the absent driver",

@@ -143,6 +143,13 @@ TEST_CASE("a per-GPU sysfs device class needs a sys_path and {name} in its path"
         "F:1:1: device.dri.path: needs {name}: the sysfs entry's name");
 }
 
+TEST_CASE("a capability set listing a per-minor device class is an error", "[policy]") {
+  CHECK(error_in_file("[capability.a]\ndevices = [\"chan\"]\n[device.chan]\npath = \"/dev/ch{minor}\"\n"
+                      "per = \"minor\"\n") ==
+        "F:2:12: capability.a.devices[0]: device class 'chan' is per GPU, partition or minor: a capability set "
+        "lists fixed and per = \"gpu-sysfs\" classes only");
+}
+
 TEST_CASE("a sys_path on a device class that is not per-GPU sysfs is an error", "[policy]") {
   CHECK(error_in_file("[device.ctl]\npath = \"/dev/ctl\"\nsys_path = \"/sys/x\"\n") ==
         "F:1:1: device.ctl.sys_path: only a per = \"gpu-sysfs\" class has a sys_path");

@@ -44,7 +44,15 @@ Status check_set_devices(const Policy& policy, const CapabilitySet& set) {
   auto classes = names_of(policy.devices);
   for (std::size_t i = 0; i < set.devices.size(); ++i) {
     const auto& name = set.devices[i];
-    if (policy.devices.contains(name.value)) continue;
+    if (auto found = policy.devices.find(name.value); found != policy.devices.end()) {
+      DeviceClass::Per per = found->second.per;
+      if (per == DeviceClass::Per::fixed || per == DeviceClass::Per::gpu_sysfs) continue;
+      // The planner would look for the template itself: a node that never exists.
+      return error_at(name.origin, indexed(fmt::format("capability.{}.devices", set.name), i),
+                      fmt::format("device class '{}' is per GPU, partition or minor: a capability set lists "
+                                  "fixed and per = \"gpu-sysfs\" classes only",
+                                  name.value));
+    }
     return error_at(name.origin, indexed(fmt::format("capability.{}.devices", set.name), i),
                     fmt::format("no device class named '{}'{}", name.value,
                                 did_you_mean(name.value, classes)));
