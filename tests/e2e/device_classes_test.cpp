@@ -86,3 +86,19 @@ TEST_CASE("runc: graphics on GPU 1 brings GPU 1's DRM nodes, which the cgroup le
   for (const auto& action : container.plan.at("actions"))
     CHECK(action.at("target") != "/dev/dri/" + graft::fixture::fake_drm_card(0));
 }
+
+TEST_CASE("runc: an IMEX channel the host has no node for is made in the container and opens as far as the driver",
+          "[e2e][runc][v1]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  BundleSpec spec = gpu1_compute_utility();
+  spec.env.push_back("NVIDIA_IMEX_CHANNELS=5");
+  auto container = run_probed_container(Runtime::runc, CgroupMode::v1, spec);
+  require_ran_cleanly(container);
+  INFO("container output:\n" << container.run.out);
+  check_exactly_the_plan(container);
+  const std::string channel5 = "/dev/nvidia-caps-imex-channels/channel5";
+  auto node = container.report.find("node", channel5);
+  REQUIRE(node);
+  CHECK(node->at(1) == "1fb:5");  // 507:5 in hex, as stat prints it
+  CHECK(container.report.open_result(channel5) == kENXIO);
+}
