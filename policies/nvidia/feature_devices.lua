@@ -27,13 +27,16 @@ rule("nvidia-feature-devices", "request", function(req, host, grant)
   if not grant:injecting() then return end
   for _, name in ipairs(feature_names()) do
     local feature = policy.data.feature_devices[name]
+    if type(feature.env) ~= "string" then
+      error("policy.data.feature_devices." .. name .. ".env must name the variable that enables it")
+    end
     local value = trim(req.env[feature.env] or "")
     if value == "enabled" then
       local why = refusal(req, feature)
       if why then
         grant:note("ignored " .. feature.env .. "=enabled: " .. why)
       else
-        for _, class in ipairs(feature.devices) do grant:add_node(class, feature.env .. "=enabled") end
+        for _, class in ipairs(feature.devices or {}) do grant:add_node(class, feature.env .. "=enabled") end
       end
     elseif value ~= "" then
       grant:note("ignored " .. feature.env .. "='" .. value .. "' (only 'enabled' turns it on)")
