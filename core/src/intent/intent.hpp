@@ -42,7 +42,7 @@ struct NodeGrant {
   std::optional<unsigned> number;  // set exactly for per-minor and per-GPU sysfs classes
   Reason reason;
 
-  // "imex-channel 3", "gds": how the plan and the audit name it.
+  // "channel 3", "feature-nodes": how the plan and the audit name it.
   std::string name() const { return number ? device_class + " " + std::to_string(*number) : device_class; }
   bool operator==(const NodeGrant&) const = default;
 };
