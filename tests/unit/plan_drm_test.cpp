@@ -83,6 +83,17 @@ TEST_CASE("a GPU whose bus id the driver prints in upper case still finds its lo
   CHECK(has_target(drm_plan(host, "1", "graphics"), ActionKind::device_node, drm_card(1)));
 }
 
+TEST_CASE("without DRM entries in sysfs, the /dev/dri/by-path links find the GPU's nodes", "[plan][drm]") {
+  auto spec = drm_spec();
+  spec.drm_in_sysfs = false;
+  static PlannedHost host = PlannedHost::make(spec);
+  if (!nodes_available(host)) return;
+  Plan plan = drm_plan(host, "1", "graphics");
+  CHECK(has_target(plan, ActionKind::device_node, drm_card(1)));
+  CHECK(has_target(plan, ActionKind::device_node, drm_render(1)));
+  CHECK_FALSE(has_target(plan, ActionKind::device_node, drm_card(0)));
+}
+
 TEST_CASE("graphics on a host without DRM nodes warns in the plan and still starts", "[plan][drm]") {
   static PlannedHost host = PlannedHost::make(1);
   Plan plan = drm_plan(host, "0", "graphics");

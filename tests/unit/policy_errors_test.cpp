@@ -150,9 +150,11 @@ TEST_CASE("a capability set listing a per-minor device class is an error", "[pol
         "lists fixed and per = \"gpu-sysfs\" classes only");
 }
 
-TEST_CASE("a sys_path on a device class that is not per-GPU sysfs is an error", "[policy]") {
+TEST_CASE("a sys_path or dev_link on a device class that is not per-GPU sysfs is an error", "[policy]") {
   CHECK(error_in_file("[device.ctl]\npath = \"/dev/ctl\"\nsys_path = \"/sys/x\"\n") ==
         "F:1:1: device.ctl.sys_path: only a per = \"gpu-sysfs\" class has a sys_path");
+  CHECK(error_in_file("[device.ctl]\npath = \"/dev/ctl\"\ndev_link = \"/dev/x\"\n") ==
+        "F:1:1: device.ctl.dev_link: only a per = \"gpu-sysfs\" class has a dev_link");
 }
 
 TEST_CASE("bad limits values are errors naming what is accepted", "[policy]") {

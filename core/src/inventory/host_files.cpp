@@ -3,6 +3,7 @@
 #include <glob.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -121,14 +122,29 @@ std::string sysfs_bus_id(std::string bus_id) {
   return bus_id;
 }
 
-// Each GPU's entries that the class's sys_path matches under sys_root; the
-// node for entry E is `path` with {name} = E, stat'ed under dev_root.
+// The names of a GPU's nodes: the entries sys_path matches under sys_root,
+// or else the name the dev_link under dev_root points to (a udev by-path
+// link, "../card1"), for hosts whose sysfs is not mounted where graft looks.
+std::vector<std::string> gpu_node_names(const DeviceClass& device_class, const std::string& bus_id,
+                                        const HostRoots& roots) {
+  std::vector<std::string> names;
+  std::string pattern = expand_template(device_class.sys_path, {{"bus_id", bus_id}});
+  for (const auto& entry : glob_under_root(pattern, roots.sys_root)) names.push_back(basename_of(entry));
+  if (!names.empty() || device_class.dev_link.empty()) return names;
+  std::string link = join_root(roots.dev_root, expand_template(device_class.dev_link, {{"bus_id", bus_id}}));
+  char target[256];
+  ssize_t size = ::readlink(link.c_str(), target, sizeof(target) - 1);
+  if (size > 0) names.push_back(basename_of(std::string_view(target, static_cast<std::size_t>(size))));
+  return names;
+}
+
+// Each GPU's nodes of a per-GPU sysfs class: `path` with {name} = each of
+// gpu_node_names, stat'ed under dev_root.
 void add_gpu_sysfs_nodes(const DeviceClass& device_class, const HostRoots& roots, Inventory& inventory) {
   auto& by_gpu = inventory.gpu_class_nodes[device_class.name];
   for (const auto& gpu : inventory.gpus) {
-    std::string pattern = expand_template(device_class.sys_path, {{"bus_id", sysfs_bus_id(gpu.bus_id)}});
-    for (const auto& entry : glob_under_root(pattern, roots.sys_root)) {
-      std::string path = expand_template(device_class.path, {{"name", basename_of(entry)}});
+    for (const auto& name : gpu_node_names(device_class, sysfs_bus_id(gpu.bus_id), roots)) {
+      std::string path = expand_template(device_class.path, {{"name", name}});
       if (auto node = stat_node(path, roots.dev_root)) {
         inventory.device_nodes[path] = *node;
         by_gpu[gpu.index].push_back(path);

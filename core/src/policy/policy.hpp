@@ -70,6 +70,7 @@ struct DeviceClass {
   Per per = Per::fixed;
   std::string major_name;  // /proc/devices name used when the node is absent (e.g. caps)
   std::string sys_path;    // gpu_sysfs: a glob under sys_root with {bus_id}, e.g. ".../{bus_id}/drm/card*"
+  std::string dev_link;    // gpu_sysfs: a link under dev_root with {bus_id}, read when sys_path matches nothing
   bool required = false;   // missing node is an error rather than a warning
   Origin origin;
 

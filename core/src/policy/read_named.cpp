@@ -75,6 +75,7 @@ constexpr KeyReader<DeviceClass> kDeviceReaders[] = {
     {"per", read_per},
     {"major_name", read_string<&DeviceClass::major_name>},
     {"sys_path", read_string<&DeviceClass::sys_path>},
+    {"dev_link", read_string<&DeviceClass::dev_link>},
     {"required", read_bool<&DeviceClass::required>},
 };
 

@@ -128,6 +128,8 @@ Status check_device_class(const DeviceClass& device) {
   }
   if (!device.sys_path.empty())
     return error_at(device.origin, key + ".sys_path", "only a per = \"gpu-sysfs\" class has a sys_path");
+  if (!device.dev_link.empty())
+    return error_at(device.origin, key + ".dev_link", "only a per = \"gpu-sysfs\" class has a dev_link");
   bool templated = device.path.find("{minor}") != std::string::npos;
   if (device.per == DeviceClass::Per::fixed && templated) {
     return error_at(device.origin, key + ".path",

@@ -70,6 +70,7 @@ ojson devices_json(const Policy& policy) {
     out[name] = {{"origin", origin_text(device.origin)}, {"path", device.path}, {"per", per_name(device.per)},
                  {"major_name", device.major_name}, {"required", device.required}};
     if (!device.sys_path.empty()) out[name]["sys_path"] = device.sys_path;
+    if (!device.dev_link.empty()) out[name]["dev_link"] = device.dev_link;
   }
   return out;
 }
