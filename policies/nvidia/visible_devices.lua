@@ -46,8 +46,8 @@ local function annotation_tokens(req)
   return tokens
 end
 
--- The device id a volume-mount destination names, or nil plus a note when the
--- mount is a request we do not handle (another vendor's CDI device, IMEX).
+-- The device id a volume-mount destination names, or nil (plus a note when
+-- the mount is a request nobody handles: another vendor's CDI device).
 local function mount_device_id(rest)
   local cdi = rest:match("^cdi/(.*)$")
   if cdi then
@@ -55,10 +55,8 @@ local function mount_device_id(rest)
     if id then return id end
     return nil, "ignored volume-mount request for CDI device '" .. cdi .. "' (not an NVIDIA GPU)"
   end
-  if starts_with(rest, "imex/") then
-    return nil, "ignored volume-mount request for IMEX channel '" .. rest:sub(6) ..
-                "' (IMEX channels are not supported)"
-  end
+  -- IMEX channel requests are imex_channels.lua's.
+  if starts_with(rest, "imex/") then return nil end
   return rest
 end
 
@@ -75,7 +73,7 @@ local function mount_tokens(req, grant)
       if id then
         tokens[#tokens + 1] = {id = id, source = "volume mount " .. dest,
                                reason = "volume mount " .. dest}
-      else
+      elseif note then
         grant:note(note)
       end
     end

@@ -29,7 +29,11 @@ std::string write_policy_for(const fixture::FakeHost& host, const std::string& n
 
 GpuHost& gpu_host() {
   static GpuHost host = [] {
-    auto fake = fixture::FakeHost::build(fixture::FakeHostSpec::with_gpus(8));
+    auto spec = fixture::FakeHostSpec::with_gpus(8);
+    spec.imex_channels = {0, 1};  // for the IMEX and feature cases (device_classes_test.cpp)
+    spec.with_feature_nodes = true;
+    spec.with_drm = true;
+    auto fake = fixture::FakeHost::build(spec);
     std::string audit = audit_path(fake);
     // Writes <root>/etc/graft/graft.toml, which the policies below sit next to.
     std::string policy = fixture::write_site_policy(

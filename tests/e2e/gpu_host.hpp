@@ -1,5 +1,6 @@
 // The host side of every end-to-end test: a fake 8-GPU NVIDIA host (driver
-// libraries, ld.so.cache, procfs, real device nodes) and a site policy that
+// libraries, ld.so.cache, procfs, real device nodes, IMEX channels 0 and 1,
+// the feature-gated nodes, DRM nodes found through sysfs) and a site policy that
 // points at it, at the plugins built in this tree, and at an audit log.
 // Built once per test process (ctest runs each case in its own process).
 #pragma once

@@ -26,8 +26,10 @@ probe_link() {
   if [ -e "$1" ]; then ok=1; else ok=0; fi
   echo "link|$1|$(readlink "$1")|$(readlink -f "$1")|$ok"
 }
-# Every NVIDIA node in /dev before the test makes one of its own.
-for f in /dev/nvidia* /dev/nvidia-caps/*; do if [ -e "$f" ]; then echo "devls|$f"; fi; done
+# Every NVIDIA node in /dev before the test makes one of its own (nodes, not their directories).
+for f in /dev/nvidia* /dev/nvidia-caps/* /dev/nvidia-caps-imex-channels/*; do
+  if [ -e "$f" ] && [ ! -d "$f" ]; then echo "devls|$f"; fi
+done
 )SH";
 
 const char* kEpilogue = R"SH(

@@ -6,7 +6,11 @@
 namespace graft::testing {
 
 PlannedHost PlannedHost::make(unsigned gpus, bool mig, const std::string& extra_toml) {
-  auto host = fixture::FakeHost::build(fixture::FakeHostSpec::with_gpus(gpus, mig));
+  return make(fixture::FakeHostSpec::with_gpus(gpus, mig), extra_toml);
+}
+
+PlannedHost PlannedHost::make(const fixture::FakeHostSpec& spec, const std::string& extra_toml) {
+  auto host = fixture::FakeHost::build(spec);
   std::string path = fixture::write_site_policy(host, extra_toml);
   auto policy = load_policy(path, PolicySearch{});
   if (!policy) FAIL(policy.error().message);

@@ -24,6 +24,7 @@ struct PlannedHost {
   Policy policy;
 
   static PlannedHost make(unsigned gpus, bool mig = false, const std::string& extra_toml = "");
+  static PlannedHost make(const fixture::FakeHostSpec& spec, const std::string& extra_toml = "");
 
   // Evaluates an audit request (no rootfs: Debian layout) and returns the plan.
   Result<ContainerPlan> evaluate(const Env& env, bool privileged = false) const;

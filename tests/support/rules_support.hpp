@@ -47,6 +47,13 @@ inline Policy test_policy(const std::vector<std::string>& rule_files) {
   for (const char* name : {"compute", "utility", "video", "display", "graphics"})
     policy.capabilities[name] = CapabilitySet{.name = name};
   for (const char* name : {"mig-config", "mig-monitor"}) policy.extras[name] = Extra{.name = name};
+  // One device class of each kind, for grant:add_node.
+  policy.devices["ctl"] = DeviceClass{.name = "ctl", .path = "/dev/ctl"};
+  policy.devices["fs"] = DeviceClass{.name = "fs", .path = "/dev/fs*"};
+  policy.devices["gpu"] = DeviceClass{.name = "gpu", .path = "/dev/gpu{minor}", .per = DeviceClass::Per::gpu};
+  policy.devices["chan"] = DeviceClass{.name = "chan", .path = "/dev/chan{minor}", .per = DeviceClass::Per::minor};
+  policy.devices["dri"] = DeviceClass{.name = "dri", .path = "/dev/dri/{name}", .per = DeviceClass::Per::gpu_sysfs,
+                                      .sys_path = "/sys/bus/pci/devices/{bus_id}/drm/card*"};
   policy.default_capabilities = {SourcedString{"compute", {}}, SourcedString{"utility", {}}};
   policy.trusted_privileged = {"env", "volume-mounts", "annotations"};
   policy.trusted_unprivileged = {"volume-mounts"};
@@ -75,6 +82,7 @@ inline Inventory test_inventory() {
   inventory.gpus = {first, second};
   inventory.partition_caps = {{"config", 1}, {"monitor", 2}};
   inventory.char_majors = {{"gpu", 195}};
+  inventory.class_minors = {{"chan", {0, 2}}};
   return inventory;
 }
 

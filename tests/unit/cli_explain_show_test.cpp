@@ -45,7 +45,7 @@ TEST_CASE("graft plan --explain follows the plan with every rule in run order, i
   INFO(result.err << result.out);
   REQUIRE(result.exit_code == 0);
   const std::string& out = result.out;
-  std::size_t explain = position(out, "\nexplain: 5 rules, in the order they ran\n");
+  std::size_t explain = position(out, "\nexplain: 7 rules, in the order they ran\n");
   CHECK(position(out, " actions\n") < explain);
   std::size_t visible = position(out, "request  nvidia-visible-devices  " + fixture::source_policy_dir() +
                                           "/nvidia/visible_devices.lua:");
@@ -94,10 +94,10 @@ TEST_CASE("graft plan --explain --format json adds an explain array in run order
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   auto plan = nlohmann::json::parse(result.out);
-  REQUIRE(plan["explain"].size() == 5);
+  REQUIRE(plan["explain"].size() == 7);
   CHECK(plan["explain"][0]["rule"] == "nvidia-visible-devices");
   CHECK(plan["explain"][0]["changes"][2] == "+ device GPU 2 (NVIDIA_VISIBLE_DEVICES=2)");
-  CHECK(plan["explain"][4]["phase"] == "check");
+  CHECK(plan["explain"][6]["phase"] == "check");
   CHECK(plan["decisions"]["granted"]["devices"][0]["gpu"] == 2);
 }
 
@@ -135,7 +135,7 @@ TEST_CASE("graft policy show prints the merged shipped policy as TOML that parse
   CHECK(table["files"][0].value_or(std::string()) == fixture::source_policy_dir() + "/nvidia/nvidia.toml");
   CHECK(table["files"][1].value_or(std::string()) == explain_host().policy);
   CHECK(table["registered_rules"][0]["name"].value_or(std::string()) == "nvidia-visible-devices");
-  CHECK(table["registered_rules"][4]["phase"].value_or(std::string()) == "check");
+  CHECK(table["registered_rules"][6]["phase"].value_or(std::string()) == "check");
   CHECK(table["capability"]["compute"]["libraries"].as_array() != nullptr);
   CHECK(table["host"]["dev_root"].value_or(std::string()) == explain_host().host.root());
   CHECK_THAT(result.out, Catch::Contains("\"libcuda.so\",  # " + fixture::source_policy_dir() + "/nvidia/nvidia.toml:"));

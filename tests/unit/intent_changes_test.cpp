@@ -94,3 +94,12 @@ TEST_CASE("a request note is an added line", "[explain]") {
   after.request_notes.push_back("NVIDIA_VISIBLE_DEVICES=1");
   CHECK(intent_changes(Intent{}, after) == std::vector<std::string>{"+ note NVIDIA_VISIBLE_DEVICES=1"});
 }
+
+TEST_CASE("a granted node is an added line naming its class, its number and its reason", "[explain]") {
+  Intent before = injecting();
+  Intent after = injecting();
+  after.nodes.push_back(NodeGrant{"imex-channel", 3u, because("NVIDIA_IMEX_CHANNELS=3")});
+  after.nodes.push_back(NodeGrant{"gds", std::nullopt, because("NVIDIA_GDS=enabled")});
+  CHECK(intent_changes(before, after) ==
+        std::vector<std::string>{"+ node imex-channel 3 (NVIDIA_IMEX_CHANNELS=3)", "+ node gds (NVIDIA_GDS=enabled)"});
+}

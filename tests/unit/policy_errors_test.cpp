@@ -94,7 +94,7 @@ TEST_CASE("an error in an included file names that file", "[policy]") {
   auto vendor = files.write("vendor.toml", "[device.gpu]\npath = \"/dev/g{minor}\"\nper = \"gpus\"\n");
   auto site = files.write("site.toml", "include = [\"vendor.toml\"]\n");
   CHECK(load_error(site) == vendor +
-                                ":3:7: device.gpu.per: expected \"fixed\", \"gpu\" or \"partition\", "
+                                ":3:7: device.gpu.per: expected \"fixed\", \"gpu\", \"partition\", \"minor\" or \"gpu-sysfs\", "
                                 "got \"gpus\"; did you mean 'gpu'?");
 }
 
@@ -145,7 +145,28 @@ TEST_CASE("a capability naming a missing device class is an error", "[policy]") 
 
 TEST_CASE("a per-GPU device class without {minor} is an error", "[policy]") {
   CHECK(error_in_file("[device.gpu]\npath = \"/dev/gpu\"\nper = \"gpu\"\n") ==
-        "F:1:1: device.gpu.path: needs {minor}: one node is made per GPU or partition");
+        "F:1:1: device.gpu.path: needs {minor}: one node is made per GPU, partition or granted minor");
+}
+
+TEST_CASE("a per-GPU sysfs device class needs a sys_path and {name} in its path", "[policy]") {
+  CHECK(error_in_file("[device.dri]\npath = \"/dev/dri/{name}\"\nper = \"gpu-sysfs\"\n") ==
+        "F:1:1: device.dri: per = \"gpu-sysfs\" needs 'sys_path'");
+  CHECK(error_in_file("[device.dri]\npath = \"/dev/dri/card\"\nper = \"gpu-sysfs\"\nsys_path = \"/sys/{bus_id}/drm/card*\"\n") ==
+        "F:1:1: device.dri.path: needs {name}: the sysfs entry's name");
+}
+
+TEST_CASE("a capability set listing a per-minor device class is an error", "[policy]") {
+  CHECK(error_in_file("[capability.a]\ndevices = [\"chan\"]\n[device.chan]\npath = \"/dev/ch{minor}\"\n"
+                      "per = \"minor\"\n") ==
+        "F:2:12: capability.a.devices[0]: device class 'chan' is per GPU, partition or minor: a capability set "
+        "lists fixed and per = \"gpu-sysfs\" classes only");
+}
+
+TEST_CASE("a sys_path or dev_link on a device class that is not per-GPU sysfs is an error", "[policy]") {
+  CHECK(error_in_file("[device.ctl]\npath = \"/dev/ctl\"\nsys_path = \"/sys/x\"\n") ==
+        "F:1:1: device.ctl.sys_path: only a per = \"gpu-sysfs\" class has a sys_path");
+  CHECK(error_in_file("[device.ctl]\npath = \"/dev/ctl\"\ndev_link = \"/dev/x\"\n") ==
+        "F:1:1: device.ctl.dev_link: only a per = \"gpu-sysfs\" class has a dev_link");
 }
 
 TEST_CASE("bad limits values are errors naming what is accepted", "[policy]") {

@@ -207,6 +207,47 @@ Status add_capability_devices(Planning& planning, const ContainerEdits& base, Sp
   return ok_status();
 }
 
+bool in_some_set(const Policy& policy, const std::string& device_class) {
+  for (const auto& [_, set] : policy.capabilities)
+    for (const auto& item : set.devices)
+      if (item.value == device_class) return true;
+  return false;
+}
+
+// The numbers of a class's CDI devices: none (one device, the class) for
+// a fixed or glob class no capability set names (only rules grant it), the
+// host's minors of a per-minor class, the GPUs with nodes of a per-GPU
+// sysfs class (which capability sets name, but their devices have no GPU).
+std::vector<std::optional<unsigned>> node_device_numbers(const Planning& planning, const DeviceClass& device_class) {
+  std::vector<std::optional<unsigned>> numbers;
+  const Inventory& inventory = planning.inventory;
+  if (device_class.per == DeviceClass::Per::fixed && !in_some_set(planning.policy, device_class.name))
+    numbers.push_back(std::nullopt);
+  if (device_class.per == DeviceClass::Per::minor)
+    if (auto found = inventory.class_minors.find(device_class.name); found != inventory.class_minors.end())
+      numbers.assign(found->second.begin(), found->second.end());
+  if (device_class.per == DeviceClass::Per::gpu_sysfs)
+    if (auto found = inventory.gpu_class_nodes.find(device_class.name); found != inventory.gpu_class_nodes.end())
+      for (const auto& [gpu, paths] : found->second)
+        if (!paths.empty()) numbers.push_back(gpu);
+  return numbers;
+}
+
+// Device classes granted by node (grant:add_node) become CDI devices of
+// their own: "<class>", or "<class>-<number>" for a numbered class. A class
+// with no node on the host makes no device.
+Status add_node_devices(Planning& planning, const ContainerEdits& base, Spec& spec) {
+  for (const auto& [name, device_class] : planning.policy.devices) {
+    for (const auto& number : node_device_numbers(planning, device_class)) {
+      std::string device = number ? fmt::format("{}-{}", name, *number) : name;
+      Intent intent = intent_for(device);
+      intent.nodes.push_back({name, number, intent.inject_reason});
+      if (auto status = add_device(planning, base, device, intent, spec); !status) return status;
+    }
+  }
+  return ok_status();
+}
+
 Status check_names(const Spec& spec) {
   if (auto kind = parse_kind(spec.kind); !kind) return kind.error();
   for (const auto& device : spec.devices)
@@ -254,6 +295,7 @@ Result<Spec> generate_spec(const Inventory& inventory, const Policy& policy, con
   spec.edits = std::move(*spec_level);
   if (auto status = add_gpu_devices(planning, *base, spec); !status) return status.error();
   if (auto status = add_capability_devices(planning, *base, spec); !status) return status.error();
+  if (auto status = add_node_devices(planning, *base, spec); !status) return status.error();
   add_conditional_binds(planning, spec.edits);
   if (auto status = check_names(spec); !status) return status.error();
   std::vector<Feature> used = features_of(spec);

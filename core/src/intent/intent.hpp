@@ -34,6 +34,19 @@ struct NamedGrant {
   bool operator==(const NamedGrant&) const = default;
 };
 
+// Nodes of one device class granted by name, beside the GPUs: a fixed or
+// glob class (a feature's devices), node N of a per-minor class (N = the
+// minor), or GPU N's nodes of a per-GPU sysfs class (N = Gpu::index).
+struct NodeGrant {
+  std::string device_class;        // Policy::devices key
+  std::optional<unsigned> number;  // set exactly for per-minor and per-GPU sysfs classes
+  Reason reason;
+
+  // "channel 3", "feature-nodes": how the plan and the audit name it.
+  std::string name() const { return number ? device_class + " " + std::to_string(*number) : device_class; }
+  bool operator==(const NodeGrant&) const = default;
+};
+
 struct Denial {
   std::string what;  // "capability display", "GPU 3", "request"
   Reason reason;
@@ -67,6 +80,7 @@ struct Intent {
   std::vector<DeviceGrant> devices;
   std::vector<NamedGrant> capabilities;
   std::vector<NamedGrant> extras;
+  std::vector<NodeGrant> nodes;
   std::vector<EnvGrant> env;
   std::vector<FileGrant> files;
   std::vector<Denial> denials;  // things asked for and refused, kept for the audit

@@ -34,6 +34,15 @@ std::vector<KeyedEntry> device_entries(const std::vector<DeviceGrant>& devices) 
   return entries;
 }
 
+std::vector<KeyedEntry> node_entries(const std::vector<NodeGrant>& nodes) {
+  std::vector<KeyedEntry> entries;
+  for (const auto& node : nodes) {
+    std::string what = "node " + node.name();
+    entries.push_back({what, what, "", node.reason.text});
+  }
+  return entries;
+}
+
 std::vector<KeyedEntry> named_entries(const char* kind, const std::vector<NamedGrant>& grants) {
   std::vector<KeyedEntry> entries;
   for (const auto& grant : grants) {
@@ -129,6 +138,7 @@ std::vector<std::string> intent_changes(const Intent& before, const Intent& afte
   changes.compare(named_entries("capability", before.capabilities), named_entries("capability", after.capabilities),
                   false);
   changes.compare(named_entries("extra", before.extras), named_entries("extra", after.extras), false);
+  changes.compare(node_entries(before.nodes), node_entries(after.nodes), false);
   changes.compare(env_entries(before.env), env_entries(after.env), true);
   changes.compare(file_entries(before.files), file_entries(after.files), false);
   return changes.take(before, after);

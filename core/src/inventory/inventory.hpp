@@ -78,6 +78,10 @@ struct Inventory {
   std::map<std::string, unsigned> char_majors;     // /proc/devices "Character devices"
   PartitionCaps partition_caps;                    // partition_minors: name -> minor
   std::map<std::string, DeviceNode> device_nodes;  // by container path
+  // Per-minor device classes (by name): the minors whose nodes the host has.
+  std::map<std::string, std::vector<unsigned>> class_minors;
+  // Per-GPU sysfs device classes (by name): GPU index -> its nodes' container paths.
+  std::map<std::string, std::map<unsigned, std::vector<std::string>>> gpu_class_nodes;
   std::map<std::string, std::vector<Library>> libraries;  // by requested prefix
   std::map<std::string, HostFile> binaries;      // by name
   std::map<std::string, std::vector<HostFile>> firmware;  // by glob

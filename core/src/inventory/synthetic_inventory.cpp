@@ -2,7 +2,9 @@
 // numbered (gi = partition + 1, ci 0) with capability minors counted up from
 // 10, and everything the policy's capability sets, device classes and
 // extras name, under the policy's host roots. Majors are made up: 195 for
-// fixed and per-GPU nodes, 511 for partition capabilities.
+// fixed and per-GPU nodes, 511 for partition capabilities, 510 for the
+// nodes of per-minor classes (minors 0 to 3), 226 for per-GPU sysfs
+// classes (minor = the GPU's index).
 #include "inventory/synthetic_inventory.hpp"
 
 #include <fmt/format.h>
@@ -15,6 +17,9 @@ namespace {
 
 constexpr unsigned kSyntheticNodeMajor = 195;
 constexpr unsigned kSyntheticCapsMajor = 511;
+constexpr unsigned kSyntheticMinorMajor = 510;
+constexpr unsigned kSyntheticClassMinors = 4;
+constexpr unsigned kSyntheticDisplayMajor = 226;
 
 // Every value of one field of every capability set, once each.
 std::set<std::string> synthetic_names_in_sets(const Policy& policy,
@@ -82,11 +87,58 @@ void add_synthetic_node(const std::string& path, unsigned major, unsigned minor,
       DeviceNode{path, join_root(policy.host.dev_root, path), 'c', major, minor, true};
 }
 
+// A per-minor class has nodes 0 to kSyntheticClassMinors - 1 (all of them
+// unless `missing` names the class or a node's path).
+void add_synthetic_minor_nodes(const DeviceClass& device_class, const HostShape& shape, const Policy& policy,
+                               Inventory& inventory) {
+  if (shape.missing.count(device_class.name)) return;
+  if (!device_class.major_name.empty()) inventory.char_majors[device_class.major_name] = kSyntheticMinorMajor;
+  std::vector<unsigned>& minors = inventory.class_minors[device_class.name];
+  for (unsigned minor = 0; minor < kSyntheticClassMinors; ++minor) {
+    std::string path = expand_template(device_class.path, {{"minor", std::to_string(minor)}});
+    if (shape.missing.count(path)) continue;
+    add_synthetic_node(path, kSyntheticMinorMajor, minor, shape, policy, inventory);
+    minors.push_back(minor);
+  }
+}
+
+// A per-GPU sysfs class: one node per GPU, named as the sys_path's last
+// part with each wildcard read as the GPU's index ("card*" -> "card1").
+void add_synthetic_gpu_sysfs_nodes(const DeviceClass& device_class, const HostShape& shape, const Policy& policy,
+                                   Inventory& inventory) {
+  if (shape.missing.count(device_class.name)) return;
+  for (const auto& gpu : inventory.gpus) {
+    std::string name = basename_of(device_class.sys_path);
+    for (auto wild = name.find_first_of("*?"); wild != std::string::npos; wild = name.find_first_of("*?"))
+      name.replace(wild, 1, std::to_string(gpu.index));
+    std::string path = expand_template(device_class.path, {{"name", name}});
+    if (shape.missing.count(path)) continue;
+    add_synthetic_node(path, kSyntheticDisplayMajor, gpu.index, shape, policy, inventory);
+    inventory.gpu_class_nodes[device_class.name][gpu.index].push_back(path);
+  }
+}
+
+// A fixed class: its node, or for a glob class one node named as the glob
+// with each wildcard read as "0".
+std::string synthetic_fixed_path(const DeviceClass& device_class) {
+  std::string path = device_class.path;
+  if (!device_class.is_glob()) return path;
+  for (auto wild = path.find_first_of("*?"); wild != std::string::npos; wild = path.find_first_of("*?"))
+    path.replace(wild, 1, "0");
+  return path;
+}
+
 void add_synthetic_nodes(const HostShape& shape, const Policy& policy, Inventory& inventory) {
   unsigned fixed_minor = 255;
   for (const auto& [_, device_class] : policy.devices) {
     if (device_class.per == DeviceClass::Per::fixed) {
-      add_synthetic_node(device_class.path, kSyntheticNodeMajor, fixed_minor--, shape, policy, inventory);
+      if (device_class.is_glob() && shape.missing.count(device_class.path)) continue;
+      add_synthetic_node(synthetic_fixed_path(device_class), kSyntheticNodeMajor, fixed_minor--, shape, policy,
+                         inventory);
+    } else if (device_class.per == DeviceClass::Per::minor) {
+      add_synthetic_minor_nodes(device_class, shape, policy, inventory);
+    } else if (device_class.per == DeviceClass::Per::gpu_sysfs) {
+      add_synthetic_gpu_sysfs_nodes(device_class, shape, policy, inventory);
     } else if (device_class.per == DeviceClass::Per::gpu) {
       for (const auto& gpu : inventory.gpus)
         add_synthetic_node(expand_template(device_class.path, {{"minor", std::to_string(gpu.minor)}}),

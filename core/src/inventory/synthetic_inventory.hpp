@@ -26,8 +26,9 @@ struct SyntheticGpu {
 struct HostShape {
   std::string driver_version = "1.0.0";
   std::vector<SyntheticGpu> gpus;
-  // Device node paths, library prefixes, binary names, IPC or config file
-  // paths, firmware globs and partition-minor names the host lacks.
+  // Device node paths (a glob class's by its glob, a per-minor class's one
+  // by one or all by the class name), library prefixes, binary names, IPC
+  // or config file paths, firmware globs and partition-minor names the host lacks.
   std::set<std::string> missing;
 };
 

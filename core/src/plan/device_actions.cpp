@@ -1,7 +1,12 @@
 // Device nodes a container gets: fixed nodes from its capability sets, one
-// node per granted GPU, partition capability nodes, and what extras grant.
-// Every node also gets the cgroup rule that lets the container open it.
+// node per granted GPU, partition capability nodes, and the nodes rules
+// grant by device class (grant:add_node). Extras add theirs in
+// extra_actions.cpp. Every node also gets the cgroup rule that lets the
+// container open it.
 #include <fmt/format.h>
+#include <fnmatch.h>
+
+#include <algorithm>
 
 #include "files/paths.hpp"
 #include "inventory/driver_procfs.hpp"
@@ -37,14 +42,106 @@ Status add_named_node(const std::string& path, const Provenance& provenance, boo
   return ok_status();
 }
 
+// Every host node a glob class matches; none matching is an error when the
+// class is required, else a warning.
+Status add_glob_class_nodes(const DeviceClass& device_class, const Provenance& provenance, PlanContext& context) {
+  bool any = false;
+  for (const auto& [path, node] : context.inventory.device_nodes)
+    if (::fnmatch(device_class.path.c_str(), path.c_str(), FNM_PATHNAME) == 0) {
+      add_node(node, provenance, context.plan);
+      any = true;
+    }
+  if (any) return ok_status();
+  if (device_class.required) return make_error("no device node matching {} found on the host", device_class.path);
+  context.plan.warnings.push_back("no device node matching " + device_class.path + " found; skipped");
+  return ok_status();
+}
+
+Status add_fixed_class_nodes(const DeviceClass& device_class, const Provenance& provenance, PlanContext& context) {
+  if (device_class.is_glob()) return add_glob_class_nodes(device_class, provenance, context);
+  return add_named_node(device_class.path, provenance, device_class.required, context);
+}
+
+// GPU `gpu`'s nodes of a per-GPU sysfs class; a GPU without any (its
+// display driver not loaded) is a warning.
+void add_gpu_sysfs_class_nodes(const DeviceClass& device_class, unsigned gpu, const Provenance& provenance,
+                               PlanContext& context) {
+  const auto& inventory = context.inventory;
+  const std::vector<std::string>* paths = nullptr;
+  if (auto by_gpu = inventory.gpu_class_nodes.find(device_class.name); by_gpu != inventory.gpu_class_nodes.end())
+    if (auto found = by_gpu->second.find(gpu); found != by_gpu->second.end()) paths = &found->second;
+  if (!paths || paths->empty()) {
+    context.plan.warnings.push_back(
+        fmt::format("GPU {} has no {} node (nothing matches {}); skipped", gpu, device_class.name, device_class.sys_path));
+    return;
+  }
+  for (const auto& path : *paths) add_node(inventory.device_nodes.at(path), provenance, context.plan);
+}
+
+// A capability set's per-GPU sysfs class reaches every granted GPU (and
+// the parent of every granted partition), each once.
+void add_granted_gpus_class_nodes(const DeviceClass& device_class, const Provenance& provenance,
+                                  PlanContext& context) {
+  std::vector<unsigned> done;
+  for (const auto& grant : context.intent.devices) {
+    if (std::find(done.begin(), done.end(), grant.gpu) != done.end()) continue;
+    done.push_back(grant.gpu);
+    Provenance per_gpu = provenance;
+    per_gpu.reason = fmt::format("{} on GPU {}", provenance.reason, grant.gpu);
+    add_gpu_sysfs_class_nodes(device_class, grant.gpu, per_gpu, context);
+  }
+}
+
 Status add_capability_nodes(PlanContext& context) {
   for (const auto& item : context.items.devices) {
     auto device_class = context.policy.devices.find(item.value);
     if (device_class == context.policy.devices.end()) continue;
-    if (auto status = add_named_node(device_class->second.path, provenance_of(item),
-                                     device_class->second.required, context);
-        !status)
+    if (device_class->second.per == DeviceClass::Per::gpu_sysfs) {
+      add_granted_gpus_class_nodes(device_class->second, provenance_of(item), context);
+      continue;
+    }
+    if (auto status = add_fixed_class_nodes(device_class->second, provenance_of(item), context); !status)
       return status;
+  }
+  return ok_status();
+}
+
+// Node `minor` of a per-minor class: the host's node, or, when the host has
+// none yet, one made from the class's /proc/devices major. A granted node
+// the host cannot serve is an error: the rule asked for that very node.
+Status add_minor_class_node(const DeviceClass& device_class, unsigned minor, const Provenance& provenance,
+                            PlanContext& context) {
+  std::string path = expand_template(device_class.path, {{"minor", std::to_string(minor)}});
+  auto found = context.inventory.device_nodes.find(path);
+  if (found != context.inventory.device_nodes.end()) {
+    add_node(found->second, provenance, context.plan);
+    return ok_status();
+  }
+  auto major = context.inventory.char_majors.find(device_class.major_name);
+  if (device_class.major_name.empty() || major == context.inventory.char_majors.end())
+    return make_error("device node {} not found on the host{}", path,
+                      device_class.major_name.empty()
+                          ? std::string()
+                          : fmt::format(" and /proc/devices has no '{}'", device_class.major_name));
+  DeviceNode made{path, join_root(context.policy.host.dev_root, path), 'c', major->second, minor, false};
+  add_node(made, provenance, context.plan);
+  return ok_status();
+}
+
+Status add_granted_nodes(PlanContext& context) {
+  for (const auto& grant : context.intent.nodes) {
+    auto device_class = context.policy.devices.find(grant.device_class);
+    if (device_class == context.policy.devices.end())
+      return make_error("granted device class '{}' is not defined by the policy", grant.device_class);
+    Provenance provenance{grant.name(), grant.reason.text, grant.reason.origin};
+    Status status = ok_status();
+    if (device_class->second.per == DeviceClass::Per::gpu_sysfs && grant.number)
+      add_gpu_sysfs_class_nodes(device_class->second, *grant.number, provenance, context);
+    else if (grant.number)
+      status = add_minor_class_node(device_class->second, *grant.number, provenance, context);
+    else
+      status = add_fixed_class_nodes(device_class->second, provenance, context);
+    if (!status) return status.error().context(fmt::format("node {}", grant.name()));
   }
   return ok_status();
 }
@@ -134,6 +231,7 @@ Action cgroup_allow_action(unsigned major, unsigned minor, const Provenance& pro
 
 Status add_device_actions(PlanContext& context) {
   if (auto status = add_capability_nodes(context); !status) return status;
+  if (auto status = add_granted_nodes(context); !status) return status;
   return add_gpu_nodes(context);
 }
 

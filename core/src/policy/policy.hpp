@@ -55,16 +55,26 @@ struct CapabilitySet {
   std::vector<SymlinkSpec> symlinks;
 };
 
-// How a device node is found. Fixed classes name one node; per-GPU and
-// per-partition classes are templates expanded with {minor}.
+// How a device node is found. A fixed class names one node, or with a glob
+// path (`*`, `?`, `[`) every node it matches; per-GPU, per-partition and
+// per-minor classes are templates expanded with {minor}. A per-minor class
+// has no node of its own: rules grant node N of it (grant:add_node), as for
+// numbered channels whose minor is the channel number. A per-GPU sysfs
+// class finds each GPU's nodes through sysfs by bus id: every entry
+// `sys_path` matches names a node, `path` with {name} = the entry's name
+// (a GPU's display nodes).
 struct DeviceClass {
-  enum class Per { fixed, gpu, partition };
+  enum class Per { fixed, gpu, partition, minor, gpu_sysfs };
   std::string name;
   std::string path;        // container path, e.g. "/dev/gpu{minor}"; host path is dev_root + path
   Per per = Per::fixed;
   std::string major_name;  // /proc/devices name used when the node is absent (e.g. caps)
+  std::string sys_path;    // gpu_sysfs: a glob under sys_root with {bus_id}, e.g. ".../{bus_id}/drm/card*"
+  std::string dev_link;    // gpu_sysfs: a link under dev_root with {bus_id}, read when sys_path matches nothing
   bool required = false;   // missing node is an error rather than a warning
   Origin origin;
+
+  bool is_glob() const { return per == Per::fixed && path.find_first_of("*?[") != std::string::npos; }
 };
 
 struct VersionRegex;  // policy/version_regex.hpp: kept out of every includer of this header

@@ -50,7 +50,7 @@ constexpr KeyReader<CapabilitySet> kCapabilityReaders[] = {
 };
 
 Status read_per(const TomlField& field, DeviceClass& device, const FileContext&) {
-  static constexpr std::string_view kPer[] = {"fixed", "gpu", "partition"};
+  static constexpr std::string_view kPer[] = {"fixed", "gpu", "partition", "minor", "gpu-sysfs"};
   auto value = as_string(field);
   if (!value) return value.error();
   if (*value == "fixed") {
@@ -59,8 +59,12 @@ Status read_per(const TomlField& field, DeviceClass& device, const FileContext&)
     device.per = DeviceClass::Per::gpu;
   } else if (*value == "partition") {
     device.per = DeviceClass::Per::partition;
+  } else if (*value == "minor") {
+    device.per = DeviceClass::Per::minor;
+  } else if (*value == "gpu-sysfs") {
+    device.per = DeviceClass::Per::gpu_sysfs;
   } else {
-    return field.error(fmt::format("expected \"fixed\", \"gpu\" or \"partition\", got \"{}\"{}",
+    return field.error(fmt::format("expected \"fixed\", \"gpu\", \"partition\", \"minor\" or \"gpu-sysfs\", got \"{}\"{}",
                                    *value, did_you_mean(*value, kPer)));
   }
   return ok_status();
@@ -70,6 +74,8 @@ constexpr KeyReader<DeviceClass> kDeviceReaders[] = {
     {"path", read_string<&DeviceClass::path>},
     {"per", read_per},
     {"major_name", read_string<&DeviceClass::major_name>},
+    {"sys_path", read_string<&DeviceClass::sys_path>},
+    {"dev_link", read_string<&DeviceClass::dev_link>},
     {"required", read_bool<&DeviceClass::required>},
 };
 

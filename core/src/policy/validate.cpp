@@ -45,7 +45,15 @@ Status check_set_devices(const Policy& policy, const CapabilitySet& set) {
   auto classes = names_of(policy.devices);
   for (std::size_t i = 0; i < set.devices.size(); ++i) {
     const auto& name = set.devices[i];
-    if (policy.devices.contains(name.value)) continue;
+    if (auto found = policy.devices.find(name.value); found != policy.devices.end()) {
+      DeviceClass::Per per = found->second.per;
+      if (per == DeviceClass::Per::fixed || per == DeviceClass::Per::gpu_sysfs) continue;
+      // The planner would look for the template itself: a node that never exists.
+      return error_at(name.origin, indexed(fmt::format("capability.{}.devices", set.name), i),
+                      fmt::format("device class '{}' is per GPU, partition or minor: a capability set lists "
+                                  "fixed and per = \"gpu-sysfs\" classes only",
+                                  name.value));
+    }
     return error_at(name.origin, indexed(fmt::format("capability.{}.devices", set.name), i),
                     fmt::format("no device class named '{}'{}", name.value,
                                 did_you_mean(name.value, classes)));
@@ -113,6 +121,16 @@ struct PullCycleFinder {
 Status check_device_class(const DeviceClass& device) {
   std::string key = fmt::format("device.{}", device.name);
   if (device.path.empty()) return error_at(device.origin, key, "missing key 'path'");
+  if (device.per == DeviceClass::Per::gpu_sysfs) {
+    if (device.sys_path.empty()) return error_at(device.origin, key, "per = \"gpu-sysfs\" needs 'sys_path'");
+    if (device.path.find("{name}") == std::string::npos)
+      return error_at(device.origin, key + ".path", "needs {name}: the sysfs entry's name");
+    return ok_status();
+  }
+  if (!device.sys_path.empty())
+    return error_at(device.origin, key + ".sys_path", "only a per = \"gpu-sysfs\" class has a sys_path");
+  if (!device.dev_link.empty())
+    return error_at(device.origin, key + ".dev_link", "only a per = \"gpu-sysfs\" class has a dev_link");
   bool templated = device.path.find("{minor}") != std::string::npos;
   if (device.per == DeviceClass::Per::fixed && templated) {
     return error_at(device.origin, key + ".path",
@@ -120,7 +138,7 @@ Status check_device_class(const DeviceClass& device) {
   }
   if (device.per != DeviceClass::Per::fixed && !templated) {
     return error_at(device.origin, key + ".path",
-                    "needs {minor}: one node is made per GPU or partition");
+                    "needs {minor}: one node is made per GPU, partition or granted minor");
   }
   return ok_status();
 }

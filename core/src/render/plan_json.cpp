@@ -23,6 +23,17 @@ json named_json(const std::vector<NamedGrant>& grants) {
   return out;
 }
 
+json nodes_json(const std::vector<NodeGrant>& nodes) {
+  json out = json::array();
+  for (const auto& node : nodes) {
+    json entry = reason_json(node.reason);
+    entry["class"] = node.device_class;
+    entry["number"] = node.number ? json(*node.number) : json(nullptr);
+    out.push_back(entry);
+  }
+  return out;
+}
+
 json device_json(const GrantedDevice& device) {
   json entry = reason_json(device.reason);
   entry["gpu"] = device.index;
@@ -79,13 +90,15 @@ json render_decisions_json(const Plan& plan) {
     entry["path"] = file.path;
     files.push_back(entry);
   }
+  json granted = {{"devices", devices},
+                  {"capabilities", named_json(intent.capabilities)},
+                  {"extras", named_json(intent.extras)},
+                  {"env", env},
+                  {"files", files}};
+  // Only when some rule granted nodes, so plans without them keep their shape.
+  if (!intent.nodes.empty()) granted["nodes"] = nodes_json(intent.nodes);
   return {{"notes", intent.request_notes},
-          {"granted",
-           {{"devices", devices},
-            {"capabilities", named_json(intent.capabilities)},
-            {"extras", named_json(intent.extras)},
-            {"env", env},
-            {"files", files}}},
+          {"granted", granted},
           {"denied", denied},
           {"refusal", intent.refusal ? reason_json(*intent.refusal) : json(nullptr)}};
 }

@@ -91,6 +91,9 @@ void render_decisions(const Plan& plan, std::string& out) {
     for (const auto& grant : *grants)
       line(out, std::exchange(label, ""), grant.name + "  (" + grant.reason.text + ")",
            grant.reason.origin.brief());
+  for (const auto& node : intent.nodes)
+    line(out, std::exchange(label, ""), "node " + node.name() + "  (" + node.reason.text + ")",
+         node.reason.origin.brief());
   label = "denied";
   for (const auto& denial : intent.denials)
     line(out, std::exchange(label, ""), denial.what + "  (" + denial.reason.text + ")",

@@ -58,15 +58,20 @@ const char* per_name(DeviceClass::Per per) {
     case DeviceClass::Per::fixed: return "fixed";
     case DeviceClass::Per::gpu: return "gpu";
     case DeviceClass::Per::partition: return "partition";
+    case DeviceClass::Per::minor: return "minor";
+    case DeviceClass::Per::gpu_sysfs: return "gpu-sysfs";
   }
   return "fixed";
 }
 
 ojson devices_json(const Policy& policy) {
   ojson out = ojson::object();
-  for (const auto& [name, device] : policy.devices)
+  for (const auto& [name, device] : policy.devices) {
     out[name] = {{"origin", origin_text(device.origin)}, {"path", device.path}, {"per", per_name(device.per)},
                  {"major_name", device.major_name}, {"required", device.required}};
+    if (!device.sys_path.empty()) out[name]["sys_path"] = device.sys_path;
+    if (!device.dev_link.empty()) out[name]["dev_link"] = device.dev_link;
+  }
   return out;
 }
 

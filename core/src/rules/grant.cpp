@@ -144,6 +144,46 @@ Status Grant::drop_extra(std::string_view name, const Reason& reason) {
   return ok_status();
 }
 
+namespace {
+
+// The number add_node needs for a class: none, a minor, or a GPU index.
+Status check_node_number(const DeviceClass& device_class, std::optional<std::int64_t> number, std::size_t gpus) {
+  const std::string& name = device_class.name;
+  switch (device_class.per) {
+    case DeviceClass::Per::gpu:
+    case DeviceClass::Per::partition:
+      return make_error("device class '{}' is per GPU or partition: grant its nodes with add_device or add_partition",
+                        name);
+    case DeviceClass::Per::fixed:
+      if (number) return make_error("device class '{}' has no numbered nodes: grant it without a number", name);
+      return ok_status();
+    case DeviceClass::Per::minor:
+      if (!number) return make_error("device class '{}' is per minor: name the node's minor", name);
+      if (*number < 0 || *number >= (std::int64_t{1} << 20))
+        return make_error("minor {} of device class '{}' is out of range (0 to 1048575)", *number, name);
+      return ok_status();
+    case DeviceClass::Per::gpu_sysfs:
+      if (!number) return make_error("device class '{}' is per GPU: name the GPU's index", name);
+      if (*number < 0 || static_cast<std::uint64_t>(*number) >= gpus)
+        return make_error("no GPU with index {} (the host has {})", *number, gpus);
+      return ok_status();
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+Status Grant::add_node(std::string_view device_class, std::optional<std::int64_t> number, const Reason& reason) {
+  auto found = policy_.devices.find(std::string(device_class));
+  if (found == policy_.devices.end()) return unknown_name("device class", device_class, policy_.devices);
+  if (auto status = check_node_number(found->second, number, inventory_.gpus.size()); !status) return status;
+  NodeGrant grant{std::string(device_class), {}, reason};
+  if (number) grant.number = static_cast<unsigned>(*number);
+  auto same = [&](const NodeGrant& g) { return g.device_class == grant.device_class && g.number == grant.number; };
+  if (std::none_of(intent_.nodes.begin(), intent_.nodes.end(), same)) intent_.nodes.push_back(std::move(grant));
+  return ok_status();
+}
+
 Status Grant::set_env(std::string_view name, std::string_view value, const Reason& reason) {
   if (name.empty() || name.find_first_of(std::string_view("=\0", 2)) != std::string_view::npos)
     return make_error("invalid environment variable name '{}'", name);

@@ -38,6 +38,11 @@ class Grant {
   Status add_extra(std::string_view name, const Reason& reason);
   Status drop_extra(std::string_view name, const Reason& reason);
 
+  // Grants the nodes of a fixed or glob device class (no number), node
+  // `number` of a per-minor class, or GPU `number`'s nodes of a per-GPU
+  // sysfs class; the planner finds them on the host.
+  Status add_node(std::string_view device_class, std::optional<std::int64_t> number, const Reason& reason);
+
   Status set_env(std::string_view name, std::string_view value, const Reason& reason);
   Status write_file(std::string_view path, std::string_view content, const Reason& reason);
   void note(std::string_view text);

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -220,6 +221,20 @@ int drop_extra(lua_State* L) {
   return finish(L, guarded([&] { return call.grant->drop_extra(name, reason_of(call)); }));
 }
 
+// grant:add_node(class, reason) or grant:add_node(class, number, reason).
+int add_node(lua_State* L) {
+  check_may_change(L, "add_node");
+  std::string_view device_class = check_name(L, 2);
+  std::optional<std::int64_t> number;
+  int reason_arg = 3;
+  if (lua_type(L, 3) == LUA_TNUMBER) {
+    number = luaL_checkinteger(L, 3);
+    reason_arg = 4;
+  }
+  Call call = begin(L, reason_arg);
+  return finish(L, guarded([&] { return call.grant->add_node(device_class, number, reason_of(call)); }));
+}
+
 int set_env(lua_State* L) {
   std::string_view name = check_name(L, 2);
   std::string_view value = check_name(L, 3);
@@ -317,6 +332,7 @@ const luaL_Reg kMethods[] = {
     {"drop_capability", drop_capability},
     {"add_extra", add_extra},
     {"drop_extra", drop_extra},
+    {"add_node", add_node},
     {"set_env", set_env},
     {"write_file", write_file},
     {"note", note},

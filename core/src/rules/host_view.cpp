@@ -1,5 +1,5 @@
 // `host`: the Inventory as rules see it (driver_version, gpus with their
-// partitions, partition_caps, char_majors).
+// partitions, partition_caps, char_majors, class_minors).
 #include "rules/view_kinds.hpp"
 
 namespace graft::rules {
@@ -37,6 +37,11 @@ struct PartitionCapsKind {
 };
 constexpr ViewType kPartitionCapsView = view_type<PartitionCapsKind>(kHostFamily);
 
+// host.class_minors["name"]: the minors of a per-minor class's nodes found.
+constexpr ViewType kMinorListView = view_type<List<unsigned, push_unsigned>>(kHostFamily);
+void push_minor_list(lua_State* L, const std::vector<unsigned>& minors) { push_view(L, kMinorListView, &minors); }
+constexpr ViewType kClassMinorsView = view_type<Map<std::vector<unsigned>, push_minor_list>>(kHostFamily);
+
 constexpr RecordField<Partition> kPartitionFields[] = {
     {"index", [](lua_State* L, const Partition& p) { push_unsigned(L, p.index); }},
     {"gi", [](lua_State* L, const Partition& p) { push_unsigned(L, p.gi); }},
@@ -67,6 +72,8 @@ constexpr RecordField<Inventory> kHostFields[] = {
     {"partition_caps",
      [](lua_State* L, const Inventory& i) { push_view(L, kPartitionCapsView, &i.partition_caps); }},
     {"char_majors", [](lua_State* L, const Inventory& i) { push_view(L, kUnsignedMapView, &i.char_majors); }},
+    {"class_minors",
+     [](lua_State* L, const Inventory& i) { push_view(L, kClassMinorsView, &i.class_minors); }},
 };
 constexpr ViewType kHostView = view_type<Record<Inventory, kHostFields>>(kHostFamily);
 
