@@ -76,15 +76,20 @@ TEST_CASE("the 1.17 default config.toml is known key by key", "[import]") {
   CHECK(policy.summary == "14 keys kept, 1 not expressible, 0 unknown to the importer");
 }
 
-TEST_CASE("the 1.18 default config.toml names CUDA forward compatibility as not expressible yet",
+TEST_CASE("the 1.18 default config.toml keeps CUDA forward compatibility on, as graft's shipped policy has it",
           "[import]") {
   auto policy = imported("default-1.18.toml");
   CHECK(policy.result.count(Outcome::unknown) == 0);
   CHECK(policy.result.settings.empty());
-  // Forward compatibility is being built (issue 30): until then it is named.
-  CHECK(key(policy, "nvidia-container-runtime.modes.legacy.cuda-compat-mode").outcome ==
-        Outcome::inexpressible);
+  CHECK(key(policy, "nvidia-container-runtime.modes.legacy.cuda-compat-mode").outcome == Outcome::unchanged);
   CHECK(key(policy, "nvidia-container-runtime.runtimes").outcome == Outcome::unchanged);
+}
+
+TEST_CASE("a config.toml that disables CUDA compat and ignores IMEX requests turns both off in the site policy",
+          "[import]") {
+  auto policy = imported("kubernetes-hardened.toml");
+  CHECK(setting(policy, "forward_compat.enabled") == "false");
+  CHECK(setting(policy, "data.imex_channels.ignore_requests") == "true");
 }
 
 TEST_CASE("a hardened Kubernetes config.toml trusts env requests only from privileged containers",
@@ -271,7 +276,7 @@ TEST_CASE("graft policy import-nvidia writes a policy graft policy check accepts
   CHECK(run.exit_code == 0);
   CHECK(run.out.empty());
   CHECK(run.err == "graft: imported " + kShapes + "kubernetes-hardened.toml with importer 'nvidia': "
-                   "20 keys kept, 0 not expressible, 0 unknown to the importer\n");
+                   "21 keys kept, 0 not expressible, 0 unknown to the importer\n");
   auto check = testing::run_graft({"--policy", output, "--policy-dir", kPolicies, "policy", "check"});
   CHECK(check.exit_code == 0);
   CHECK_THAT(check.out, Catch::Contains("ok: "));
