@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <grp.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,9 +27,11 @@ using graft::testing::CommandResult;
 
 namespace {
 
-constexpr const char* kPolicy = "[host]\ndriver_root = \"/\"\n";
+constexpr const char* kUsernsPolicy = "[host]\ndriver_root = \"/\"\n";
 constexpr int kNoUserNamespace = 77;
 
+// The host user whose namespaces these are.
+constexpr uid_t kUser = 4243;
 // As rootless podman maps a user: itself to root, then its subordinate range.
 constexpr const char* kRootlessMap = "0 4243 1\n1 200000 65536\n";
 // Only the user itself: the overflow uid is not mapped.
@@ -45,37 +48,63 @@ bool write_maps(pid_t pid, const std::string& map) {
   return true;
 }
 
-// The child: output to the files, a new user namespace, a wait for its map
-// (a byte on `ready`), then `argv`. Allocates nothing after fork.
-[[noreturn]] void run_child(int ready, const std::string& out, const std::string& err, char** argv) {
+// The two pipes between the test and its child: `unshared` (child to test)
+// says the child is in its new namespace, `mapped` (test to child) that its
+// maps are written. Each end a side does not use is closed at once, so a
+// side that dies ends the other's read.
+struct Handshake {
+  int unshared[2] = {-1, -1};
+  int mapped[2] = {-1, -1};
+};
+
+// The child: output to the files, host uid and gid `user` (whom the map
+// makes the namespace's root, as rootless podman's map does the user who
+// runs it), a new user namespace, then `argv` once its map is written.
+// Allocates nothing after fork.
+[[noreturn]] void run_child(const Handshake& pipes, const std::string& out, const std::string& err,
+                            uid_t user, char** argv) {
+  ::close(pipes.unshared[0]);
+  ::close(pipes.mapped[1]);
   int out_fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   int err_fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (out_fd < 0 || err_fd < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) ::_exit(126);
+  if (user != 0 && (::setgroups(0, nullptr) != 0 || ::setresgid(user, user, user) != 0 ||
+                    ::setresuid(user, user, user) != 0))
+    ::_exit(126);
   if (::unshare(CLONE_NEWUSER) != 0) ::_exit(kNoUserNamespace);
-  char byte = 0;
-  if (::read(ready, &byte, 1) != 1) ::_exit(126);
+  char byte = 'u';
+  if (::write(pipes.unshared[1], &byte, 1) != 1 || ::read(pipes.mapped[0], &byte, 1) != 1) ::_exit(126);
   ::execv(argv[0], argv);
   ::_exit(127);
 }
 
+// The test's side: waits for the child to unshare, writes `map`, lets it go.
+void map_child(const Handshake& pipes, pid_t pid, const std::string& map) {
+  ::close(pipes.unshared[1]);
+  ::close(pipes.mapped[0]);
+  char byte = 0;
+  if (::read(pipes.unshared[0], &byte, 1) == 1 && write_maps(pid, map)) (void)!::write(pipes.mapped[1], "m", 1);
+  ::close(pipes.unshared[0]);
+  ::close(pipes.mapped[1]);  // a child still waiting then reads end of file and exits
+}
+
 // `graft --policy POLICY policy show` as root of a new user namespace with
-// uid and gid map `map`; exit code kNoUserNamespace when none can be made.
-CommandResult graft_in_user_namespace(const std::string& map, const std::string& policy) {
+// uid and gid map `map`, which maps host uid `user` to 0; exit code
+// kNoUserNamespace when none can be made.
+CommandResult graft_in_user_namespace(const std::string& map, const std::string& policy,
+                                      uid_t user = kUser) {
   graft::fixture::TempDir dir("graft-userns-");
   std::string out = dir.path() + "/out", err = dir.path() + "/err";
   std::vector<std::string> args{GRAFT_BINARY, "--policy", policy, "policy", "show"};
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
-  int pipe_fds[2];
-  REQUIRE(::pipe2(pipe_fds, O_CLOEXEC) == 0);
+  Handshake pipes;
+  REQUIRE(::pipe2(pipes.unshared, O_CLOEXEC) == 0);
+  REQUIRE(::pipe2(pipes.mapped, O_CLOEXEC) == 0);
   pid_t pid = ::fork();
-  if (pid == 0) run_child(pipe_fds[0], out, err, argv.data());
-  ::close(pipe_fds[0]);
-  // A child that could not unshare has exited; writing its map then fails.
-  bool mapped = write_maps(pid, map);
-  if (mapped) REQUIRE(::write(pipe_fds[1], "x", 1) == 1);
-  ::close(pipe_fds[1]);
+  if (pid == 0) run_child(pipes, out, err, user, argv.data());
+  map_child(pipes, pid, map);
   int status = 0;
   ::waitpid(pid, &status, 0);
   CommandResult result;
@@ -88,7 +117,7 @@ CommandResult graft_in_user_namespace(const std::string& map, const std::string&
 // A policy host root owns in a directory others may enter (so a user of the
 // namespace can reach it); `owner` chowns it away from root.
 std::string reachable_policy(const PolicyFiles& files, uid_t owner = 0) {
-  std::string path = files.write("graft.toml", kPolicy);
+  std::string path = files.write("graft.toml", kUsernsPolicy);
   REQUIRE(::chmod(files.path("").c_str(), 0755) == 0);
   REQUIRE(::chown(path.c_str(), owner, owner) == 0);
   return path;
@@ -152,7 +181,7 @@ TEST_CASE("In a user namespace that maps host root, a policy owned by a user it 
   GRAFT_SKIP_IF(userns_skip_reason());
   PolicyFiles files;
   std::string path = reachable_policy(files, 4242);
-  auto result = graft_in_user_namespace("0 0 1\n", path);
+  auto result = graft_in_user_namespace("0 0 1\n", path, 0);
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::Contains(path + ": owned by uid 65534, neither root nor us"));
 }
