@@ -10,7 +10,8 @@
 // host's nodes are put at /dev/nvidia* in a /dev of the test's own
 // (private_dev.hpp). Inside: GPU 1's node opens as far as the absent
 // driver allows (ENXIO), another GPU's node is simply not there, and the
-// library, its link and the ld cache entry the hook makes are in place.
+// library, its link and the ld cache entry the hook makes are in place, as
+// is its procfs mask.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
@@ -40,6 +41,9 @@ cat /dev/nvidia1 2>&1
 [ -e /dev/nvidia0 ] && echo "nvidia0: present" || echo "nvidia0: absent"
 echo "libcuda.so.1 -> $(readlink /usr/lib/x86_64-linux-gnu/libcuda.so.1)"
 ldconfig -p | grep -q 'libcuda.so.1 ' && echo "ld cache: libcuda.so.1"
+set -- /proc/driver/nvidia/gpus/*
+echo "procfs gpus: $#"
+grep ModifyDeviceFiles /proc/driver/nvidia/params
 true
 )sh";
 
@@ -101,7 +105,8 @@ std::size_t rootless_records(const std::string& log, const std::string& outcome)
 
 TEST_CASE("Rootless podman runs GPU 1 and compute from graft's CDI spec: graft's hook trusts the host's "
           "policy and plugins from inside the user namespace, GPU 1's node opens as far as the absent "
-          "driver allows, another GPU's node is not there, and the library is linked and in the ld cache",
+          "driver allows, another GPU's node is not there, the library is linked and in the ld cache, "
+          "and /proc/driver/nvidia shows GPU 1 only",
           "[podman][cdi][rootless]") {
   GRAFT_SKIP_IF(rootless_podman_skip_reason());
   GRAFT_SKIP_IF(gpu_host().host.device_nodes_problem());
@@ -123,6 +128,9 @@ TEST_CASE("Rootless podman runs GPU 1 and compute from graft's CDI spec: graft's
   CHECK_THAT(run.out, Catch::Contains("nvidia0: absent"));
   CHECK_THAT(run.out, Catch::Contains("libcuda.so.1 -> libcuda.so."));
   CHECK_THAT(run.out, Catch::Contains("ld cache: libcuda.so.1"));
+  // The procfs mask: GPU 1's directory only, and the driver may not make nodes.
+  CHECK_THAT(run.out, Catch::Contains("procfs gpus: 1"));
+  CHECK_THAT(run.out, Catch::Contains("ModifyDeviceFiles: 0"));
   // One record per hook: the spec-level one (procfs mask, GPU 1's procfs
   // directory) and compute's (links, ld cache).
   CHECK(rootless_records(audit_log, "applied") == 2);
