@@ -43,6 +43,8 @@ std::optional<bool> owner_is_mapped(int fd, bool directory) {
 // (user_namespace.hpp); an overflow owner still `overflow` is one the
 // kernel could not settle.
 OwnerKind owner_of(int fd, const struct stat& st) {
+  // Root in any namespace: the common case costs no read of /proc.
+  if (st.st_uid == 0) return OwnerKind::root;
   const UserNamespaceView& view = own_user_namespace();
   OwnerKind kind = classify_owner(st.st_uid, view);
   if (kind != OwnerKind::overflow) return kind;

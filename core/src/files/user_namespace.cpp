@@ -18,7 +18,7 @@ namespace {
 constexpr std::size_t kUidMapMaxLines = 340;  // the kernel's limit since 4.15
 
 // The next unsigned number in `text` from `pos` (spaces skipped).
-bool next_id(std::string_view text, std::size_t& pos, std::uint32_t& out) {
+bool next_uid_map_number(std::string_view text, std::size_t& pos, std::uint32_t& out) {
   while (pos < text.size() && text[pos] == ' ') ++pos;
   const char* first = text.data() + pos;
   const char* last = text.data() + text.size();
@@ -31,20 +31,20 @@ bool next_id(std::string_view text, std::size_t& pos, std::uint32_t& out) {
 Result<IdRange> parse_id_range(std::string_view line, std::size_t number) {
   IdRange range;
   std::size_t pos = 0;
-  bool read = next_id(line, pos, range.inside) && next_id(line, pos, range.outside) &&
-              next_id(line, pos, range.count);
+  bool read = next_uid_map_number(line, pos, range.inside) && next_uid_map_number(line, pos, range.outside) &&
+              next_uid_map_number(line, pos, range.count);
   while (read && pos < line.size() && line[pos] == ' ') ++pos;
   if (!read || pos != line.size() || range.count == 0)
     return make_error("uid_map line {}: not three numbers \"inside outside count\"", number);
   return range;
 }
 
-bool in_range(std::uint32_t id, std::uint32_t first, std::uint32_t count) {
+bool in_id_range(std::uint32_t id, std::uint32_t first, std::uint32_t count) {
   return id >= first && id - first < count;
 }
 
 // A small file of /proc read whole; none when it cannot be read.
-std::optional<std::string> read_proc_text(const char* path) {
+std::optional<std::string> read_small_proc_file(const char* path) {
   UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
   if (!fd.valid()) return std::nullopt;
   auto text = read_bounded(fd.get(), 64u << 10, path);
@@ -58,13 +58,13 @@ UserNamespaceView read_user_namespace() {
   view.uids.ranges = {IdRange{0, 0, std::numeric_limits<std::uint32_t>::max()}};
   // A namespace whose map is not written yet has an empty one: nothing in
   // it is root or us, which is what an empty map says.
-  auto text = read_proc_text("/proc/self/uid_map");
-  auto overflow = read_proc_text("/proc/sys/kernel/overflowuid");
+  auto text = read_small_proc_file("/proc/self/uid_map");
+  auto overflow = read_small_proc_file("/proc/sys/kernel/overflowuid");
   if (!text || !overflow) return view;
   auto map = parse_id_map(*text);
   std::uint32_t overflow_uid = 0;
   std::size_t pos = 0;
-  if (!map || !next_id(*overflow, pos, overflow_uid)) return view;
+  if (!map || !next_uid_map_number(*overflow, pos, overflow_uid)) return view;
   view.uids = std::move(*map);
   view.overflow_uid = overflow_uid;
   return view;
@@ -79,13 +79,13 @@ bool IdMap::is_initial() const {
 
 bool IdMap::maps_inside(std::uint32_t id) const {
   for (const auto& range : ranges)
-    if (in_range(id, range.inside, range.count)) return true;
+    if (in_id_range(id, range.inside, range.count)) return true;
   return false;
 }
 
 bool IdMap::maps_outside(std::uint32_t id) const {
   for (const auto& range : ranges)
-    if (in_range(id, range.outside, range.count)) return true;
+    if (in_id_range(id, range.outside, range.count)) return true;
   return false;
 }
 
