@@ -62,7 +62,8 @@ std::string rootless_podman_skip_reason() {
   if (podman_path().empty()) return "podman is not installed (tests/scripts/install-deps.sh --tests)";
   for (const char* tool : {"/usr/bin/newuidmap", "/usr/bin/newgidmap"})
     if (::access(tool, X_OK) != 0)
-      return std::string(tool) + " is missing: rootless podman needs uidmap (tests/scripts/install-deps.sh --tests)";
+      return std::string(tool) +
+             " is missing: rootless podman needs uidmap (tests/scripts/install-deps.sh --tests)";
   for (const char* tool : {kSetpriv, "/usr/sbin/useradd", "/usr/sbin/usermod", "/usr/sbin/userdel"})
     if (::access(tool, X_OK) != 0) return std::string(tool) + " is missing";
   std::ifstream max_namespaces("/proc/sys/user/max_user_namespaces");
@@ -136,7 +137,8 @@ testing::CommandResult RootlessPodman::import(const std::string& rootfs, const s
   return invoke({"import", tarball, name});
 }
 
-testing::CommandResult RootlessPodman::run(const std::vector<std::string>& extra_args, const std::string& image,
+testing::CommandResult RootlessPodman::run(const std::vector<std::string>& extra_args,
+                                           const std::string& image,
                                            const std::vector<std::string>& command) {
   std::vector<std::string> args{"run", "--rm", "--network", "none", "--ulimit", "nofile=1024:1024",
                                 "--ulimit", "nproc=1024:1024"};

@@ -83,7 +83,8 @@ void map_child(const Handshake& pipes, pid_t pid, const std::string& map) {
   ::close(pipes.unshared[1]);
   ::close(pipes.mapped[0]);
   char byte = 0;
-  if (::read(pipes.unshared[0], &byte, 1) == 1 && write_maps(pid, map)) (void)!::write(pipes.mapped[1], "m", 1);
+  if (::read(pipes.unshared[0], &byte, 1) == 1 && write_maps(pid, map))
+    (void)!::write(pipes.mapped[1], "m", 1);
   ::close(pipes.unshared[0]);
   ::close(pipes.mapped[1]);  // a child still waiting then reads end of file and exits
 }

@@ -72,7 +72,8 @@ Status check_dir(int fd, const struct stat& st, const std::string& shown, const 
     return make_error("{}: directory {} is owned by uid {}{}", what, shown, st.st_uid,
                       owner_refusal(owner));
   bool writable = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
-  bool root_sticky = (st.st_mode & S_ISVTX) != 0 && (owner == OwnerKind::root || owner == OwnerKind::unmapped);
+  bool root_owned = owner == OwnerKind::root || owner == OwnerKind::unmapped;  // may be host root
+  bool root_sticky = (st.st_mode & S_ISVTX) != 0 && root_owned;
   if (writable && !root_sticky)
     return make_error("{}: its directory {} is group- or world-writable (mode {:o})", what, shown,
                       st.st_mode & 07777);
