@@ -92,9 +92,9 @@ TEST_CASE("A uid the map does not cover and that is not the overflow uid is neve
   CHECK(classify_owner(70000, view) == OwnerKind::someone_else);
 }
 
-TEST_CASE("In a namespace whose map is empty, nothing is root or us: an owner shown as the overflow "
-          "uid may be host root",
+TEST_CASE("A graft whose own uid the namespace does not map trusts no owner shown as the overflow "
+          "uid: it may itself be host root, and that owner anyone",
           "[userns]") {
-  auto view = view_of("", 65534);
-  CHECK(classify_owner(65534, view) == OwnerKind::unmapped);
+  CHECK(classify_owner(65534, view_of("", 65534)) == OwnerKind::someone_else);
+  CHECK(classify_owner(65534, view_of("0 1000 1\n", 65534)) == OwnerKind::someone_else);
 }

@@ -120,8 +120,11 @@ OwnerKind classify_owner(uid_t uid, const UserNamespaceView& view) {
 OwnerKind settle_overflow(bool owner_mapped, const UserNamespaceView& view) {
   if (owner_mapped) return view.euid == view.overflow_uid ? OwnerKind::us : OwnerKind::someone_else;
   // Where host root is mapped, its files show as its inside uid: an unmapped
-  // owner is then certainly someone else.
-  return view.uids.maps_outside(0) ? OwnerKind::someone_else : OwnerKind::unmapped;
+  // owner is then certainly someone else. And a graft the map leaves out
+  // itself may be anyone on the host, host root included: it trusts no
+  // owner it cannot tell from another user.
+  if (view.uids.maps_outside(0) || !view.uids.maps_inside(view.euid)) return OwnerKind::someone_else;
+  return OwnerKind::unmapped;
 }
 
 const UserNamespaceView& own_user_namespace() {

@@ -52,7 +52,7 @@ struct UserNamespaceView {
 enum class OwnerKind {
   root,          // uid 0 of this namespace (outside one: host root)
   us,            // the uid graft runs as
-  unmapped,      // not mapped here, and host root is not mapped either: may be host root
+  unmapped,      // not mapped here, nor is host root, while graft's own uid is: may be host root
   overflow,      // the overflow uid, which this map also maps: ask the kernel (owner_is_mapped)
   someone_else,  // a mapped user other than root and us, or, where host root
                  // is mapped, an unmapped owner (then certainly not root)
