@@ -30,6 +30,7 @@ if $for_tests; then
   # The real clients each runtime path is tested with (tests/e2e): CDI and
   # hooks.d with podman, the runtime shim with Docker and containerd.
   packages+=(podman docker.io containerd)
+  packages+=(uidmap)    # newuidmap/newgidmap: rootless podman (tests/e2e/podman_rootless_test.cpp)
   packages+=(patchelf)  # the node agent image's self-contained tree (deploy/kubernetes/bundle-tree.sh)
   packages+=(jq)        # the node agent reads graft's JSON with it (deploy/kubernetes/node-agent.sh)
   packages+=(lintian)   # Debian's checks of the .deb (tests/scripts/package-test.sh)

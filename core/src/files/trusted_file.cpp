@@ -2,7 +2,9 @@
 #include "files/trusted_file.hpp"
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,21 +13,67 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 
+#include "files/user_namespace.hpp"
 #include "graft/base/bounded_read.hpp"
 
 namespace graft {
 namespace {
 
-bool trusted_owner(uid_t uid) { return uid == 0 || uid == ::geteuid(); }
+// Whether the owner of `fd` (not root, not us, shown as the overflow uid)
+// is mapped into graft's user namespace: opening with O_NOATIME is allowed to
+// the owner and, holding CAP_FOWNER in this namespace, to anyone here for a
+// file whose owner it maps, and to nobody else (EPERM). Nothing is changed.
+// None when the kernel cannot tell us (no CAP_FOWNER, or the file not readable).
+std::optional<bool> owner_is_mapped(int fd, bool directory) {
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct caps[2]{};
+  if (::syscall(SYS_capget, &header, caps) != 0 || (caps[0].effective & (1u << CAP_FOWNER)) == 0)
+    return std::nullopt;
+  std::string path = "/proc/self/fd/" + std::to_string(fd);
+  int flags = O_RDONLY | O_NOATIME | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (directory ? O_DIRECTORY : 0);
+  UniqueFd probe(::open(path.c_str(), flags));
+  if (probe.valid()) return true;
+  if (errno == EPERM) return false;
+  return std::nullopt;
+}
+
+// The owner of `fd` (as fstat saw it in `st`) for graft's trust
+// (user_namespace.hpp); an overflow owner still `overflow` is one the
+// kernel could not settle.
+OwnerKind owner_of(int fd, const struct stat& st) {
+  // Root in any namespace: the common case costs no read of /proc.
+  if (st.st_uid == 0) return OwnerKind::root;
+  const UserNamespaceView& view = own_user_namespace();
+  OwnerKind kind = classify_owner(st.st_uid, view);
+  if (kind != OwnerKind::overflow) return kind;
+  auto mapped = owner_is_mapped(fd, S_ISDIR(st.st_mode));
+  return mapped ? settle_overflow(*mapped, view) : OwnerKind::overflow;
+}
+
+bool trusted_owner(OwnerKind kind) {
+  return kind == OwnerKind::root || kind == OwnerKind::us || kind == OwnerKind::unmapped;
+}
+
+// Why an owner of kind `kind` (not trusted) is refused, after "owned by uid N".
+std::string owner_refusal(OwnerKind kind) {
+  if (kind == OwnerKind::overflow)
+    return ", the overflow uid, which this user namespace also maps: graft cannot tell whether "
+           "someone inside it owns the file (that takes CAP_FOWNER here and a readable file)";
+  if (own_user_namespace().uids.is_initial()) return ", neither root nor us";
+  return ", neither root nor us nor an owner outside this user namespace that may be host root";
+}
 
 // One directory on the chain, as fstat saw it through the fd we hold.
-Status check_dir(const struct stat& st, const std::string& shown, const std::string& what) {
-  if (!trusted_owner(st.st_uid))
-    return make_error("{}: directory {} is owned by uid {}, neither root nor us", what, shown,
-                      st.st_uid);
+Status check_dir(int fd, const struct stat& st, const std::string& shown, const std::string& what) {
+  OwnerKind owner = owner_of(fd, st);
+  if (!trusted_owner(owner))
+    return make_error("{}: directory {} is owned by uid {}{}", what, shown, st.st_uid,
+                      owner_refusal(owner));
   bool writable = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
-  bool root_sticky = (st.st_mode & S_ISVTX) != 0 && st.st_uid == 0;
+  bool root_owned = owner == OwnerKind::root || owner == OwnerKind::unmapped;  // may be host root
+  bool root_sticky = (st.st_mode & S_ISVTX) != 0 && root_owned;
   if (writable && !root_sticky)
     return make_error("{}: its directory {} is group- or world-writable (mode {:o})", what, shown,
                       st.st_mode & 07777);
@@ -48,7 +96,7 @@ Result<UniqueFd> walk_dirs(const std::string& real, const std::string& what) {
     struct stat st {};
     if (::fstat(current.get(), &st) != 0)
       return make_error("{}: {}: {}", what, shown.empty() ? "/" : shown, std::strerror(errno));
-    if (auto checked = check_dir(st, shown.empty() ? "/" : shown, what); !checked)
+    if (auto checked = check_dir(current.get(), st, shown.empty() ? "/" : shown, what); !checked)
       return checked.error();
     while (start < real.size() && real[start] == '/') ++start;
     if (start >= real.size()) return current;
@@ -90,8 +138,8 @@ Status check_trusted_file(int fd, const std::string& what) {
   if (::fstat(fd, &st) != 0) return make_error("{}: {}", what, std::strerror(errno));
   if (!S_ISREG(st.st_mode))
     return make_error("{}: not a regular file (symlinks, FIFOs and devices are refused)", what);
-  if (!trusted_owner(st.st_uid))
-    return make_error("{}: owned by uid {}, neither root nor us", what, st.st_uid);
+  if (OwnerKind owner = owner_of(fd, st); !trusted_owner(owner))
+    return make_error("{}: owned by uid {}{}", what, st.st_uid, owner_refusal(owner));
   if (st.st_mode & (S_IWGRP | S_IWOTH))
     return make_error("{}: the file is group- or world-writable (mode {:o})", what,
                       st.st_mode & 07777);

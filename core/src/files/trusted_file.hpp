@@ -17,6 +17,10 @@
 //     used by another. A link changed in between makes the walk fail.
 //   - the file is opened O_NONBLOCK, so a FIFO given as the policy is
 //     refused at once instead of blocking the hook before its deadline.
+//   - inside a user namespace (a rootless container's hooks), an owner shown
+//     as the overflow uid is taken for root when the kernel confirms the
+//     namespace maps neither it nor host root; every other mapped owner is
+//     refused (user_namespace.hpp, docs/security.md).
 #pragma once
 
 #include <map>
