@@ -1,6 +1,6 @@
 // Driver libraries from [discovery] library_dirs (library_pick.hpp): for
-// hosts whose ld.so.cache does not list the driver (/usr/local/nvidia-style
-// trees, GKE's installer directory). Only run when the policy names
+// hosts whose ld.so.cache does not list the driver (a vendor tree under
+// /usr/local, a cloud installer's directory). Only run when the policy names
 // directories, so the cache's fast path reads no directory.
 #include <dirent.h>
 #include <fcntl.h>

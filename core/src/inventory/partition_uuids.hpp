@@ -1,7 +1,7 @@
-// Partition UUIDs without NVML: the driver's procfs names partitions by GPU
-// minor, GI and CI only, so a partition manager (on NVIDIA hosts, whatever
-// configures MIG) may write discovery.partition_uuid_file, one line per
-// partition:
+// Partition UUIDs without the vendor's management library: the driver's
+// procfs names partitions by GPU minor, GI and CI only, so a partition
+// manager (whatever configures the partitions) may write
+// discovery.partition_uuid_file, one line per partition:
 //
 //   # comment
 //   <uuid> <gpu minor> <gi> <ci>
