@@ -143,6 +143,23 @@ TEST_CASE("a CDI spec names each GPU by index and UUID, each partition as gpu:pa
                                                 "capability-utility", "capability-video"});
 }
 
+TEST_CASE("a partition whose UUID the host's partition UUID file names is also a CDI device by that UUID, with "
+          "the same edits as gpu:partition", "[cdi][spec]") {
+  Inventory host = mig_host();
+  host.gpus[1].partitions[0].uuid = "MIG-11111111-2222-4333-8444-555555555555";
+  Spec spec = generated(host);
+  CHECK(names(spec) == std::vector<std::string>{"0", "GPU-0", "1", "GPU-1", "1:0",
+                                                "MIG-11111111-2222-4333-8444-555555555555", "1:1", "all",
+                                                "capability-compute", "capability-config",
+                                                "capability-firmware", "capability-ipc",
+                                                "capability-utility", "capability-video"});
+  const auto& by_uuid = device(spec, "MIG-11111111-2222-4333-8444-555555555555").edits;
+  const auto& by_index = device(spec, "1:0").edits;
+  CHECK(by_uuid.device_nodes == by_index.device_nodes);
+  CHECK(by_uuid.mounts == by_index.mounts);
+  CHECK(by_uuid.hooks.size() == by_index.hooks.size());
+}
+
 TEST_CASE("the edits of GPU 1, compute and utility in CDI add up to the plan graft plan makes for GPU 1 with compute,utility",
           "[cdi][spec]") {
   Inventory inventory = planning_host().build();
