@@ -162,7 +162,10 @@ TEST_CASE("with a least-privilege spec (--gpu-capabilities none) the GPU device 
   InstalledSpec installed(gpu_host().policy, kind, {"--gpu-capabilities", "none"});
   INFO(installed.result().err);
   REQUIRE(installed.result().exit_code == 0);
-  for (const auto& device : installed.document()["devices"])
+  // Held by name: a range-for over a member of a temporary would read it
+  // after it is destroyed.
+  json document = installed.document();
+  for (const auto& device : document["devices"])
     if (device["name"] == "1") CHECK_FALSE(device["containerEdits"].contains("mounts"));
   auto container = run_podman_cdi(kind, {"1", "capability-compute", "capability-utility"},
                                   gpu1_compute_utility());
