@@ -129,6 +129,25 @@ TEST_CASE("cdi generate --output writes the file whole and leaves nothing beside
   CHECK(std::distance(std::filesystem::directory_iterator(dir.path()), {}) == 1);
 }
 
+TEST_CASE("cdi generate --output says in one line what it wrote: the file, its device count, kind and cdiVersion",
+          "[cdi][cli]") {
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/graft.json";
+  auto result = generate({"--output", path});
+  REQUIRE(result.exit_code == 0);
+  std::ifstream in(path);
+  json spec = json::parse(in);
+  CHECK(result.err == "graft: wrote " + path + ": " + std::to_string(spec["devices"].size()) +
+                          " devices of kind nvidia.com/gpu, cdiVersion " + spec["cdiVersion"].get<std::string>() +
+                          "\n");
+}
+
+TEST_CASE("cdi generate to stdout writes the spec alone, nothing on stderr", "[cdi][cli]") {
+  auto result = generate({});
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.err.empty());
+}
+
 TEST_CASE("cdi generate --format yaml reads back, with a YAML parser, as the JSON document", "[cdi][cli]") {
   auto probe = testing::run_command({"/usr/bin/python3", "-c", "import yaml"});
   if (probe.exit_code != 0) {

@@ -87,6 +87,9 @@ Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptio
   if (auto status = replace_file(options.output, text); !status) return status.error();
   // An installed spec's nodes must be expressible to systemd (device_links.hpp).
   if (auto linked = cdi::link_spec_device_numbers(*spec, options.host_root); !linked) return linked.error();
+  // One line for the admin or the unit that ran it: what a runtime will now find.
+  std::fprintf(stderr, "graft: wrote %s: %zu devices of kind %s, cdiVersion %s\n", options.output.c_str(),
+               spec->devices.size(), spec->kind.c_str(), cdi::to_string(spec->version).c_str());
   return exit_ok;
 }
 
