@@ -188,8 +188,8 @@ Status add_gpu_devices(Planning& planning, const ContainerEdits& base, Spec& spe
       Intent part = gpu_intent_for(planning, name);
       part.devices.push_back({gpu.index, partition.index, part.inject_reason});
       if (auto status = add_device(planning, base, name, part, spec); !status) return status;
-      // By UUID too when the host's partition UUID file names it, so
-      // NVIDIA_VISIBLE_DEVICES's UUID form has a CDI counterpart.
+      // By UUID too when the host's partition UUID file names it, so a
+      // request by partition UUID has a CDI counterpart.
       if (!partition.uuid.empty())
         if (auto status = add_device(planning, base, partition.uuid, part, spec); !status) return status;
     }
