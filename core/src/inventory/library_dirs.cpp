@@ -2,7 +2,6 @@
 // hosts whose ld.so.cache does not list the driver (a vendor tree under
 // /usr/local, a cloud installer's directory). Only run when the policy names
 // directories, so the cache's fast path reads no directory.
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "files/dir_listing.hpp"
 #include "files/paths.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "inventory/elf_identity.hpp"
@@ -29,25 +29,17 @@ constexpr std::size_t kMaxDirEntries = 1u << 14;
 Result<std::vector<std::string>> candidate_names(const Policy& policy, const std::string& dir,
                                                  const LibraryPicks& picks, std::vector<std::string>& warnings) {
   std::string shown = join_root(policy.host.driver_root, dir);
-  int fd = open_in_host_root(policy.host.driver_root, dir, O_RDONLY | O_DIRECTORY);
+  int fd = open_in_host_root(policy.host.driver_root, dir, O_PATH | O_DIRECTORY);
   if (fd < 0) return make_error("library dir {}: cannot open: {}", shown, std::strerror(-fd));
-  DIR* stream = ::fdopendir(fd);
-  if (stream == nullptr) {
-    ::close(fd);
-    return make_error("library dir {}: cannot read: {}", shown, std::strerror(errno));
-  }
+  UniqueFd dir_fd(fd);
+  auto listing = list_directory(dir_fd.get(), kMaxDirEntries, "library dir " + shown);
+  if (!listing) return listing.error();
+  if (listing->truncated)
+    warnings.push_back(fmt::format("library dir {}: more than {} entries, the rest not read", shown,
+                                   kMaxDirEntries));
   std::vector<std::string> names;
-  std::size_t seen = 0;
-  while (const dirent* entry = ::readdir(stream)) {
-    if (++seen > kMaxDirEntries) {
-      warnings.push_back(fmt::format("library dir {}: more than {} entries, the rest not read", shown,
-                                     kMaxDirEntries));
-      break;
-    }
-    std::string_view name = entry->d_name;
-    if (name.ends_with(picks.suffix) && picks.index.matches(name)) names.emplace_back(name);
-  }
-  ::closedir(stream);
+  for (std::string& name : listing->names)
+    if (name.ends_with(picks.suffix) && picks.index.matches(name)) names.push_back(std::move(name));
   std::sort(names.begin(), names.end());
   return names;
 }
