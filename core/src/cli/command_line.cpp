@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "cli/cdi_command_line.hpp"
 #include "cli/command_words.hpp"
 #include "cli/completion_tree.hpp"
 #include "completion/completion_script.hpp"
@@ -156,72 +157,6 @@ void add_hook_command(CLI::App& app, std::string& stage) {
       ->capture_default_str();
 }
 
-void add_cdi_hook_actions(CLI::App& command, CdiHookActions& actions) {
-  command.add_option("--link", actions.links, "Make the symlink PATH -> VALUE (PATH::VALUE)");
-  command.add_option("--file", actions.files, "Write CONTENT to the file PATH (PATH::CONTENT)");
-  command.add_option("--procfs-mask", actions.procfs_mask,
-                     "A tmpfs at PATH with copies of files of the host dir HOST (PATH::HOST)");
-  command.add_option("--procfs-keep", actions.procfs_keep, "A file the procfs mask keeps");
-  command.add_option("--procfs-rewrite", actions.procfs_rewrites,
-                     "An edit of a kept file, 'NAME: FROM => TO'");
-  command.add_option("--procfs-bind", actions.procfs_binds,
-                     "Bind HOST at PATH read-only, on the mask (PATH::HOST)");
-  command.add_option("--procfs-bind-if", actions.procfs_binds_if,
-                     "As --procfs-bind, if config.json has every device node DEV (DEV[,DEV...]::PATH::HOST)");
-  command.add_option("--ldcache-dir", actions.ldcache_dirs, "Refresh /etc/ld.so.cache with DIR");
-  command.add_option("--ldcache-entry", actions.ldcache_entries,
-                     "A path the refreshed cache must list");
-}
-
-void add_cdi_hook_command(CLI::App& app, CdiHookOptions& options) {
-  auto* command = app.add_subcommand(
-      "cdi-hook", "OCI hook from a CDI spec: do exactly what its options say in the container");
-  command->footer(
-      "Examples (a CDI spec's hook; graft cdi generate writes them; docs/cdi.md):\n"
-      "  graft cdi-hook createRuntime --link /usr/lib/x86_64-linux-gnu/libgpu.so.1::libgpu.so.1.0 \\\n"
-      "      --ldcache-dir /usr/lib/x86_64-linux-gnu < state.json");
-  command->add_option("stage", options.stage, "Hook stage the runtime calls us from")
-      ->check(CLI::IsMember({"prestart", "createRuntime", "createContainer"}))
-      ->capture_default_str();
-  add_cdi_hook_actions(*command, options.actions);
-}
-
-void add_cdi_command(CLI::App& app, ParsedOptions& parsed) {
-  auto* command = app.add_subcommand("cdi", "Write or check a CDI spec (docs/cdi.md)");
-  command->require_subcommand(1);
-  command->footer("Examples:\n  graft cdi generate --output /etc/cdi/graft.json\n  graft cdi validate /etc/cdi/graft.json");
-  auto* generate = command->add_subcommand("generate", "Write the CDI spec for this host's GPUs and capabilities");
-  generate->footer(
-      "Examples:\n"
-      "  graft cdi generate --output /etc/cdi/graft.json\n"
-      "  graft cdi generate --format yaml --cdi-version 0.6.0 --kind example.com/gpu\n"
-      "  # least privilege, beside the default spec: GPUs alone, sets as capability-<set> devices\n"
-      "  graft cdi generate --gpu-capabilities none --kind example.com/gpu --output /etc/cdi/least.json\n"
-      "  # from a pod that mounts the node at /host, running the node's own graft:\n"
-      "  /host/opt/graft/current/bin/graft --policy /host/etc/graft/graft.toml \\\n"
-      "      cdi generate --host-root /host --output /host/var/run/cdi/graft.json");
-  CdiGenerateOptions& options = parsed.cdi_generate;
-  generate->add_option("--output", options.output, "File to write (replaced whole), or - for stdout")
-      ->capture_default_str();
-  generate->add_option("--format", options.format, "json or yaml")
-      ->check(CLI::IsMember({"json", "yaml"}))->capture_default_str();
-  generate->add_option("--cdi-version", options.cdi_version,
-                       "auto (the lowest the spec needs) or a released version such as 0.5.0")
-      ->capture_default_str();
-  generate->add_option("--kind", options.kind, "VENDOR/CLASS (default: the policy's [cdi] kind)");
-  generate->add_option("--gpu-capabilities", options.gpu_capabilities,
-                       "What each GPU device carries beside the GPU: default (the policy's [defaults] "
-                       "capabilities, what a consumer naming only the GPU expects), none (least privilege: "
-                       "the GPU alone; ask for capability-<set> devices), or SET,SET "
-                       "(default: the policy's [cdi] gpu_capabilities)");
-  generate->add_option("--host-root", options.host_root,
-                       "Read the host mounted at this directory; the spec names the host's own paths, "
-                       "so the policy and this graft must lie under it too");
-  auto* validate = command->add_subcommand("validate", "Check a CDI spec file against the CDI rules");
-  validate->footer("Example:\n  graft cdi validate /etc/cdi/graft.json");
-  validate->add_option("file", parsed.cdi_validate_file, "The spec (JSON or YAML)")->required();
-}
-
 void add_apply_command(CLI::App& app, ApplyOptions& options) {
   auto* command = app.add_subcommand(
       "apply", "Give a running container its GPUs (runtimes without hooks, LXC-style)");
@@ -351,7 +286,7 @@ const CommandEntry kCommands[] = {
     {"apply", [](CLI::App& app, ParsedOptions& p) { add_apply_command(app, p.apply); }},
     {"verify", [](CLI::App& app, ParsedOptions& p) { add_verify_command(app, p.verify); }},
     {"cdi-hook", [](CLI::App& app, ParsedOptions& p) { add_cdi_hook_command(app, p.cdi_hook); }},
-    {"cdi", add_cdi_command},
+    {"cdi", [](CLI::App& app, ParsedOptions& p) { add_cdi_command(app, p.cdi_generate, p.cdi_validate_file); }},
     {"log", [](CLI::App& app, ParsedOptions& p) { add_log_command(app, p.log); }},
     {"completion",
      [](CLI::App& app, ParsedOptions& p) { add_completion_command(app, p.completion_shell); }},

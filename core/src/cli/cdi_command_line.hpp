@@ -1,0 +1,16 @@
+// The `cdi` and `cdi-hook` subcommands' options, footers and examples
+// (command_line.cpp builds the rest of the command line; docs/cdi.md).
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+
+namespace graft::cli {
+
+void add_cdi_hook_command(CLI::App& app, CdiHookOptions& options);
+void add_cdi_command(CLI::App& app, CdiGenerateOptions& options, std::string& validate_file);
+
+}  // namespace graft::cli
