@@ -8,21 +8,16 @@
 // to the unit's DeviceAllow=, so a daemon-reload keeps them
 // (systemd_scope.hpp); prepare connects, in the host's namespace. Config
 // keys: "cgroup_root" (default /sys/fs/cgroup: a cgroup2 mount there means
-// v2), "bpffs" (default /sys/fs/bpf: where v2 keeps the runtime's program)
-// and "systemd" ("auto", the default, or "off": never tell systemd, and a
+// v2), "bpffs" (default /sys/fs/bpf: where v2 keeps the runtime's program),
+// "mount_bpffs" ("auto", the default: mount one there when none is, as
+// systemd does at boot; "off": fail instead; bpf_filesystem.hpp) and "systemd" ("auto", the default, or "off": never tell systemd, and a
 // daemon-reload then takes the rules away from a container in a unit).
 //
 // verify (`graft verify`, host namespace, nothing changed) reads what the
 // container's cgroup allows now (device_access.hpp) once per container and
 // asks it each rule: every access letter together, then, when that is
 // refused, each letter alone to say what is left.
-#include <fcntl.h>
-#include <linux/magic.h>
-#include <sys/statfs.h>
-
-#include <cerrno>
 #include <cstddef>
-#include <cstring>
 #include <map>
 #include <optional>
 #include <memory>
@@ -31,6 +26,7 @@
 
 #include <fmt/format.h>
 
+#include "bpf_filesystem.hpp"
 #include "container_cgroup.hpp"
 #include "container_process.hpp"
 #include "device_access.hpp"
@@ -72,7 +68,8 @@ class CgroupPlugin {
  public:
   static Result<std::unique_ptr<CgroupPlugin>> create(const plugin::Host& host,
                                                       const nlohmann::json& config) {
-    if (auto keys = plugin::check_config_keys(config, {"cgroup_root", "bpffs", "systemd"}); !keys)
+    if (auto keys = plugin::check_config_keys(config, {"cgroup_root", "bpffs", "mount_bpffs", "systemd"});
+        !keys)
       return keys.error().context("cgroup plugin");
     auto created = std::unique_ptr<CgroupPlugin>(new CgroupPlugin(host));
     for (const auto& [key, value] : config.items()) {
@@ -80,6 +77,12 @@ class CgroupPlugin {
         if (value != "auto" && value != "off")
           return make_error("cgroup plugin: config 'systemd' must be \"auto\" or \"off\"");
         created->tell_systemd_ = value == "auto";
+        continue;
+      }
+      if (key == "mount_bpffs") {
+        if (value != "auto" && value != "off")
+          return make_error("cgroup plugin: config 'mount_bpffs' must be \"auto\" or \"off\"");
+        created->mount_bpffs_ = value == "auto";
         continue;
       }
       std::string* setting = key == "cgroup_root" ? &created->cgroup_root_ : &created->bpffs_;
@@ -214,20 +217,19 @@ class CgroupPlugin {
   }
 
   void open_bpffs(Container& container) const {
-    UniqueFd dir(::open(bpffs_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-    struct statfs fs {};
-    if (!dir.valid())
-      container.bpffs_error = fmt::format("{}: {}", bpffs_, std::strerror(errno));
-    else if (::fstatfs(dir.get(), &fs) != 0 || static_cast<unsigned long>(fs.f_type) != BPF_FS_MAGIC)
-      container.bpffs_error =
-          fmt::format("{} is not a bpf filesystem (mount -t bpf bpf {})", bpffs_, bpffs_);
+    auto opened = open_bpf_filesystem(bpffs_, mount_bpffs_, [this](const std::string& line) {
+      host_.log(GRAFT_LOG_WARNING, line);
+    });
+    if (opened.ok())
+      container.bpffs = std::move(*opened);
     else
-      container.bpffs = std::move(dir);
+      container.bpffs_error = opened.error().message;
   }
 
   const plugin::Host& host_;
   std::string cgroup_root_ = "/sys/fs/cgroup";
   std::string bpffs_ = "/sys/fs/bpf";
+  bool mount_bpffs_ = true;
   bool tell_systemd_ = true;
   std::map<int, Container> containers_;  // by container pid; all its actions share the fds
   std::map<int, Result<DeviceAccess>> verified_;  // verify: by container pid

@@ -285,11 +285,14 @@ inline std::vector<std::string> names_in(const fs::path& dir) {
   return names;
 }
 
-// A private mount namespace with its own cgroup2 and bpf mounts; the test
-// process returns to its original namespace afterwards.
+enum class Bpffs { mounted, absent };
+
+// A private mount namespace with its own cgroup2 and (unless Bpffs::absent:
+// an empty directory only) bpf mounts; the test process returns to its
+// original namespace afterwards.
 class PrivateV2 {
  public:
-  PrivateV2() {
+  explicit PrivateV2(Bpffs bpf = Bpffs::mounted) : want_bpffs_(bpf == Bpffs::mounted) {
     original_ns_ = ::open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
     REQUIRE(original_ns_ >= 0);
     REQUIRE(::unshare(CLONE_NEWNS) == 0);
@@ -299,15 +302,15 @@ class PrivateV2 {
     fs::create_directories(cgroup2);
     fs::create_directories(bpffs);
     mounted_cgroup2_ = ::mount("cgroup2", cgroup2.c_str(), "cgroup2", 0, nullptr) == 0;
-    mounted_bpffs_ = ::mount("bpf", bpffs.c_str(), "bpf", 0, nullptr) == 0;
+    if (want_bpffs_) mounted_bpffs_ = ::mount("bpf", bpffs.c_str(), "bpf", 0, nullptr) == 0;
   }
   ~PrivateV2() {
-    if (mounted_bpffs_) ::umount2(bpffs.c_str(), MNT_DETACH);
+    ::umount2(bpffs.c_str(), MNT_DETACH);  // ours, or the plugin's (mount_bpffs)
     if (mounted_cgroup2_) ::umount2(cgroup2.c_str(), MNT_DETACH);
     ::setns(original_ns_, CLONE_NEWNS);
     ::close(original_ns_);
   }
-  bool ready() const { return mounted_cgroup2_ && mounted_bpffs_; }
+  bool ready() const { return mounted_cgroup2_ && (mounted_bpffs_ || !want_bpffs_); }
   std::string config() const {
     return R"({"cgroup_root": ")" + cgroup2.string() + R"(", "bpffs": ")" + bpffs.string() +
            R"("})";
@@ -318,7 +321,7 @@ class PrivateV2 {
 
  private:
   int original_ns_ = -1;
-  bool mounted_cgroup2_ = false, mounted_bpffs_ = false;
+  bool want_bpffs_ = true, mounted_cgroup2_ = false, mounted_bpffs_ = false;
 };
 
 // Why the v2 cases cannot run here, or "" when they can.
@@ -344,12 +347,12 @@ inline std::string devices_v1_or_skip(const std::string& needs) {
 
 // PrivateV2 mounts, or nullptr after note_skip (skip.hpp) where a v2 case
 // cannot run.
-inline std::unique_ptr<PrivateV2> private_v2_or_skip() {
+inline std::unique_ptr<PrivateV2> private_v2_or_skip(Bpffs bpf = Bpffs::mounted) {
   if (auto reason = v2_skip_reason(); !reason.empty()) {
     ::graft::test::note_skip(reason);
     return nullptr;
   }
-  auto v2 = std::make_unique<PrivateV2>();
+  auto v2 = std::make_unique<PrivateV2>(bpf);
   if (!v2->ready()) {
     ::graft::test::note_skip("cannot mount cgroup2 and bpf filesystems here");
     return nullptr;
@@ -385,8 +388,9 @@ struct V2Container {
 };
 
 // A V2Container, or nullptr after note_skip (skip.hpp) (see private_v2_or_skip).
-inline std::unique_ptr<V2Container> v2_container_or_skip(RuntimeProgram runtime) {
-  auto v2 = private_v2_or_skip();
+inline std::unique_ptr<V2Container> v2_container_or_skip(RuntimeProgram runtime,
+                                                        Bpffs bpf = Bpffs::mounted) {
+  auto v2 = private_v2_or_skip(bpf);
   if (!v2) return nullptr;
   return std::make_unique<V2Container>(std::move(v2), runtime);
 }

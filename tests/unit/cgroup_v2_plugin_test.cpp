@@ -5,6 +5,9 @@
 // cgroup. Needs root and bpf().
 #include <catch2/catch.hpp>
 
+#include <linux/magic.h>
+#include <sys/statfs.h>
+
 #include "cgroup_support.hpp"
 
 using namespace graft;
@@ -123,4 +126,62 @@ TEST_CASE("On cgroup v2 a device program attached without BPF_F_ALLOW_MULTI is r
   CHECK(probe.open_errno(nodes.n1) == ENXIO);
   CHECK(probe.open_errno(nodes.n2) == EPERM);
   CHECK(probe.open_errno("/dev/null") == 0);
+}
+
+namespace {
+
+bool is_bpf_filesystem(const fs::path& path) {
+  struct statfs fs {};
+  return ::statfs(path.c_str(), &fs) == 0 && static_cast<unsigned long>(fs.f_type) == BPF_FS_MAGIC;
+}
+
+}  // namespace
+
+TEST_CASE("On cgroup v2 a host with no bpf filesystem mounted gets one at the bpffs path, and the "
+          "rules outlive the plugin",
+          "[plugins][cgroup]") {
+  auto container = v2_container_or_skip(RuntimeProgram::multi, Bpffs::absent);
+  if (!container) return;
+  auto& [v2, nodes, cgroup, probe] = *container;
+  REQUIRE_FALSE(is_bpf_filesystem(v2->bpffs));
+
+  auto plugin = load_cgroup_plugin(v2->config());
+  auto status = run_phases(*plugin, {allow(195, 1)}, probe.pid());
+  INFO((status.ok() ? std::string() : status.error().message));
+  REQUIRE(status.ok());
+  CHECK(is_bpf_filesystem(v2->bpffs));
+  CHECK(names_in(v2->bpffs / "graft").size() == 1);
+  CHECK((fs::status(v2->bpffs).permissions() & fs::perms::all) == fs::perms::owner_all);
+
+  plugin.reset();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK(probe.open_errno(nodes.n1) == ENXIO);
+  CHECK(probe.open_errno(nodes.n2) == EPERM);
+  CHECK(probe.open_errno("/dev/null") == 0);
+}
+
+TEST_CASE("On cgroup v2 with mount_bpffs off and no bpf filesystem the plugin fails, says what to "
+          "mount, and leaves the runtime's program alone",
+          "[plugins][cgroup]") {
+  auto container = v2_container_or_skip(RuntimeProgram::multi, Bpffs::absent);
+  if (!container) return;
+  auto& [v2, nodes, cgroup, probe] = *container;
+  const auto runtime_ids = attached_ids(cgroup.path);
+  std::string config = v2->config();
+  config.insert(config.size() - 1, R"(, "mount_bpffs": "off")");
+
+  auto plugin = load_cgroup_plugin(config);
+  auto status = run_phases(*plugin, {allow(195, 1)}, probe.pid());
+  REQUIRE_FALSE(status.ok());
+  CHECK_THAT(status.error().message,
+             Catch::Contains(v2->bpffs.string() + " is not a bpf filesystem (mount -t bpf bpf"));
+  CHECK_FALSE(is_bpf_filesystem(v2->bpffs));
+  CHECK(attached_ids(cgroup.path) == runtime_ids);
+  CHECK(probe.open_errno(nodes.n1) == EPERM);
+}
+
+TEST_CASE("The cgroup plugin refuses a mount_bpffs other than auto or off", "[plugins][cgroup]") {
+  auto loaded = load_plugin(GRAFT_BUILD_PLUGIN_DIR, "cgroup", R"({"mount_bpffs": "yes"})");
+  REQUIRE_FALSE(loaded.ok());
+  CHECK_THAT(loaded.error().message, Catch::Contains("'mount_bpffs' must be \"auto\" or \"off\""));
 }

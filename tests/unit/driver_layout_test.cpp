@@ -6,6 +6,7 @@
 // `graft plan` mounts those files.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -13,6 +14,7 @@
 
 #include "fake_host.hpp"
 #include "fixture_files.hpp"
+#include "graft/base/ldcache.hpp"
 #include "inventory/inventory.hpp"
 #include "run_command.hpp"
 #include "site_policy.hpp"
@@ -129,6 +131,23 @@ TEST_CASE("dirs-only finds the libraries without opening the ld.so.cache", "[inv
   const Library* cuda = layout_native_library(inventory, "libcuda.so");
   REQUIRE(cuda);
   CHECK(cuda->source.kind == LibrarySource::Kind::dir);
+}
+
+TEST_CASE("a library the cache also lists under its linker name is known by its DT_SONAME", "[inventory][layout]") {
+  auto host = FakeHost::build(FakeHostSpec::with_gpus(1));
+  if (!host.ldcache_created()) GRAFT_SKIP(host.ldcache_problem());
+  // The fixture leaves libcuda.so -> libcuda.so.1 as NVIDIA's installer does,
+  // so its cache has both keys, the linker name after the soname.
+  auto cache = read_ldcache(host.path("/etc/ld.so.cache"));
+  REQUIRE(cache);
+  CHECK(std::any_of(cache->begin(), cache->end(), [](const auto& entry) { return entry.key == "libcuda.so"; }));
+  auto inventory = layout_discover(host, "");
+  const Library* cuda = layout_native_library(inventory, "libcuda.so");
+  REQUIRE(cuda);
+  CHECK(cuda->soname == "libcuda.so.1");
+  const Library* ml = layout_native_library(inventory, "libnvidia-ml.so");
+  REQUIRE(ml);
+  CHECK(ml->soname == "libnvidia-ml.so.1");
 }
 
 TEST_CASE("a library the cache lists with the driver's version is taken from the cache, not from a library dir",

@@ -5,6 +5,7 @@
 #include "inventory/elf_identity.hpp"
 
 #include <elf.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,9 @@
 #include <cstring>
 #include <optional>
 #include <vector>
+
+#include "files/paths.hpp"
+#include "graft/base/unique_fd.hpp"
 
 namespace graft {
 namespace {
@@ -123,6 +127,22 @@ Result<ElfIdentity> read_elf_identity(int fd, const std::string& name) {
   if (!soname) return soname.error();
   identity.soname = std::move(*soname);
   return identity;
+}
+
+// Opened O_PATH without following a link (the path has none left) and
+// checked to be a regular file before it is opened for reading, so a device
+// node or FIFO of that name is never opened.
+Result<ElfIdentity> read_elf_identity_in_root(const std::string& root, const std::string& real) {
+  std::string shown = join_root(root, real);
+  UniqueFd path_fd(open_in_host_root(root, real, O_PATH | O_NOFOLLOW));
+  if (!path_fd.valid()) return make_error("{}: cannot open: {}", shown, std::strerror(-path_fd.get()));
+  struct stat info {};
+  if (::fstat(path_fd.get(), &info) != 0 || !S_ISREG(info.st_mode))
+    return make_error("{}: not a regular file", shown);
+  std::string reopen = "/proc/self/fd/" + std::to_string(path_fd.get());
+  UniqueFd fd(::open(reopen.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+  if (!fd.valid()) return make_error("{}: cannot open: {}", shown, std::strerror(errno));
+  return read_elf_identity(fd.get(), shown);
 }
 
 }  // namespace graft

@@ -1,6 +1,7 @@
-// What a shared object found by a directory scan says about itself: its ABI
-// (the ELF class and machine, as an ld.so.cache entry's flags say it for a
-// cached one) and its DT_SONAME (the cache's key). The file lives in a
+// What a driver library says about itself: its ABI (the ELF class and
+// machine, as an ld.so.cache entry's flags say it for a cached one) and its
+// DT_SONAME, the name the dynamic linker and the container's cache know it
+// by (a host cache may also list it under its linker name, libX.so). The file lives in a
 // driver directory someone else may write, so every offset, count and
 // string is checked against the file before it is read.
 #pragma once
@@ -22,5 +23,9 @@ struct ElfIdentity {
 // machine's byte order, or whose headers point outside it, is an error
 // naming `name`.
 Result<ElfIdentity> read_elf_identity(int fd, const std::string& name);
+
+// The same for the real file `real` (root-relative, no link left in it)
+// inside the host root `root`.
+Result<ElfIdentity> read_elf_identity_in_root(const std::string& root, const std::string& real);
 
 }  // namespace graft

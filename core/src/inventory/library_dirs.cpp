@@ -44,23 +44,6 @@ Result<std::vector<std::string>> candidate_names(const Policy& policy, const std
   return names;
 }
 
-// The ELF identity of the real file `real` (root-relative), found inside
-// the driver root without following a link (the path has none left): opened
-// O_PATH and checked to be a regular file before it is opened for reading,
-// so a device node or FIFO of that name is never opened.
-Result<ElfIdentity> identify(const Policy& policy, const std::string& real) {
-  std::string shown = join_root(policy.host.driver_root, real);
-  UniqueFd path_fd(open_in_host_root(policy.host.driver_root, real, O_PATH | O_NOFOLLOW));
-  if (!path_fd.valid()) return make_error("{}: cannot open: {}", shown, std::strerror(-path_fd.get()));
-  struct stat info {};
-  if (::fstat(path_fd.get(), &info) != 0 || !S_ISREG(info.st_mode))
-    return make_error("{}: not a regular file", shown);
-  std::string reopen = "/proc/self/fd/" + std::to_string(path_fd.get());
-  UniqueFd fd(::open(reopen.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
-  if (!fd.valid()) return make_error("{}: cannot open: {}", shown, std::strerror(errno));
-  return read_elf_identity(fd.get(), shown);
-}
-
 // Whether `name` could still fill a pick of either ABI: files of names the
 // cache (or an earlier directory) already gave are not opened.
 bool still_wanted(const std::string& name, const LibraryPicks& picks) {
@@ -82,7 +65,7 @@ void pick_from_dir(const Policy& policy, const std::string& dir, LibraryPicks& p
     if (!still_wanted(name, picks)) continue;
     auto real = picks.versioned_real_path(dir + "/" + name);
     if (!real) continue;
-    auto identity = identify(policy, *real);
+    auto identity = read_elf_identity_in_root(policy.host.driver_root, *real);
     if (!identity) {
       warnings.push_back(identity.error().message);
       continue;

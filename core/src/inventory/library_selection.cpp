@@ -3,6 +3,10 @@
 // driver version suffix (the suffix check drops stray copies left by other
 // driver versions); then, for what the cache gave nothing for, the policy's
 // library_dirs (library_dirs.cpp). "dirs-only" never opens the cache.
+// A cache lists a library under its soname and often under its linker name
+// too (libcuda.so.1 and libcuda.so, both leading to the same file), so the
+// name a pick is known by in the container comes from the file's DT_SONAME,
+// not from whichever cache key came last.
 #include <fcntl.h>
 
 #include <algorithm>
@@ -11,6 +15,7 @@
 #include "files/paths.hpp"
 #include "graft/base/ldcache.hpp"
 #include "graft/base/unique_fd.hpp"
+#include "inventory/elf_identity.hpp"
 #include "inventory/host_files.hpp"
 #include "inventory/library_pick.hpp"
 
@@ -48,6 +53,19 @@ Status pick_from_ldcache(const Policy& policy, LibraryPicks& picks) {
   return ok_status();
 }
 
+// Each cache pick renamed to its file's DT_SONAME; a file whose soname
+// cannot be read keeps its cache key, with a warning.
+void name_by_soname(const Policy& policy, std::vector<LibraryPick>& picked, std::vector<std::string>& warnings) {
+  for (auto& pick : picked) {
+    if (pick.path.empty() || pick.source.kind != LibrarySource::Kind::ldcache) continue;
+    auto identity = read_elf_identity_in_root(policy.host.driver_root, pick.path);
+    if (!identity)
+      warnings.push_back(identity.error().message + " (named by its cache key " + pick.soname + ")");
+    else if (!identity->soname.empty())
+      pick.soname = std::move(identity->soname);
+  }
+}
+
 bool all_picked(const std::vector<LibraryPick>& picks) {
   return std::all_of(picks.begin(), picks.end(), [](const auto& pick) { return !pick.path.empty(); });
 }
@@ -72,6 +90,8 @@ Status find_libraries(const Policy& policy, Inventory& inventory) {
   const Discovery& discovery = policy.discovery;
   if (discovery.library_search == Discovery::LibrarySearch::cache_then_dirs)
     if (auto status = pick_from_ldcache(policy, picks); !status) return status;
+  name_by_soname(policy, picks.native, inventory.warnings);
+  name_by_soname(policy, picks.compat32, inventory.warnings);
   if (!discovery.library_dirs.empty() && !(all_picked(picks.native) && all_picked(picks.compat32)))
     pick_from_library_dirs(policy, picks, inventory.warnings);
   for (std::size_t i = 0; i < prefixes.size(); ++i) {
