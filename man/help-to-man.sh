@@ -44,14 +44,19 @@ include=()
 [ "$(wc -l <"$scratch/commands.h2m")" -gt 1 ] && include=(--include "$scratch/commands.h2m")
 [ -z "$sections" ] || include+=(--include "$sections")
 
-# The EXAMPLES section's indented paragraphs as written: no-fill from each
-# .IP to the next request.
+# The EXAMPLES section as --help writes it, one line each, in no-fill mode:
+# help2man would fill its lines into paragraphs.
+"$name" --help | sed -n '/^Examples:$/,/^$/{/^Examples:$/d;/^$/d;p}' | as_roff >"$scratch/examples.roff"
 keep_example_lines() {
-  awk 'fill_off && /^\./ { print ".fi"; fill_off = 0 }
-       /^\.SH / { examples = ($0 == ".SH EXAMPLES") }
-       { print }
-       examples && /^\.IP$/ { print ".nf"; fill_off = 1 }
-       END { if (fill_off) print ".fi" }'
+  awk -v verbatim="$scratch/examples.roff" '
+    /^\.SH / { skipping = 0 }
+    !skipping { print }
+    $0 == ".SH EXAMPLES" {
+      print ".nf"
+      while ((getline line < verbatim) > 0) print line
+      print ".fi"
+      skipping = 1
+    }'
 }
 
 summary=$("$name" --help | head -n1 | sed "s/^$name: //")
