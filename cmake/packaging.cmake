@@ -82,6 +82,7 @@ set(CPACK_DEBIAN_DEV_DESCRIPTION
 its mechanism plugins: what a plugin built outside graft's tree compiles
 against. graft loads such a plugin from its plugin directory.")
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "graft (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "")  # not graft's runc | crun: it builds plugins
 foreach(component IN LISTS CPACK_COMPONENTS_ALL)
   string(TOUPPER ${component} upper)
   if(component STREQUAL "nvidia-compat" OR component STREQUAL "dev")

@@ -141,6 +141,7 @@ dev_field() { dpkg-deb -f "$dev_deb" "$1"; }
 [ "$(dev_field Package)" = graft-dev ] || fail "Package: $(dev_field Package)"
 [ "$(dev_field Version)" = "$version" ] || fail "graft-dev Version: $(dev_field Version)"
 [ "$(dev_field Section)" = libdevel ] || fail "graft-dev Section: $(dev_field Section)"
+[ -z "$(dev_field Recommends)" ] || fail "graft-dev Recommends: $(dev_field Recommends)"
 dev_field Depends | tr ',' '\n' | grep -qx " *graft (= $version)" ||
   fail "graft-dev Depends lacks graft (= $version): $(dev_field Depends)"
 # graft's description names the ways it reaches containers, in plain words.
