@@ -78,7 +78,8 @@ void add_inventory_command(CLI::App& app, std::string& format) {
 }
 
 void add_policy_test_command(CLI::App& policy, PolicyTestOptions& options) {
-  auto* command = policy.add_subcommand("test", "Run policy test cases against the site policy (" + doc_page("policy-test.md") + ")");
+  auto* command = policy.add_subcommand(
+      "test", "Run policy test cases against the site policy (" + doc_page("policy-test.md") + ")");
   command->footer(
       "Examples:\n"
       "  graft policy test /etc/graft/tests\n"
@@ -212,7 +213,8 @@ void add_verify_command(CLI::App& app, VerifyOptions& options) {
 }
 
 void add_log_command(CLI::App& app, LogOptions& options) {
-  auto* command = app.add_subcommand("log", "Show the audit log's records, filtered (" + doc_page("audit-log.md") + ")");
+  auto* command =
+      app.add_subcommand("log", "Show the audit log's records, filtered (" + doc_page("audit-log.md") + ")");
   command->footer(
       "Examples:\n"
       "  graft log --outcome refused --since 1h       (refusals in the last hour, from [audit] log)\n"
