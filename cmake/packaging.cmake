@@ -10,11 +10,15 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "graft maintainers <maintainers@users.noreply.a-seed-6446ac9b.example>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "declarative GPU access for OCI containers")
 set(CPACK_PACKAGE_DESCRIPTION
-    "graft gives OCI containers access to host GPUs as an OCI hook, declaratively:
-a site policy in TOML, rules in Lua and mechanism plugins compose a
-per-container plan that `graft plan` prints and the hook applies. It registers
-with podman and CRI-O through hooks.d and with runc and crun through
-config.json.")
+    "graft gives containers access to the host's GPUs, declaratively: a site
+policy in TOML, rules in Lua and mechanism plugins compose a per-container
+plan that `graft plan` prints and the hook applies.
+.
+It reaches containers in four ways: as an OCI hook that podman and CRI-O
+run from hooks.d; through graft-runtime, a runtime in front of runc that
+Docker and containerd are configured to use; through a CDI spec that
+`graft cdi generate` writes for podman, containerd, CRI-O and Docker; and,
+with graft-nvidia-compat, through Docker's --gpus.")
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 set(CPACK_STRIP_FILES ON)  # as Debian ships binaries; the build tree keeps its symbols
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
@@ -38,8 +42,12 @@ add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/debian/changelog.gz
 add_custom_target(graft_debian_changelog ALL DEPENDS ${PROJECT_BINARY_DIR}/debian/changelog.gz)
 install(FILES ${GRAFT_DEBIAN_DIR}/copyright ${PROJECT_BINARY_DIR}/debian/changelog.gz
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# graft-dev's, for the package only (hooks/CMakeLists.txt does the same for
+# graft-nvidia-compat).
+install(FILES ${GRAFT_DEBIAN_DIR}/copyright ${PROJECT_BINARY_DIR}/debian/changelog.gz
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/graft-dev COMPONENT dev EXCLUDE_FROM_ALL)
 
-# Two packages. `graft`: every component but one, the site policy
+# Three packages. `graft`: every component but two, the site policy
 # (EXCLUDE_FROM_ALL for `cmake --install`) included. `graft-nvidia-compat`:
 # the nvidia-compat component, graft under the hook name Docker's --gpus
 # looks up (hooks/CMakeLists.txt), which a site installs to opt in. It
@@ -64,10 +72,21 @@ set(CPACK_DEBIAN_NVIDIA-COMPAT_PACKAGE_DEPENDS "graft (= ${PROJECT_VERSION})")
 set(CPACK_DEBIAN_NVIDIA-COMPAT_PACKAGE_PROVIDES nvidia-container-runtime-hook)
 set(CPACK_DEBIAN_NVIDIA-COMPAT_PACKAGE_CONFLICTS "nvidia-container-toolkit, nvidia-container-runtime-hook")
 set(CPACK_DEBIAN_NVIDIA-COMPAT_PACKAGE_RECOMMENDS "docker.io | docker-ce")
+# `graft-dev`: the dev component, the plugin ABI header. The header is the
+# ABI of this graft version, which loads the plugins built against it:
+# Depends on it, and is of its architecture, as graft-nvidia-compat is.
+set(CPACK_DEBIAN_DEV_PACKAGE_NAME graft-dev)
+set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
+set(CPACK_DEBIAN_DEV_DESCRIPTION
+    "The plain-C header graft/plugin.h, the versioned ABI between graft and
+its mechanism plugins: what a plugin built outside graft's tree compiles
+against. graft loads such a plugin from its plugin directory.")
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "graft (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "")  # not graft's runc | crun: it builds plugins
 foreach(component IN LISTS CPACK_COMPONENTS_ALL)
   string(TOUPPER ${component} upper)
-  if(component STREQUAL "nvidia-compat")
-    set(CPACK_COMPONENT_${upper}_GROUP nvidia-compat)
+  if(component STREQUAL "nvidia-compat" OR component STREQUAL "dev")
+    set(CPACK_COMPONENT_${upper}_GROUP ${component})
   else()
     set(CPACK_COMPONENT_${upper}_GROUP graft)
   endif()

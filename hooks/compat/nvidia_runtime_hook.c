@@ -20,6 +20,9 @@
 #ifndef GRAFT_HOOK_TO_BINDIR
 #error "GRAFT_HOOK_TO_BINDIR must say where graft is installed, seen from this program"
 #endif
+#ifndef GRAFT_DOC_DIR
+#error "GRAFT_DOC_DIR must name where graft's documentation is installed"
+#endif
 #ifndef GRAFT_VERSION
 #error "GRAFT_VERSION must name graft's version"
 #endif
@@ -51,7 +54,7 @@ static const char kUsage[] =
     "                decisions to the audit log the policy names\n"
     "  -help         This text\n"
     "  -version      The version\n"
-    "Any other option or command is a usage error (exit 2). See docs/hooks.md.\n";
+    "Any other option or command is a usage error (exit 2). See " GRAFT_DOC_DIR "/hooks.md.\n";
 
 static int usage_error(const char* what, const char* arg) {
   fprintf(stderr, "%s: %s: %s\n%s", kName, what, arg, kUsage);

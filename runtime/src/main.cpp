@@ -117,7 +117,8 @@ Result<std::string> before_exec(const RuntimeCommandLine& line, int& exit_code) 
   return real;
 }  // the deadline goes here: ITIMER_REAL would outlive execve
 
-constexpr const char* kHelp =
+// The help text, in two parts around the installed runtimes.md page.
+constexpr const char* kHelpUsage =
     "graft-runtime: an OCI runtime that gives GPU containers graft's plan, in front of the real one\n"
     "\n"
     "It runs runc unless the policy's [runtime] path names another. On create, run and restore it\n"
@@ -133,7 +134,9 @@ constexpr const char* kHelp =
     "                        only before the command, as Docker's runtimeArgs pass it\n"
     "  --help, -h            This text (alone; with a command, the real runtime's help)\n"
     "  --version, -v         graft-runtime's version (alone)\n"
-    "Every other option and argument goes to the real runtime as given (docs/runtimes.md).\n"
+    "Every other option and argument goes to the real runtime as given (";
+constexpr const char* kHelpExamples =
+    ").\n"
     "\n"
     "Examples:\n"
     "  /etc/docker/daemon.json:\n"
@@ -147,7 +150,7 @@ constexpr const char* kHelp =
 bool answered_alone(const std::vector<std::string>& args) {
   if (args.size() != 1) return false;
   if (args[0] == "--help" || args[0] == "-h") {
-    std::fputs(kHelp, stdout);
+    std::printf("%s%s%s", kHelpUsage, doc_page("runtimes.md").c_str(), kHelpExamples);
     return true;
   }
   if (args[0] == "--version" || args[0] == "-v") {

@@ -5,15 +5,19 @@
 # conffile; graft-nvidia-compat: exactly the nvidia-compat component (the
 # program Docker's --gpus runs, its man page and Debian's documentation
 # files), providing nvidia-container-runtime-hook, conflicting with NVIDIA's
-# package that ships the same file, depending on this graft; its control data names the package,
+# package that ships the same file, depending on this graft; graft-dev:
+# exactly the dev component (the plugin ABI header), Section libdevel,
+# depending on this graft; its control data names the package,
 # version, computed Depends and Recommends; every entry is root's and no
 # directory or file is group- or world-writable, though the package is built
 # under umask 002; the man pages cover every program and subcommand; the
 # shell completion scripts are what the packaged graft prints; the hooks.d
 # file gives the hook an env of PATH alone. Then, unpacked with `dpkg -x`
 # into a scratch root,
-# the installed graft runs, checks the shipped site policy, and hooks a runc
-# container (tests/e2e/package_install_test.cpp).
+# the installed graft runs, checks the shipped site policy, every doc path an
+# installed file names is installed, the man pages have FILES, SEE ALSO and
+# one command per EXAMPLES line (package-docs-test.sh), and graft hooks a
+# runc container (tests/e2e/package_install_test.cpp).
 # Usage: package-test.sh BUILD_DIR E2E_TEST_BINARY
 set -euo pipefail
 build=$(realpath "$1") e2e=$2
@@ -39,15 +43,21 @@ trap 'rm -rf "$scratch"' EXIT
   { cat "$scratch/cpack.log" >&2; fail "cpack -G DEB failed"; }
 deb=$scratch/out/graft_${version}_$(dpkg --print-architecture).deb
 compat_deb=$scratch/out/graft-nvidia-compat_${version}_$(dpkg --print-architecture).deb
-[ -f "$deb" ] && [ -f "$compat_deb" ] || fail "cpack made no $deb and $compat_deb: $(ls "$scratch/out")"
+dev_deb=$scratch/out/graft-dev_${version}_$(dpkg --print-architecture).deb
+[ -f "$deb" ] && [ -f "$compat_deb" ] && [ -f "$dev_deb" ] ||
+  fail "cpack made no $deb, $compat_deb and $dev_deb: $(ls "$scratch/out")"
 
 # Contents: graft has what `cmake --install` installs less the nvidia-compat
-# component, and the site policy; graft-nvidia-compat that component alone.
+# and dev components, and the site policy; graft-nvidia-compat and graft-dev
+# their component alone.
 DESTDIR="$scratch/reference" cmake --install "$build" >/dev/null
 DESTDIR="$scratch/reference" cmake --install "$build" --component site-policy >/dev/null
 DESTDIR="$scratch/reference-compat" cmake --install "$build" --component nvidia-compat >/dev/null
+DESTDIR="$scratch/reference-dev" cmake --install "$build" --component dev >/dev/null
 (cd "$scratch/reference-compat" && find . ! -type d | sort) >"$scratch/expected-compat"
-(cd "$scratch/reference" && find . ! -type d | sort) | comm -23 - "$scratch/expected-compat" >"$scratch/expected"
+(cd "$scratch/reference-dev" && find . ! -type d | sort) >"$scratch/expected-dev"
+(cd "$scratch/reference" && find . ! -type d | sort) | comm -23 - "$scratch/expected-compat" |
+  comm -23 - "$scratch/expected-dev" >"$scratch/expected"
 dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $6}' | sort >"$scratch/packaged"
 diff -u "$scratch/expected" "$scratch/packaged" >&2 ||
   fail "the graft package's files differ from the install rules' (- installed, + packaged)"
@@ -59,10 +69,20 @@ for file in ./usr/bin/nvidia-container-runtime-hook ./usr/libexec/graft/nvidia-c
             ./usr/share/doc/graft-nvidia-compat/copyright ./usr/share/doc/graft-nvidia-compat/changelog.gz; do
   grep -qxF "$file" "$scratch/packaged-compat" || fail "graft-nvidia-compat lacks $file"
 done
+# graft-dev: the plugin ABI header, which graft no longer carries.
+dpkg-deb -c "$dev_deb" | awk '$1 !~ /^d/ {print $6}' | sort >"$scratch/packaged-dev"
+diff -u "$scratch/expected-dev" "$scratch/packaged-dev" >&2 ||
+  fail "graft-dev's files differ from the dev component's (- installed, + packaged)"
+for file in ./usr/include/graft/plugin.h ./usr/share/doc/graft-dev/copyright ./usr/share/doc/graft-dev/changelog.gz; do
+  grep -qxF "$file" "$scratch/packaged-dev" || fail "graft-dev lacks $file"
+done
+! grep -q '^\./usr/include/' "$scratch/packaged" || fail "graft ships headers: $(grep '^\./usr/include/' "$scratch/packaged")"
 for file in ./usr/bin/graft ./etc/graft/graft.toml ./usr/share/containers/oci/hooks.d/graft.json \
             ./usr/share/graft/policies/nvidia/nvidia.toml ./usr/share/man/man1/graft.1.gz \
             ./usr/share/bash-completion/completions/graft ./usr/share/zsh/vendor-completions/_graft \
             ./usr/share/graft/audit-record.schema.json \
+            ./usr/share/doc/graft/{policy,cli,hooks,runtimes,cdi,migrating}.md \
+            ./usr/share/doc/graft/{audit-record.schema,plan-schema,verify-schema}.json \
             "./usr/lib/$multiarch/graft/plugins/"lib{devices,libraries,ipc,procfs,cgroup,ldcache}.so; do
   grep -qxF "$file" "$scratch/packaged" || fail "the package lacks $file"
 done
@@ -70,7 +90,7 @@ done
 # directory such as /usr/share/containers/oci/hooks.d that a group could write
 # would let it add hooks that run as root). A symlink's own mode means nothing
 # (it is always rwxrwxrwx); its owner still counts.
-for package in "$deb" "$compat_deb"; do dpkg-deb -c "$package"; done |
+for package in "$deb" "$compat_deb" "$dev_deb"; do dpkg-deb -c "$package"; done |
   awk '$2 != "root/root" || ($1 !~ /^l/ && (substr($1, 6, 1) == "w" || substr($1, 9, 1) == "w"))' >"$scratch/writable"
 [ ! -s "$scratch/writable" ] ||
   fail "entries not root's, or group- or world-writable: $(cat "$scratch/writable")"
@@ -116,13 +136,25 @@ compat_field Depends | tr ',' '\n' | grep -qx " *graft (= $version)" ||
   fail "graft-nvidia-compat Depends lacks graft (= $version): $(compat_field Depends)"
 dpkg-deb -e "$compat_deb" "$scratch/control-compat"
 [ ! -e "$scratch/control-compat/conffiles" ] || fail "graft-nvidia-compat has conffiles"
+# graft-dev: the ABI of this graft, for plugins built outside its tree.
+dev_field() { dpkg-deb -f "$dev_deb" "$1"; }
+[ "$(dev_field Package)" = graft-dev ] || fail "Package: $(dev_field Package)"
+[ "$(dev_field Version)" = "$version" ] || fail "graft-dev Version: $(dev_field Version)"
+[ "$(dev_field Section)" = libdevel ] || fail "graft-dev Section: $(dev_field Section)"
+[ -z "$(dev_field Recommends)" ] || fail "graft-dev Recommends: $(dev_field Recommends)"
+dev_field Depends | tr ',' '\n' | grep -qx " *graft (= $version)" ||
+  fail "graft-dev Depends lacks graft (= $version): $(dev_field Depends)"
+# graft's description names the ways it reaches containers, in plain words.
+for word in graft-runtime Docker containerd podman CDI; do
+  field Description | grep -qw -- "$word" || fail "graft's Description does not name $word: $(field Description)"
+done
 
 # Debian's own checks: lintian finds no error (warnings are printed, not fatal).
 changelog_version=$(zcat "$build/debian/changelog.gz" | sed -n '1s/^graft (\([^)]*\)).*/\1/p')
 [ "$changelog_version" = "$version" ] ||
   fail "cmake/debian/changelog's newest entry is $changelog_version, not the project's $version"
 if command -v lintian >/dev/null; then
-  lintian --allow-root --tag-display-limit 0 "$deb" "$compat_deb" >"$scratch/lintian.log" 2>&1 || true
+  lintian --allow-root --tag-display-limit 0 "$deb" "$compat_deb" "$dev_deb" >"$scratch/lintian.log" 2>&1 || true
   cat "$scratch/lintian.log"
   ! grep -q '^E: ' "$scratch/lintian.log" || fail "lintian reports errors"
 else
@@ -133,6 +165,7 @@ fi
 root=$scratch/root
 dpkg -x "$deb" "$root"
 dpkg -x "$compat_deb" "$root"
+dpkg -x "$dev_deb" "$root"
 graft=$root/usr/bin/graft
 [ "$("$graft" --version)" = "graft $version" ] || fail "graft --version: $("$graft" --version)"
 compat_version=$("$root/usr/bin/nvidia-container-runtime-hook" -version)
@@ -156,6 +189,9 @@ for shell in bash zsh; do
   "$graft" completion "$shell" | cmp -s - "$script" ||
     fail "$script is not what the packaged graft completion $shell prints"
 done
+# What the installed files point a reader to, and the man pages' sections.
+bash "$(dirname "$0")/package-docs-test.sh" "$root" ||
+  fail "the packages name documentation they do not install, or a man page lacks a section"
 # It takes what it ships from where it is installed, not from this build.
 where=$("$graft" version)
 [ "$(realpath "$(sed -n 's/^policies *//p' <<<"$where")")" = "$root/usr/share/graft/policies" ] &&
@@ -163,6 +199,15 @@ where=$("$graft" version)
   fail "graft version: $where"
 "$graft" --policy "$root/etc/graft/graft.toml" policy check >"$scratch/check.log" 2>&1 ||
   { cat "$scratch/check.log" >&2; fail "graft policy check fails on the shipped /etc/graft/graft.toml"; }
+# The shipped site policy shows every section a site sets (commented out
+# but [requests]), and every [host] root.
+site_policy=$root/etc/graft/graft.toml
+for section in host plugins requests defaults discovery forward_compat runtime cdi audit limits sample.team-a data.imex_channels; do
+  grep -qE "^(# )?\[${section//./\\.}\]$" "$site_policy" || fail "the shipped graft.toml lacks a [$section] section"
+done
+for key in driver_root dev_root proc_root sys_root run_root; do
+  grep -qE "^# $key = " "$site_policy" || fail "the shipped graft.toml's [host] lacks $key"
+done
 
 # A hooked runc container with the installed graft and its plugins.
 GRAFT_E2E_INSTALLED_ROOT=$root "$e2e" "[package]" >"$scratch/e2e.log" 2>&1 ||
@@ -173,4 +218,4 @@ if grep -q "graft-test skipped:" "$scratch/e2e.log"; then
 fi
 grep -q "All tests passed" "$scratch/e2e.log" || { cat "$scratch/e2e.log" >&2; fail "no container case ran"; }
 tail -n 2 "$scratch/e2e.log"
-echo "package-test: $(basename "$deb"), $(basename "$compat_deb"): contents, control, conffiles, man pages, --version, policy check and a hooked runc container"
+echo "package-test: $(basename "$deb"), $(basename "$compat_deb"), $(basename "$dev_deb"): contents, control, conffiles, man pages, --version, policy check and a hooked runc container"

@@ -10,6 +10,7 @@
 
 #include "hook_harness.hpp"
 #include "fake_host.hpp"
+#include "graft/build_config.hpp"
 #include "run_command.hpp"
 #include "site_policy.hpp"
 #include "skip.hpp"
@@ -99,6 +100,20 @@ TEST_CASE("graft --help lists every command though a given command builds only i
   CHECK(hook.exit_code == 0);
   CHECK_THAT(hook.out, Catch::Contains("OCI hook"));
   CHECK_THAT(run_graft({"hok"}).err, Catch::Contains("did you mean 'hook'"));
+}
+
+TEST_CASE("graft's --help names documentation by its installed path, never a source-tree docs/ path",
+          "[cli]") {
+  for (std::vector<std::string> command :
+       {std::vector<std::string>{"cdi"}, {"cdi-hook"}, {"hook"}, {"log"}, {"policy"}, {"policy", "test"},
+        {"policy", "import"}}) {
+    command.push_back("--help");
+    auto result = run_graft(command);
+    INFO("graft " << command.front() << " " << command[1]);
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.out, Catch::Contains(std::string(build::doc_dir) + "/"));
+    CHECK_THAT(result.out, !Catch::Contains("docs/"));
+  }
 }
 
 TEST_CASE("an unknown option is a usage error with exit code 2", "[cli]") {

@@ -2,6 +2,8 @@
 // (cdi_command_line.hpp).
 #include "cli/cdi_command_line.hpp"
 
+#include "files/install_dirs.hpp"
+
 namespace graft::cli {
 namespace {
 
@@ -28,7 +30,7 @@ void add_cdi_hook_command(CLI::App& app, CdiHookOptions& options) {
   auto* command = app.add_subcommand(
       "cdi-hook", "OCI hook from a CDI spec: do exactly what its options say in the container");
   command->footer(
-      "Examples (a CDI spec's hook; graft cdi generate writes them; docs/cdi.md):\n"
+      "Examples (a CDI spec's hook; graft cdi generate writes them; " + doc_page("cdi.md") + "):\n"
       "  graft cdi-hook createRuntime --link /usr/lib/x86_64-linux-gnu/libgpu.so.1::libgpu.so.1.0 \\\n"
       "      --ldcache-dir /usr/lib/x86_64-linux-gnu < state.json");
   command->add_option("stage", options.stage, "Hook stage the runtime calls us from")
@@ -38,7 +40,7 @@ void add_cdi_hook_command(CLI::App& app, CdiHookOptions& options) {
 }
 
 void add_cdi_command(CLI::App& app, CdiGenerateOptions& options, std::string& validate_file) {
-  auto* command = app.add_subcommand("cdi", "Write or check a CDI spec (docs/cdi.md)");
+  auto* command = app.add_subcommand("cdi", "Write or check a CDI spec (" + doc_page("cdi.md") + ")");
   command->require_subcommand(1);
   command->footer("Examples:\n  graft cdi generate --output /etc/cdi/graft.json\n  graft cdi validate /etc/cdi/graft.json");
   auto* generate = command->add_subcommand("generate", "Write the CDI spec for this host's GPUs and capabilities");

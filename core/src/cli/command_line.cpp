@@ -78,7 +78,8 @@ void add_inventory_command(CLI::App& app, std::string& format) {
 }
 
 void add_policy_test_command(CLI::App& policy, PolicyTestOptions& options) {
-  auto* command = policy.add_subcommand("test", "Run policy test cases against the site policy (docs/policy-test.md)");
+  auto* command = policy.add_subcommand(
+      "test", "Run policy test cases against the site policy (" + doc_page("policy-test.md") + ")");
   command->footer(
       "Examples:\n"
       "  graft policy test /etc/graft/tests\n"
@@ -108,10 +109,10 @@ void add_policy_diff_command(CLI::App& policy, PolicyDiffOptions& options) {
 
 void add_policy_import_command(CLI::App& policy, PolicyImportOptions& options) {
   auto* command = policy.add_subcommand(
-      "import", "Write a site policy from another tool's configuration file (docs/migrating.md)");
+      "import", "Write a site policy from another tool's configuration file (" + doc_page("migrating.md") + ")");
   command->footer(
-      "Examples (a shipped policy provides each importer, named in docs/migrating.md;\n"
-      "`graft policy import-NAME` is `graft policy import NAME`):\n"
+      "Examples (a shipped policy provides each importer, named in " + doc_page("migrating.md") +
+      ";\n`graft policy import-NAME` is `graft policy import NAME`):\n"
       "  graft policy import NAME /etc/vendor/config.toml --output /etc/graft/graft.toml\n"
       "  graft policy import-NAME              (the importer's default file, to stdout)\n"
       "Keys without a graft equivalent are listed in the file with the reason; one summary\n"
@@ -130,7 +131,7 @@ void add_policy_command(CLI::App& app, ParsedOptions& parsed) {
       "  graft policy check --policy /etc/graft/graft.toml\n"
       "  graft policy test /etc/graft/tests\n"
       "  graft policy show --format json\n"
-      "  graft policy import NAME FILE    (another tool's configuration; docs/migrating.md)");
+      "  graft policy import NAME FILE    (another tool's configuration; " + doc_page("migrating.md") + ")");
   command->add_subcommand("check", "Validate the policy and its rule files")
       ->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
   add_policy_test_command(*command, parsed.policy_test);
@@ -149,7 +150,7 @@ void add_policy_command(CLI::App& app, ParsedOptions& parsed) {
 void add_hook_command(CLI::App& app, std::string& stage) {
   auto* command = app.add_subcommand("hook", "OCI hook: give the container in the state on stdin its GPUs");
   command->footer(
-      "Examples (the runtime runs it, with the OCI state on stdin; docs/hooks.md):\n"
+      "Examples (the runtime runs it, with the OCI state on stdin; " + doc_page("hooks.md") + "):\n"
       "  \"prestart\": [{\"path\": \"/usr/bin/graft\", \"args\": [\"graft\", \"hook\", \"prestart\"]}]\n"
       "  graft hook createRuntime --policy /etc/graft/graft.toml < state.json");
   command->add_option("stage", stage, "Hook stage the runtime calls us from")
@@ -212,7 +213,8 @@ void add_verify_command(CLI::App& app, VerifyOptions& options) {
 }
 
 void add_log_command(CLI::App& app, LogOptions& options) {
-  auto* command = app.add_subcommand("log", "Show the audit log's records, filtered (docs/audit-log.md)");
+  auto* command =
+      app.add_subcommand("log", "Show the audit log's records, filtered (" + doc_page("audit-log.md") + ")");
   command->footer(
       "Examples:\n"
       "  graft log --outcome refused --since 1h       (refusals in the last hour, from [audit] log)\n"

@@ -20,6 +20,10 @@ struct InstallDirs {
 // <sysconf_dir>/graft.toml (/etc/graft/graft.toml).
 std::string site_policy_path();
 
+// An installed documentation page, e.g. doc_page("policy.md") is
+// /usr/share/doc/graft/policy.md: what --help and errors point a reader to.
+std::string doc_page(const char* page);
+
 // The directory of the running executable (/proc/self/exe), "" when it
 // cannot be read. graft-runtime finds `graft` there.
 std::string executable_dir();
