@@ -1,0 +1,92 @@
+#include "runtime_config/containerd_config.hpp"
+
+#include <toml++/toml.h>
+
+#include <fmt/format.h>
+
+#include "runtime_config/owned_file.hpp"
+
+namespace graft::runtime_config {
+namespace {
+
+constexpr std::string_view kBlockBegin = "# BEGIN graft runtime configure";
+constexpr std::string_view kBlockEnd = "# END graft runtime configure";
+
+Result<toml::table> parse_containerd_toml(const std::string& text) {
+  try {
+    return toml::parse(text);
+  } catch (const toml::parse_error& e) {
+    return make_error("line {} column {}: {}", e.source().begin.line, e.source().begin.column, e.description());
+  }
+}
+
+// The CRI plugin's table name for the file's config version.
+Result<std::string> cri_plugin(const toml::table& config, bool exists) {
+  std::int64_t version = config["version"].value_or<std::int64_t>(exists ? 1 : 2);
+  if (version == 1) return std::string("plugins.cri");
+  if (version == 2) return std::string("plugins.\"io.containerd.grpc.v1.cri\"");
+  if (version == 3) return std::string("plugins.\"io.containerd.cri.v1.runtime\"");
+  return make_error("version {} is not one graft knows (1, 2 or 3); nothing was changed", version);
+}
+
+// The runc entry's SystemdCgroup, which graft's entry must share.
+std::optional<bool> runc_systemd_cgroup(const toml::table& config, std::int64_t version) {
+  const char* plugin = version == 1 ? "cri" : version == 2 ? "io.containerd.grpc.v1.cri" : "io.containerd.cri.v1.runtime";
+  return config["plugins"][plugin]["containerd"]["runtimes"]["runc"]["options"]["SystemdCgroup"].value<bool>();
+}
+
+std::string graft_block(const std::string& plugin, const RuntimeEntry& entry, std::optional<bool> systemd,
+                        bool new_file) {
+  std::string table = plugin + ".containerd.runtimes." + entry.name;
+  std::string block = fmt::format("{}: graft's runtime for the CRI plugin (`graft runtime configure "
+                                  "--remove` takes this block out)\n",
+                                  kBlockBegin);
+  if (new_file) block += "version = 2\n\n";
+  block += fmt::format("[{}]\n  runtime_type = \"io.containerd.runc.v2\"\n  [{}.options]\n    BinaryName = {}\n",
+                       table, table, toml_string(entry.binary));
+  if (systemd) block += fmt::format("    SystemdCgroup = {}\n", *systemd);
+  return block + std::string(kBlockEnd) + "\n";
+}
+
+}  // namespace
+
+std::optional<std::string> containerd_removed(const std::optional<std::string>& before) {
+  if (!before) return before;
+  std::size_t begin = before->find(kBlockBegin);
+  while (begin != std::string::npos && begin != 0 && (*before)[begin - 1] != '\n')
+    begin = before->find(kBlockBegin, begin + 1);
+  if (begin == std::string::npos) return before;
+  std::size_t end = before->find(kBlockEnd, begin);
+  if (end == std::string::npos) return before;
+  end = before->find('\n', end);
+  end = end == std::string::npos ? before->size() : end + 1;
+  // The blank line configure put before the block goes with it.
+  if (begin >= 2 && before->compare(begin - 2, 2, "\n\n") == 0) --begin;
+  std::string after = before->substr(0, begin) + before->substr(end);
+  if (after.empty()) return std::nullopt;
+  return after;
+}
+
+Result<std::string> containerd_configured(const std::optional<std::string>& before, const RuntimeEntry& entry) {
+  if (before) {
+    if (auto parsed = parse_containerd_toml(*before); !parsed)
+      return make_error("not valid TOML ({}); nothing was changed", parsed.error().message);
+  }
+  std::string rest = containerd_removed(before).value_or("");
+  auto config = parse_containerd_toml(rest);
+  if (!config) return config.error();
+  bool exists = !rest.empty();
+  auto plugin = cri_plugin(*config, exists);
+  if (!plugin) return plugin.error();
+  std::int64_t version = (*config)["version"].value_or<std::int64_t>(exists ? 1 : 2);
+  if (exists && rest.back() != '\n') rest += '\n';
+  std::string after = rest + (exists ? "\n" : "") +
+                      graft_block(*plugin, entry, runc_systemd_cgroup(*config, version), !exists);
+  if (auto parsed = parse_containerd_toml(after); !parsed)
+    return make_error("graft's [{}.containerd.runtimes.{}] cannot be added ({}): is it defined there already? "
+                      "nothing was changed",
+                      *plugin, entry.name, parsed.error().message);
+  return after;
+}
+
+}  // namespace graft::runtime_config
