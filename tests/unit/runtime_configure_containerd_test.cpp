@@ -65,6 +65,21 @@ TEST_CASE("containerd: without a runc SystemdCgroup the block sets none", "[runt
   CHECK_THAT(after, Catch::StartsWith("version = 2\n\n# BEGIN graft runtime configure"));
 }
 
+TEST_CASE("containerd: a file that names no runc entry gets containerd's default one in graft's block, so the "
+          "CRI plugin keeps its default runtime", "[runtime-configure]") {
+  std::string debian = "version = 2\n\n[plugins]\n  [plugins.\"io.containerd.grpc.v1.cri\"]\n"
+                       "    [plugins.\"io.containerd.grpc.v1.cri\".cni]\n      bin_dir = \"/usr/lib/cni\"\n";
+  auto after = configured_config_toml(debian);
+  CHECK_THAT(after, Catch::Contains("[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.runc]\n"
+                                    "  runtime_type = \"io.containerd.runc.v2\"\n"));
+  CHECK(containerd_removed(after) == debian);
+  // A file whose default runtime is another, or that names runc, gets no runc entry from graft.
+  CHECK_THAT(configured_config_toml(kNodeConfigToml), !Catch::Contains("default runc entry"));
+  std::string other_default = debian + "    [plugins.\"io.containerd.grpc.v1.cri\".containerd]\n"
+                                       "      default_runtime_name = \"crun\"\n";
+  CHECK_THAT(configured_config_toml(other_default), !Catch::Contains("runtimes.runc]"));
+}
+
 TEST_CASE("containerd: a missing config.toml is created as version 2 and removed whole", "[runtime-configure]") {
   auto after = configured_config_toml(std::nullopt);
   CHECK_THAT(after, Catch::StartsWith("# BEGIN graft runtime configure") && Catch::Contains("version = 2\n"));

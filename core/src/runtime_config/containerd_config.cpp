@@ -29,22 +29,43 @@ Result<std::string> cri_plugin(const toml::table& config, bool exists) {
   return make_error("version {} is not one graft knows (1, 2 or 3); nothing was changed", version);
 }
 
-// The runc entry's SystemdCgroup, which graft's entry must share.
-std::optional<bool> runc_systemd_cgroup(const toml::table& config, std::int64_t version) {
+// The CRI plugin's `containerd` table in the file, for its version.
+toml::node_view<const toml::node> cri_containerd(const toml::table& config, std::int64_t version) {
   const char* plugin = version == 1 ? "cri" : version == 2 ? "io.containerd.grpc.v1.cri" : "io.containerd.cri.v1.runtime";
-  return config["plugins"][plugin]["containerd"]["runtimes"]["runc"]["options"]["SystemdCgroup"].value<bool>();
+  return config["plugins"][plugin]["containerd"];
 }
 
-std::string graft_block(const std::string& plugin, const RuntimeEntry& entry, std::optional<bool> systemd,
+// What graft's block holds beside graft's entry, read from the rest of the file.
+struct ContainerdSite {
+  std::optional<bool> systemd_cgroup;  // the runc entry's, which graft's must share
+  // containerd 1.6 drops its built-in runtimes map once the file names any
+  // runtime, and the CRI plugin then fails to load ("no corresponding runtime
+  // configured ... runc"): the default runc entry must be named with graft's.
+  bool needs_runc = false;
+};
+
+ContainerdSite containerd_site(const toml::table& config, std::int64_t version) {
+  auto containerd = cri_containerd(config, version);
+  auto runtimes = containerd["runtimes"];
+  std::string default_name = containerd["default_runtime_name"].value_or<std::string>("runc");
+  return {runtimes["runc"]["options"]["SystemdCgroup"].value<bool>(),
+          default_name == "runc" && !runtimes["runc"]};
+}
+
+std::string graft_block(const std::string& plugin, const RuntimeEntry& entry, const ContainerdSite& site,
                         bool new_file) {
-  std::string table = plugin + ".containerd.runtimes." + entry.name;
+  std::string runtimes = plugin + ".containerd.runtimes.";
   std::string block = fmt::format("{}: graft's runtime for the CRI plugin (`graft runtime configure "
                                   "--remove` takes this block out)\n",
                                   kBlockBegin);
   if (new_file) block += "version = 2\n\n";
-  block += fmt::format("[{}]\n  runtime_type = \"io.containerd.runc.v2\"\n  [{}.options]\n    BinaryName = {}\n",
-                       table, table, toml_string(entry.binary));
-  if (systemd) block += fmt::format("    SystemdCgroup = {}\n", *systemd);
+  if (site.needs_runc)
+    block += fmt::format("# containerd's default runc entry, which naming any runtime here would drop\n"
+                         "[{}runc]\n  runtime_type = \"io.containerd.runc.v2\"\n",
+                         runtimes);
+  block += fmt::format("[{0}{1}]\n  runtime_type = \"io.containerd.runc.v2\"\n  [{0}{1}.options]\n    BinaryName = {2}\n",
+                       runtimes, entry.name, toml_string(entry.binary));
+  if (site.systemd_cgroup) block += fmt::format("    SystemdCgroup = {}\n", *site.systemd_cgroup);
   return block + std::string(kBlockEnd) + "\n";
 }
 
@@ -81,7 +102,7 @@ Result<std::string> containerd_configured(const std::optional<std::string>& befo
   std::int64_t version = (*config)["version"].value_or<std::int64_t>(exists ? 1 : 2);
   if (exists && rest.back() != '\n') rest += '\n';
   std::string after = rest + (exists ? "\n" : "") +
-                      graft_block(*plugin, entry, runc_systemd_cgroup(*config, version), !exists);
+                      graft_block(*plugin, entry, containerd_site(*config, version), !exists);
   if (auto parsed = parse_containerd_toml(after); !parsed)
     return make_error("graft's [{}.containerd.runtimes.{}] cannot be added ({}): is it defined there already? "
                       "nothing was changed",

@@ -18,7 +18,10 @@ namespace graft::runtime_config {
 
 // The file with graft's block (replacing an older one): the CRI runtime
 // `entry.name`, runtime_type io.containerd.runc.v2, options BinaryName and,
-// when the file's runc entry sets it, the same SystemdCgroup. The plugin's
+// when the file's runc entry sets it, the same SystemdCgroup; and, when the
+// file names no runc entry while runc is the default runtime, containerd's
+// default runc entry (containerd 1.6 drops its built-in one once the file
+// names any runtime, and its CRI plugin then fails to load). The plugin's
 // name follows the file's `version` (1: "cri", 2: "io.containerd.grpc.v1.cri",
 // 3: "io.containerd.cri.v1.runtime"); a missing file is created as version 2.
 // Invalid TOML, or a file that already defines that runtime outside the
