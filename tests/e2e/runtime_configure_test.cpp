@@ -4,7 +4,9 @@
 // containerd: the daemon starts with graft's CRI runtime in config.toml,
 // its CRI plugin loads, and `containerd config dump` shows graft's runtime
 // beside the site's own CRI settings. No CRI client runs here (Debian 12
-// has no crictl), so no pod is run through that entry.
+// has no crictl), so no pod is run through that entry. And why graft edits
+// config.toml rather than writing a conf.d drop-in: containerd 1.6 lets an
+// imported file's CRI table replace the main file's whole.
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
@@ -90,4 +92,22 @@ TEST_CASE("containerd starts with the config.toml graft runtime configure wrote,
   CHECK_THAT(dump.out, Catch::Contains("sandbox_image = \"example.org/site/pause:1\""));
   daemon.stop();
   CHECK(mounts_under(dir.path()).empty());
+}
+
+TEST_CASE("containerd 1.6 lets a conf.d drop-in's CRI table replace the main file's CRI settings, which is why "
+          "graft runtime configure edits config.toml", "[e2e][containerd][runtime-configure]") {
+  GRAFT_SKIP_IF(ContainerdEngine::unavailable());
+  graft::fixture::TempDir dir("graft-e2e-rtcfg-import-");
+  std::string config = dir.path() + "/config.toml";
+  graft::fixture::write_file(config, "imports = [\"" + dir.path() + "/conf.d/*.toml\"]\n" +
+                                         containerd_site_config(dir.path()));
+  graft::fixture::write_file(dir.path() + "/conf.d/99-graft.toml",
+                             "version = 2\n[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.graft]\n"
+                             "  runtime_type = \"io.containerd.runc.v2\"\n");
+  auto dump = run_command({"/usr/bin/containerd", "--config", config, "config", "dump"});
+  INFO(dump.out << dump.err);
+  REQUIRE(dump.exit_code == 0);
+  CHECK_THAT(dump.out, Catch::Contains("containerd.runtimes.graft]"));
+  // The site's sandbox image is gone: the drop-in's CRI table replaced the main file's.
+  CHECK_THAT(dump.out, !Catch::Contains("example.org/site/pause:1"));
 }

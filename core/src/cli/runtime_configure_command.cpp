@@ -79,7 +79,8 @@ Result<int> run_runtime_configure(const GlobalOptions& global, const RuntimeConf
   if (!options.dry_run)
     if (auto applied = runtime_config::apply_change(setup->change); !applied) return applied.error();
   print_outcome(*setup, options);
-  for (const auto& note : setup->notes) std::fprintf(stderr, "graft: %s\n", note.c_str());
+  for (const auto& kept : setup->kept) std::fprintf(stderr, "graft: %s\n", kept.c_str());
+  if (!options.dry_run && !setup->next_step.empty()) std::fprintf(stderr, "graft: %s\n", setup->next_step.c_str());
   return exit_ok;
 }
 

@@ -30,7 +30,7 @@ bool owned_by_graft(const std::string& engine) { return engine == "crio" || engi
 
 // The new text of the file, and the notes on it.
 Result<Setup> edited(const SetupRequest& request, FileChange change) {
-  Setup setup{std::move(change), {}};
+  Setup setup{std::move(change), {}, ""};
   auto& after = setup.change.after;
   const auto& before = setup.change.before;
   const auto& engine = request.engine;
@@ -38,7 +38,7 @@ Result<Setup> edited(const SetupRequest& request, FileChange change) {
     auto removal = docker_removed(before, request.entry);
     if (!removal) return removal.error();
     after = removal->after;
-    if (!removal->kept.empty()) setup.notes.push_back(removal->kept);
+    if (!removal->kept.empty()) setup.kept.push_back(removal->kept);
   } else if (engine == "docker") {
     auto text = docker_configured(before, request.entry);
     if (!text) return text.error();
@@ -101,7 +101,7 @@ Result<Setup> plan_setup(const SetupRequest& request) {
   std::string shown = change->shown;
   auto setup = edited(request, std::move(*change));
   if (!setup) return setup.error().context(shown);
-  if (setup->change.changes()) setup->notes.push_back(next_step(request));
+  if (setup->change.changes()) setup->next_step = next_step(request);
   return setup;
 }
 

@@ -25,7 +25,8 @@ struct SetupRequest {
 
 struct Setup {
   FileChange change;
-  std::vector<std::string> notes;  // one line each: what was kept, what to do next
+  std::vector<std::string> kept;  // one line each: what --remove left, and why
+  std::string next_step;          // what the admin does once the file is written ("" if unchanged)
 };
 
 // The engines, in the order --help lists them.
