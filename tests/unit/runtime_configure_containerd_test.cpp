@@ -72,7 +72,7 @@ TEST_CASE("containerd: a file that names no runc entry gets containerd's default
   auto after = configured_config_toml(debian);
   CHECK_THAT(after, Catch::Contains("[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.runc]\n"
                                     "  runtime_type = \"io.containerd.runc.v2\"\n"));
-  CHECK(containerd_removed(after) == debian);
+  CHECK(containerd_removed(after)->value_or("") == debian);
   // A file whose default runtime is another, or that names runc, gets no runc entry from graft.
   CHECK_THAT(configured_config_toml(kNodeConfigToml), !Catch::Contains("default runc entry"));
   std::string other_default = debian + "    [plugins.\"io.containerd.grpc.v1.cri\".containerd]\n"
@@ -83,7 +83,9 @@ TEST_CASE("containerd: a file that names no runc entry gets containerd's default
 TEST_CASE("containerd: a missing config.toml is created as version 2 and removed whole", "[runtime-configure]") {
   auto after = configured_config_toml(std::nullopt);
   CHECK_THAT(after, Catch::StartsWith("# BEGIN graft runtime configure") && Catch::Contains("version = 2\n"));
-  CHECK_FALSE(containerd_removed(after));
+  auto removed = containerd_removed(after);
+  REQUIRE(removed);
+  CHECK_FALSE(*removed);
 }
 
 TEST_CASE("containerd: the plugin's table name follows the config version", "[runtime-configure]") {
@@ -111,8 +113,8 @@ TEST_CASE("containerd: a new runtime path replaces graft's block, not adds a sec
 }
 
 TEST_CASE("containerd: --remove after configure restores the file byte for byte", "[runtime-configure]") {
-  CHECK(containerd_removed(configured_config_toml(kNodeConfigToml)) == kNodeConfigToml);
-  CHECK(containerd_removed(kNodeConfigToml) == kNodeConfigToml);
+  CHECK(containerd_removed(configured_config_toml(kNodeConfigToml))->value_or("") == kNodeConfigToml);
+  CHECK(containerd_removed(kNodeConfigToml)->value_or("") == kNodeConfigToml);
 }
 
 TEST_CASE("containerd: malformed TOML is an error with its line, nothing written", "[runtime-configure]") {
@@ -128,4 +130,16 @@ TEST_CASE("containerd: a graft runtime the admin defined by hand is an error, no
   auto refused = containerd_configured(by_hand, containerd_entry());
   REQUIRE_FALSE(refused);
   CHECK_THAT(refused.error().message, Catch::Contains("cannot be added") && Catch::Contains("nothing was changed"));
+}
+
+TEST_CASE("containerd: a block whose END line was deleted is an error for configure and --remove",
+          "[runtime-configure]") {
+  auto configured = configured_config_toml(kNodeConfigToml);
+  std::string broken = configured.substr(0, configured.find("# END graft runtime configure"));
+  auto again = containerd_configured(broken, containerd_entry());
+  REQUIRE_FALSE(again);
+  CHECK_THAT(again.error().message, Catch::Contains("no END line"));
+  auto removed = containerd_removed(broken);
+  REQUIRE_FALSE(removed);
+  CHECK_THAT(removed.error().message, Catch::Contains("no END line"));
 }

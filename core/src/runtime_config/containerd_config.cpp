@@ -20,19 +20,18 @@ Result<toml::table> parse_containerd_toml(const std::string& text) {
   }
 }
 
-// The CRI plugin's table name for the file's config version.
-Result<std::string> cri_plugin(const toml::table& config, bool exists) {
-  std::int64_t version = config["version"].value_or<std::int64_t>(exists ? 1 : 2);
-  if (version == 1) return std::string("plugins.cri");
-  if (version == 2) return std::string("plugins.\"io.containerd.grpc.v1.cri\"");
-  if (version == 3) return std::string("plugins.\"io.containerd.cri.v1.runtime\"");
-  return make_error("version {} is not one graft knows (1, 2 or 3); nothing was changed", version);
-}
+// The CRI plugin's name in a config of `version`: as toml++ looks it up,
+// and as a table header writes it.
+struct CriPlugin {
+  const char* key;
+  std::string header;
+};
 
-// The CRI plugin's `containerd` table in the file, for its version.
-toml::node_view<const toml::node> cri_containerd(const toml::table& config, std::int64_t version) {
-  const char* plugin = version == 1 ? "cri" : version == 2 ? "io.containerd.grpc.v1.cri" : "io.containerd.cri.v1.runtime";
-  return config["plugins"][plugin]["containerd"];
+Result<CriPlugin> cri_plugin(std::int64_t version) {
+  if (version == 1) return CriPlugin{"cri", "plugins.cri"};
+  if (version == 2) return CriPlugin{"io.containerd.grpc.v1.cri", "plugins.\"io.containerd.grpc.v1.cri\""};
+  if (version == 3) return CriPlugin{"io.containerd.cri.v1.runtime", "plugins.\"io.containerd.cri.v1.runtime\""};
+  return make_error("version {} is not one graft knows (1, 2 or 3); nothing was changed", version);
 }
 
 // What graft's block holds beside graft's entry, read from the rest of the file.
@@ -44,17 +43,17 @@ struct ContainerdSite {
   bool needs_runc = false;
 };
 
-ContainerdSite containerd_site(const toml::table& config, std::int64_t version) {
-  auto containerd = cri_containerd(config, version);
+ContainerdSite containerd_site(const toml::table& config, const CriPlugin& plugin) {
+  auto containerd = config["plugins"][plugin.key]["containerd"];
   auto runtimes = containerd["runtimes"];
   std::string default_name = containerd["default_runtime_name"].value_or<std::string>("runc");
   return {runtimes["runc"]["options"]["SystemdCgroup"].value<bool>(),
           default_name == "runc" && !runtimes["runc"]};
 }
 
-std::string graft_block(const std::string& plugin, const RuntimeEntry& entry, const ContainerdSite& site,
+std::string graft_block(const CriPlugin& plugin, const RuntimeEntry& entry, const ContainerdSite& site,
                         bool new_file) {
-  std::string runtimes = plugin + ".containerd.runtimes.";
+  std::string runtimes = plugin.header + ".containerd.runtimes.";
   std::string block = fmt::format("{}: graft's runtime for the CRI plugin (`graft runtime configure "
                                   "--remove` takes this block out)\n",
                                   kBlockBegin);
@@ -63,29 +62,31 @@ std::string graft_block(const std::string& plugin, const RuntimeEntry& entry, co
     block += fmt::format("# containerd's default runc entry, which naming any runtime here would drop\n"
                          "[{}runc]\n  runtime_type = \"io.containerd.runc.v2\"\n",
                          runtimes);
-  block += fmt::format("[{0}{1}]\n  runtime_type = \"io.containerd.runc.v2\"\n  [{0}{1}.options]\n    BinaryName = {2}\n",
-                       runtimes, entry.name, toml_string(entry.binary));
+  block += fmt::format(
+      "[{0}{1}]\n  runtime_type = \"io.containerd.runc.v2\"\n  [{0}{1}.options]\n    BinaryName = {2}\n",
+      runtimes, entry.name, toml_string(entry.binary));
   if (site.systemd_cgroup) block += fmt::format("    SystemdCgroup = {}\n", *site.systemd_cgroup);
   return block + std::string(kBlockEnd) + "\n";
 }
 
 }  // namespace
 
-std::optional<std::string> containerd_removed(const std::optional<std::string>& before) {
+Result<std::optional<std::string>> containerd_removed(const std::optional<std::string>& before) {
   if (!before) return before;
   std::size_t begin = before->find(kBlockBegin);
   while (begin != std::string::npos && begin != 0 && (*before)[begin - 1] != '\n')
     begin = before->find(kBlockBegin, begin + 1);
   if (begin == std::string::npos) return before;
   std::size_t end = before->find(kBlockEnd, begin);
-  if (end == std::string::npos) return before;
+  if (end == std::string::npos)
+    return make_error("graft's block has its BEGIN line but no END line: mend it by hand; nothing was changed");
   end = before->find('\n', end);
   end = end == std::string::npos ? before->size() : end + 1;
   // The blank line configure put before the block goes with it.
   if (begin >= 2 && before->compare(begin - 2, 2, "\n\n") == 0) --begin;
   std::string after = before->substr(0, begin) + before->substr(end);
-  if (after.empty()) return std::nullopt;
-  return after;
+  if (after.empty()) return std::optional<std::string>();
+  return std::optional<std::string>(after);
 }
 
 Result<std::string> containerd_configured(const std::optional<std::string>& before, const RuntimeEntry& entry) {
@@ -93,20 +94,21 @@ Result<std::string> containerd_configured(const std::optional<std::string>& befo
     if (auto parsed = parse_containerd_toml(*before); !parsed)
       return make_error("not valid TOML ({}); nothing was changed", parsed.error().message);
   }
-  std::string rest = containerd_removed(before).value_or("");
+  auto without_block = containerd_removed(before);
+  if (!without_block) return without_block.error();
+  std::string rest = without_block->value_or("");
   auto config = parse_containerd_toml(rest);
   if (!config) return config.error();
   bool exists = !rest.empty();
-  auto plugin = cri_plugin(*config, exists);
+  auto plugin = cri_plugin((*config)["version"].value_or<std::int64_t>(exists ? 1 : 2));
   if (!plugin) return plugin.error();
-  std::int64_t version = (*config)["version"].value_or<std::int64_t>(exists ? 1 : 2);
   if (exists && rest.back() != '\n') rest += '\n';
-  std::string after = rest + (exists ? "\n" : "") +
-                      graft_block(*plugin, entry, containerd_site(*config, version), !exists);
+  std::string after =
+      rest + (exists ? "\n" : "") + graft_block(*plugin, entry, containerd_site(*config, *plugin), !exists);
   if (auto parsed = parse_containerd_toml(after); !parsed)
     return make_error("graft's [{}.containerd.runtimes.{}] cannot be added ({}): is it defined there already? "
                       "nothing was changed",
-                      *plugin, entry.name, parsed.error().message);
+                      plugin->header, entry.name, parsed.error().message);
   return after;
 }
 

@@ -29,7 +29,7 @@ namespace graft::runtime_config {
 Result<std::string> containerd_configured(const std::optional<std::string>& before, const RuntimeEntry& entry);
 
 // The file without graft's block; nullopt when nothing else is left (graft
-// created it).
-std::optional<std::string> containerd_removed(const std::optional<std::string>& before);
+// created it). A BEGIN line without its END line is an error.
+Result<std::optional<std::string>> containerd_removed(const std::optional<std::string>& before);
 
 }  // namespace graft::runtime_config

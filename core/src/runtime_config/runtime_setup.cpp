@@ -28,37 +28,46 @@ std::string drop_in_path(const std::string& given, const std::string& usual_dir)
 
 bool owned_by_graft(const std::string& engine) { return engine == "crio" || engine == "podman"; }
 
-// The new text of the file, and the notes on it.
-Result<Setup> edited(const SetupRequest& request, FileChange change) {
-  Setup setup{std::move(change), {}, ""};
-  auto& after = setup.change.after;
-  const auto& before = setup.change.before;
-  const auto& engine = request.engine;
-  if (engine == "docker" && request.remove) {
-    auto removal = docker_removed(before, request.entry);
-    if (!removal) return removal.error();
-    after = removal->after;
-    if (!removal->kept.empty()) setup.kept.push_back(removal->kept);
-  } else if (engine == "docker") {
+// The file's new text (nullopt: it goes) for each engine; `kept` gets a
+// line for what --remove left, and why.
+using NewText = Result<std::optional<std::string>>;
+
+NewText docker_text(const SetupRequest& request, const std::optional<std::string>& before,
+                    std::vector<std::string>& kept) {
+  if (!request.remove) {
     auto text = docker_configured(before, request.entry);
     if (!text) return text.error();
-    after = *text;
-  } else if (engine == "containerd" && request.remove) {
-    after = containerd_removed(before);
-  } else if (engine == "containerd") {
-    auto text = containerd_configured(before, request.entry);
-    if (!text) return text.error();
-    after = *text;
-  } else if (request.remove) {
-    auto removal = owned_file_removed(before);
-    if (!removal) return removal.error();
-    after = *removal;
-  } else {
-    auto text = owned_file_configured(before, engine == "crio" ? crio_drop_in(request.entry)
-                                                                : podman_drop_in(request.entry));
-    if (!text) return text.error();
-    after = *text;
+    return std::optional<std::string>(*text);
   }
+  auto removal = docker_removed(before, request.entry);
+  if (!removal) return removal.error();
+  if (!removal->kept.empty()) kept.push_back(removal->kept);
+  return removal->after;
+}
+
+NewText containerd_text(const SetupRequest& request, const std::optional<std::string>& before) {
+  if (request.remove) return containerd_removed(before);
+  auto text = containerd_configured(before, request.entry);
+  if (!text) return text.error();
+  return std::optional<std::string>(*text);
+}
+
+NewText drop_in_text(const SetupRequest& request, const std::optional<std::string>& before) {
+  if (request.remove) return owned_file_removed(before);
+  auto text = owned_file_configured(
+      before, request.engine == "crio" ? crio_drop_in(request.entry) : podman_drop_in(request.entry));
+  if (!text) return text.error();
+  return std::optional<std::string>(*text);
+}
+
+Result<Setup> edited(const SetupRequest& request, FileChange change) {
+  Setup setup{std::move(change), {}, ""};
+  const auto& before = setup.change.before;
+  auto after = request.engine == "docker"       ? docker_text(request, before, setup.kept)
+               : request.engine == "containerd" ? containerd_text(request, before)
+                                                : drop_in_text(request, before);
+  if (!after) return after.error();
+  setup.change.after = std::move(*after);
   return setup;
 }
 
