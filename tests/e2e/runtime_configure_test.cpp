@@ -6,8 +6,11 @@
 // beside the site's own CRI settings. No CRI client runs here (Debian 12
 // has no crictl), so no pod is run through that entry. And why graft edits
 // config.toml rather than writing a conf.d drop-in: containerd 1.6 lets an
-// imported file's CRI table replace the main file's whole.
+// imported file's CRI table replace the main file's whole. podman: the
+// drop-in, read as podman's containers.conf, resolves `--runtime graft`.
 #include <catch2/catch.hpp>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -15,6 +18,7 @@
 #include "engine_daemon.hpp"
 #include "fixture_files.hpp"
 #include "gpu_host.hpp"
+#include "podman.hpp"
 #include "run_command.hpp"
 #include "shim_clients.hpp"
 #include "skip.hpp"
@@ -110,4 +114,20 @@ TEST_CASE("containerd 1.6 lets a conf.d drop-in's CRI table replace the main fil
   CHECK_THAT(dump.out, Catch::Contains("containerd.runtimes.graft]"));
   // The site's sandbox image is gone: the drop-in's CRI table replaced the main file's.
   CHECK_THAT(dump.out, !Catch::Contains("example.org/site/pause:1"));
+}
+
+TEST_CASE("podman reads graft's containers.conf drop-in and resolves --runtime graft to graft-runtime",
+          "[e2e][podman][runtime-configure]") {
+  GRAFT_SKIP_IF(::geteuid() != 0 ? std::string("needs root") : std::string());
+  GRAFT_SKIP_IF(podman_path().empty() ? std::string("podman is not installed") : std::string());
+  graft::fixture::TempDir dir("graft-e2e-state-rtcfg-podman-");
+  configure_for_test("podman", dir.path() + "/containers.conf.d/");
+  // The drop-in alone as podman's configuration: what podman makes of its keys.
+  auto info = run_command({"/usr/bin/env", "CONTAINERS_CONF=" + dir.path() + "/containers.conf.d/99-graft.conf",
+                           podman_path(), "--root", dir.path() + "/root", "--runroot", dir.path() + "/run",
+                           "--tmpdir", dir.path() + "/tmp", "--runtime", "graft", "info", "--format",
+                           "{{.Host.OCIRuntime.Name}} {{.Host.OCIRuntime.Path}}"});
+  INFO(info.err);
+  REQUIRE(info.exit_code == 0);
+  CHECK(info.out == "graft " + graft_runtime_binary() + "\n");
 }
