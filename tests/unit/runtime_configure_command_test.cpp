@@ -68,17 +68,23 @@ TEST_CASE("graft runtime configure run twice changes the file once and then says
   CHECK(dry.out.empty());
 }
 
-TEST_CASE("graft runtime configure --remove restores daemon.json byte for byte with its mode", "[runtime-configure]") {
+TEST_CASE("graft runtime configure --remove restores daemon.json byte for byte with its mode and owner",
+          "[runtime-configure]") {
   TempDir dir("graft-rtcfg-");
   std::string daemon_json = dir.path() + "/daemon.json";
   write_file(daemon_json, kAdminDaemonJson, 0600);
+  // Another owner than the one running graft, where this test may give one.
+  uid_t owner = ::geteuid() == 0 ? 65534 : ::geteuid();
+  REQUIRE(::chown(daemon_json.c_str(), owner, owner == 65534 ? 65534 : ::getegid()) == 0);
   REQUIRE(configure_runtime("docker", daemon_json, {"--set-as-default"}).exit_code == 0);
   CHECK((file_status(daemon_json).st_mode & 07777) == 0600);
+  CHECK(file_status(daemon_json).st_uid == owner);
   auto removed = configure_runtime("docker", daemon_json, {"--remove"});
   INFO(removed.err);
   REQUIRE(removed.exit_code == 0);
   CHECK(read_file(daemon_json) == kAdminDaemonJson);
   CHECK((file_status(daemon_json).st_mode & 07777) == 0600);
+  CHECK(file_status(daemon_json).st_uid == owner);
 }
 
 TEST_CASE("graft runtime configure on a malformed daemon.json is one line naming the file, and writes nothing",

@@ -64,6 +64,11 @@ TEST_CASE("docker: a missing daemon.json is created with graft's runtime alone",
   CHECK(after == "{\n  \"runtimes\": {\n    \"graft\": {\n      \"path\": \"/usr/bin/graft-runtime\"\n    }\n  }\n}\n");
 }
 
+TEST_CASE("docker: an empty daemon.json is taken as {}", "[runtime-configure]") {
+  CHECK(configured_daemon_json(std::string("\n"), docker_entry()) ==
+        configured_daemon_json(std::nullopt, docker_entry()));
+}
+
 TEST_CASE("docker: a policy other than the site's goes in runtimeArgs", "[runtime-configure]") {
   auto entry = docker_entry();
   entry.arguments = {"--graft-policy", "/etc/graft/site.toml"};
