@@ -101,11 +101,12 @@ DockerEngine::DockerEngine(const std::string& policy)
 
 DockerEngine::DockerEngine(const DockerdLaunch& launch) {
   const std::string& dir = dir_.path();
-  fixture::write_file(dir + "/daemon.json", launch.config.dump(2) + "\n");
+  std::string config_file = launch.config_file.empty() ? dir + "/daemon.json" : launch.config_file;
+  if (launch.config_file.empty()) fixture::write_file(config_file, launch.config.dump(2) + "\n");
   std::vector<std::string> argv = launch.wrapper;
   argv.insert(argv.end(), {dockerd_path(), "--iptables=false", "--ip6tables=false", "--bridge=none",
                            "--storage-driver=vfs", "--data-root", dir + "/d", "--exec-root", dir + "/e",
-                           "--host", "unix://" + dir + "/s", "--config-file", dir + "/daemon.json",
+                           "--host", "unix://" + dir + "/s", "--config-file", config_file,
                            "--pidfile", dir + "/p"});
   daemon_ = std::make_unique<EngineDaemon>(argv, dir + "/log");
   start_error_ = daemon_->wait_until([&] { return docker({"version"}).exit_code == 0; },

@@ -39,10 +39,12 @@ std::string copy_image_root(const std::string& into);
 std::string graft_runtime_binary();
 
 // How a test starts dockerd: the argv put before dockerd's own (a wrapper
-// that ends by exec'ing it, so the daemon keeps its pid), and its daemon.json.
+// that ends by exec'ing it, so the daemon keeps its pid), and its daemon.json:
+// `config` written for it, or the file `config_file` as it is.
 struct DockerdLaunch {
   std::vector<std::string> wrapper;
   nlohmann::json config = nlohmann::json::object();
+  std::string config_file;
 };
 
 // dockerd with its state in a private temp dir; the image imported.

@@ -80,7 +80,7 @@ TEST_CASE("a global option after a nested subcommand still applies", "[cli]") {
 TEST_CASE("every command's --help carries an example", "[cli]") {
   for (std::vector<std::string> command :
        {std::vector<std::string>{}, {"plan"}, {"inventory"}, {"policy"}, {"policy", "check"},
-        {"hook"}, {"apply"}, {"verify"}, {"version"}}) {
+        {"hook"}, {"apply"}, {"verify"}, {"runtime"}, {"runtime", "configure"}, {"version"}}) {
     command.push_back("--help");
     auto result = run_graft(command);
     INFO("graft " << command.front());
@@ -94,7 +94,7 @@ TEST_CASE("graft --help lists every command though a given command builds only i
   auto result = run_graft({"--help"});
   REQUIRE(result.exit_code == 0);
   for (const char* command : {"plan", "inventory", "policy", "hook", "apply", "verify", "cdi-hook", "cdi",
-                              "log", "completion", "version"})
+                              "log", "runtime", "completion", "version"})
     CHECK_THAT(result.out, Catch::Contains(std::string("  ") + command + " "));
   auto hook = run_graft({"--log-level", "error", "hook", "--help"});
   CHECK(hook.exit_code == 0);

@@ -10,6 +10,7 @@
 #include "cli/cdi_command_line.hpp"
 #include "cli/command_words.hpp"
 #include "cli/completion_tree.hpp"
+#include "cli/runtime_command_line.hpp"
 #include "completion/completion_script.hpp"
 #include "files/install_dirs.hpp"
 #include "graft/base/did_you_mean.hpp"
@@ -35,6 +36,7 @@ struct ParsedOptions {
   std::string policy_show_format = "toml";
   PolicyImportOptions policy_import;
   LogOptions log;
+  RuntimeConfigureOptions runtime_configure;
   std::string completion_shell;
 };
 
@@ -290,6 +292,7 @@ const CommandEntry kCommands[] = {
     {"cdi-hook", [](CLI::App& app, ParsedOptions& p) { add_cdi_hook_command(app, p.cdi_hook); }},
     {"cdi", [](CLI::App& app, ParsedOptions& p) { add_cdi_command(app, p.cdi_generate, p.cdi_validate_file); }},
     {"log", [](CLI::App& app, ParsedOptions& p) { add_log_command(app, p.log); }},
+    {"runtime", [](CLI::App& app, ParsedOptions& p) { add_runtime_command(app, p.runtime_configure); }},
     {"completion",
      [](CLI::App& app, ParsedOptions& p) { add_completion_command(app, p.completion_shell); }},
     {"version", [](CLI::App& app, ParsedOptions&) { add_version_command(app); }},
@@ -324,6 +327,8 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
     return [o = parsed.cdi_hook](const GlobalOptions& g) { return run_cdi_hook(g, o); };
   if (name == "inventory")
     return [f = parsed.inventory_format](const GlobalOptions& g) { return run_inventory(g, f); };
+  if (name == "runtime")
+    return [o = parsed.runtime_configure](const GlobalOptions& g) { return run_runtime_configure(g, o); };
   if (name == "log") return [o = parsed.log](const GlobalOptions& g) { return run_log(g, o); };
   if (name == "policy") {
     if (parsed.policy_command == "test")

@@ -118,6 +118,18 @@ struct PolicyImportOptions {
   std::string output = "-";
 };
 
+// `graft runtime configure` (docs/runtimes.md): graft's runtime entry in
+// an engine's configuration, added or (--remove) taken out.
+struct RuntimeConfigureOptions {
+  std::string runtime;       // docker, containerd, crio or podman
+  std::string config;        // "" for the engine's usual file
+  std::string runtime_path;  // "" for the graft-runtime beside this graft
+  bool dry_run = false;
+  bool remove = false;
+  bool set_as_default = false;  // docker only
+  bool cdi = false;             // docker only
+};
+
 Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options);
 Result<int> run_inventory(const GlobalOptions& global, const std::string& format);
 Result<int> run_policy_check(const GlobalOptions& global);
@@ -132,6 +144,7 @@ Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptio
 Result<int> run_cdi_validate(const GlobalOptions& global, const std::string& file);
 Result<int> run_cdi_hook(const GlobalOptions& global, const CdiHookOptions& options);
 Result<int> run_log(const GlobalOptions& global, const LogOptions& options);
+Result<int> run_runtime_configure(const GlobalOptions& global, const RuntimeConfigureOptions& options);
 Result<int> run_version(const GlobalOptions& global);
 
 // What a hook reads before anything else: the OCI state on stdin, the
