@@ -72,8 +72,9 @@ Result<int> run_runtime_configure(const GlobalOptions& global, const RuntimeConf
   if (!request) return request.error();
   if (options.runtime != "docker" && global.policy_path != site_policy_path())
     std::fprintf(stderr, "graft: %s passes graft-runtime no arguments, so it reads %s, not %s; for another "
-                         "policy give --runtime-path a wrapper (docs/runtimes.md)\n",
-                 options.runtime.c_str(), site_policy_path().c_str(), global.policy_path.c_str());
+                         "policy give --runtime-path a wrapper (%s)\n",
+                 options.runtime.c_str(), site_policy_path().c_str(), global.policy_path.c_str(),
+                 doc_page("runtimes.md").c_str());
   auto setup = runtime_config::plan_setup(*request);
   if (!setup) return setup.error();
   if (!options.dry_run)
