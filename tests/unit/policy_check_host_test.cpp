@@ -58,7 +58,18 @@ TEST_CASE("the shipped policy passes graft policy check against the fake host", 
   CHECK(result.exit_code == 0);
   CHECK_THAT(result.out, Catch::Contains("host     driver_root " + host().root()));
   CHECK_THAT(result.out, !Catch::Contains("error "));
+  // Of the default binary_dirs only /usr/bin is there, as on many driver roots.
+  CHECK_THAT(result.out, !Catch::Contains("warning "));
   CHECK_THAT(result.out, Catch::Contains("\nok: "));
+}
+
+TEST_CASE("graft policy check fails on a root that is a file, not a directory", "[policy-check]") {
+  std::string file = host().path("/etc/graft/graft.toml");
+  std::string policy = write_policy(host(), "file-root", "run_root = \"" + file + "\"\n");
+  auto result = run_graft({"--policy", policy, "policy", "check"});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("host.run_root (" + policy + ":4:"));
+  CHECK_THAT(result.err, Catch::Contains(file + ": not a directory"));
 }
 
 TEST_CASE("graft policy check on a mistyped driver_root fails naming the key, its file:line and the path",
@@ -134,6 +145,20 @@ TEST_CASE("graft policy check fails when dev_root lacks a required device node",
   CHECK_THAT(result.err, Catch::Contains("device.nvidiactl (" + fixture::source_policy_dir() + "/nvidia/nvidia.toml:"));
   CHECK_THAT(result.err, Catch::Contains("under host.dev_root (" + policy + ":"));
   CHECK_THAT(result.err, Catch::Contains(dev + "/dev/nvidiactl: not found"));
+}
+
+TEST_CASE("a binary directory the policy lists and the driver root lacks is a warning of graft policy check",
+          "[policy-check]") {
+  GRAFT_SKIP_IF(fake_host_problem(host()));
+  std::string policy = write_policy(host(), "binary-dirs", "",
+                                    "[discovery]\nbinary_dirs = [\"/usr/bin\", \"/opt/drivr/bin\"]\n");
+  auto result = run_graft({"--policy", policy, "policy", "check"});
+  INFO(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("warning  discovery.binary_dirs (" + policy + ":3:"));
+  CHECK_THAT(result.out, Catch::Contains(host().path("/opt/drivr/bin") + ": not found"));
+  CHECK_THAT(result.out, Catch::Contains("host     driver_root " + host().root()));
+  CHECK_THAT(result.out, Catch::Contains(": 1 warning\n"));
 }
 
 TEST_CASE("a missing firmware directory is a warning of graft policy check, not an error", "[policy-check]") {

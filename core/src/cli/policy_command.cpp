@@ -34,9 +34,9 @@ Status report_host(const Policy& policy, bool offline) {
     return make_error("{}{} (--offline checks the policy alone)", describe(*first_error),
                       errors > 1 ? fmt::format("; {} more host error{} above", errors - 1, errors > 2 ? "s" : "") : "");
   const HostRoots& roots = policy.host;
-  std::printf("host     driver_root %s, dev_root %s, proc_root %s, sys_root %s, run_root %s: %zu warnings\n",
+  std::printf("host     driver_root %s, dev_root %s, proc_root %s, sys_root %s, run_root %s: %zu warning%s\n",
               roots.driver_root.c_str(), roots.dev_root.c_str(), roots.proc_root.c_str(), roots.sys_root.c_str(),
-              roots.run_root.c_str(), findings.size());
+              roots.run_root.c_str(), findings.size(), findings.size() == 1 ? "" : "s");
   return ok_status();
 }
 
