@@ -194,7 +194,10 @@ install_policy() {
   incoming=$(mktemp -d "$host_policy/.incoming.XXXXXX")
   mkdir "$incoming/files"
   cp "$POLICY_SOURCE"/* "$incoming/files/"
-  if ! "$graft" policy check --policy "$incoming/files/graft.toml" >&2; then
+  # --offline: the pod's /, /proc and ld.so.cache are not the node's, and a
+  # node whose driver is still loading must still take a valid policy; the
+  # CDI pass below reads the driver through $HOST_ROOT and logs when none is loaded.
+  if ! "$graft" policy check --offline --policy "$incoming/files/graft.toml" >&2; then
     report "the ConfigMap's policy does not load; the node keeps its current one"
   elif ! "$graft" policy show --format json --policy "$incoming/files/graft.toml" >"$incoming/policy.json" ||
        ! unchecked=$(unchecked_paths "$incoming") || ! untrusted=$(untrusted_settings "$incoming"); then

@@ -197,7 +197,8 @@ where=$("$graft" version)
 [ "$(realpath "$(sed -n 's/^policies *//p' <<<"$where")")" = "$root/usr/share/graft/policies" ] &&
   [ "$(realpath "$(sed -n 's/^plugins *//p' <<<"$where")")" = "$root/usr/lib/$multiarch/graft/plugins" ] ||
   fail "graft version: $where"
-"$graft" --policy "$root/etc/graft/graft.toml" policy check >"$scratch/check.log" 2>&1 ||
+# Offline: this build machine has no driver for the host check to find.
+"$graft" --policy "$root/etc/graft/graft.toml" policy check --offline >"$scratch/check.log" 2>&1 ||
   { cat "$scratch/check.log" >&2; fail "graft policy check fails on the shipped /etc/graft/graft.toml"; }
 # The shipped site policy shows every section a site sets (commented out
 # but [requests]), and every [host] root.

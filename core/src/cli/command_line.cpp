@@ -31,6 +31,7 @@ struct ParsedOptions {
   CdiGenerateOptions cdi_generate;
   std::string cdi_validate_file;
   std::string policy_command = "check";  // the `policy` subcommand given
+  bool policy_check_offline = false;
   PolicyTestOptions policy_test;
   PolicyDiffOptions policy_diff;
   std::string policy_show_format = "toml";
@@ -134,8 +135,13 @@ void add_policy_command(CLI::App& app, ParsedOptions& parsed) {
       "  graft policy test /etc/graft/tests\n"
       "  graft policy show --format json\n"
       "  graft policy import NAME FILE    (another tool's configuration; " + doc_page("migrating.md") + ")");
-  command->add_subcommand("check", "Validate the policy and its rule files")
-      ->footer("Example:\n  graft policy check --policy /etc/graft/graft.toml");
+  auto* check = command->add_subcommand("check", "Validate the policy, its rule files and the host roots it names");
+  check->footer(
+      "Examples:\n"
+      "  graft policy check --policy /etc/graft/graft.toml\n"
+      "  graft policy check --offline --policy site/graft.toml   (CI, a ConfigMap: the policy alone)");
+  check->add_flag("--offline", parsed.policy_check_offline,
+                  "Check the policy alone, not the host roots it names and what discovery reads there");
   add_policy_test_command(*command, parsed.policy_test);
   add_policy_diff_command(*command, parsed.policy_diff);
   add_policy_import_command(*command, parsed.policy_import);
@@ -339,7 +345,7 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
       return [o = parsed.policy_import](const GlobalOptions& g) { return run_policy_import(g, o); };
     if (parsed.policy_command == "show")
       return [f = parsed.policy_show_format](const GlobalOptions& g) { return run_policy_show(g, f); };
-    return run_policy_check;
+    return [o = parsed.policy_check_offline](const GlobalOptions& g) { return run_policy_check(g, o); };
   }
   return run_version;
 }

@@ -132,7 +132,8 @@ struct RuntimeConfigureOptions {
 
 Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options);
 Result<int> run_inventory(const GlobalOptions& global, const std::string& format);
-Result<int> run_policy_check(const GlobalOptions& global);
+// `offline`: the policy alone, not the host roots it names.
+Result<int> run_policy_check(const GlobalOptions& global, bool offline);
 Result<int> run_policy_test(const GlobalOptions& global, const PolicyTestOptions& options);
 Result<int> run_policy_diff(const GlobalOptions& global, const PolicyDiffOptions& options);
 Result<int> run_policy_import(const GlobalOptions& global, const PolicyImportOptions& options);

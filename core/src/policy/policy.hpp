@@ -214,6 +214,10 @@ struct Policy {
   CdiSettings cdi;
   ForwardCompat forward_compat;
   nlohmann::json data = nlohmann::json::object();  // free-form [data], read-only to rules
+  // Where each [host] and [discovery] key was set last, by dotted key
+  // ("host.driver_root"): `policy check` names it beside a host path it
+  // could not find. A key absent here has graft's default.
+  std::map<std::string, Origin> key_origins;
 };
 
 // The name require() takes for a declared rule module: the file name without ".lua".

@@ -139,7 +139,9 @@ constexpr KeyReader<ProcfsMask> kProcfsReaders[] = {
 }  // namespace
 
 Status read_discovery(const TomlField& field, Policy& policy, const FileContext& file) {
-  return read_table(field, kDiscoveryReaders, policy.discovery, file);
+  if (auto status = read_table(field, kDiscoveryReaders, policy.discovery, file); !status) return status;
+  note_key_origins(field, policy.key_origins);
+  return ok_status();
 }
 
 Status read_procfs(const TomlField& field, Policy& policy, const FileContext& file) {

@@ -33,6 +33,12 @@ constexpr KeyReader<HostRoots> kHostReaders[] = {
     {"run_root", [](const TomlField& f, HostRoots& h, const FileContext& c) { return read_root(f, h.run_root, c); }},
 };
 
+Status read_host(const TomlField& field, Policy& policy, const FileContext& file) {
+  if (auto status = read_table(field, kHostReaders, policy.host, file); !status) return status;
+  note_key_origins(field, policy.key_origins);
+  return ok_status();
+}
+
 Status read_plugin_dir(const TomlField& field, Policy& policy, const FileContext& file) {
   auto value = as_string(field);
   if (!value) return value.error();
@@ -364,7 +370,7 @@ constexpr KeyReader<Policy> kTopReaders[] = {
     {"drop_ins", directive},
     {"rules", read_rules},
     {"rule_modules", read_rule_modules},
-    {"host", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kHostReaders, p.host, c); }},
+    {"host", read_host},
     {"plugins", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kPluginReaders, p, c); }},
     {"requests", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kRequestReaders, p, c); }},
     {"defaults", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kDefaultsReaders, p, c); }},

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,10 @@ struct TomlField {
   TomlField child(std::string_view name, const toml::node& value) const;
   TomlField element(std::size_t index, const toml::node& value) const;
 };
+
+// Records where each key of the table at `field` was set, by its dotted
+// key, over any earlier file's (Policy::key_origins).
+void note_key_origins(const TomlField& field, std::map<std::string, Origin>& origins);
 
 Result<const toml::table*> as_table(const TomlField& field);
 Result<std::string> as_string(const TomlField& field);
