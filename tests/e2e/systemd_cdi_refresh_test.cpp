@@ -195,3 +195,24 @@ TEST_CASE("graft-cdi-refresh removes the spec when the driver goes, in one line,
   CHECK(refresh_eventually([&] { return scene.spec_kind() == "nvidia.com/gpu"; }));
   CHECK(scene.unit_property("graft-cdi-refresh.service", "Result") == "success");
 }
+
+TEST_CASE("graft-cdi-refresh stops watching a policy that keeps changing instead of spinning", "[e2e][systemd][cdi-refresh]") {
+  GRAFT_REFRESH_SCENE(scene);
+  scene.install(true);
+  scene.boot();
+  scene.run("for i in $(seq 40); do echo \"# edit $i\" >> /etc/graft/graft.toml; sleep 0.1; done");
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  auto path_result = scene.unit_property("graft-cdi-refresh.path", "Result");
+  auto service_result = scene.unit_property("graft-cdi-refresh.service", "Result");
+  INFO("path unit: " << path_result << ", service: " << service_result);
+  // The service's limit (the boot's start counts) is met first; the path
+  // unit then fails too, and stops triggering.
+  CHECK(service_result == "start-limit-hit");
+  CHECK(path_result == "unit-start-limit-hit");
+  CHECK(scene.unit_property("graft-cdi-refresh.path", "ActiveState") == "failed");
+  // The boot's run, then at most the ten a minute the limits allow.
+  auto runs = scene.graft_lines().size();
+  INFO(runs << " runs");
+  CHECK(runs <= 11);
+  CHECK(runs >= 2);
+}
