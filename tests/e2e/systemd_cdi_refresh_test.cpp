@@ -5,8 +5,10 @@
 // its host roots a link in the shared scratch directory that leads to the
 // fake GPU host (a driver) or to an empty directory (none). The units are
 // enabled, then `systemctl start multi-user.target` starts what the target
-// wants, as the boot does. A driver change is what depmod does to
-// /lib/modules/<kernel>/modules.dep: a new file renamed over it.
+// wants, as the boot does (the host is not rebooted). A driver change is
+// the link moved, then what a driver install does to a watched file:
+// depmod renaming a new /lib/modules/<kernel>/modules.dep over the old, or
+// ldconfig rewriting /etc/ld.so.cache.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -79,11 +81,11 @@ class RefreshScene {
   // What the boot does with the enabled units.
   void boot() { run("systemctl start multi-user.target"); }
 
-  // The driver comes or goes: the roots' link moves, then what depmod does.
-  void change_driver(bool driver) {
+  // The driver comes or goes: the roots' link moves, then what a driver
+  // install does to a watched file: `trigger`, a shell command.
+  void change_driver(bool driver, const std::string& trigger) {
     set_driver(driver);
-    run("cd /lib/modules/$(uname -r) && echo changed >> modules.dep && cp modules.dep modules.dep.new && "
-        "mv modules.dep.new modules.dep");
+    run(trigger);
   }
 
   graft::testing::CommandResult run(const std::string& script) {
@@ -127,6 +129,12 @@ class RefreshScene {
   SystemdScene scene_;
   std::string roots_link_, empty_root_;
 };
+
+// What depmod does to modules.dep, and what ldconfig does to its cache.
+constexpr const char* kDepmod =
+    "cd /lib/modules/$(uname -r) && echo changed >> modules.dep && cp modules.dep modules.dep.new && "
+    "mv modules.dep.new modules.dep";
+constexpr const char* kLdconfig = "ldconfig";
 
 // Polls `done` for up to 20 s (the path unit reacts within a second here).
 bool refresh_eventually(const std::function<bool()>& done) {
@@ -178,20 +186,20 @@ TEST_CASE("graft-cdi-refresh at boot with a driver writes the spec, and writes i
   CHECK(refresh_eventually([&] { return scene.spec_kind() == "example.org/gpu"; }));
 }
 
-TEST_CASE("graft-cdi-refresh removes the spec when the driver goes, in one line, and writes it when the driver comes "
-          "back",
+TEST_CASE("graft-cdi-refresh removes the spec when the driver goes (modules.dep rewritten), in one line, and writes it "
+          "when the driver comes back (ld.so.cache rewritten)",
           "[e2e][systemd][cdi-refresh]") {
   GRAFT_REFRESH_SCENE(scene);
   scene.install(true);
   scene.boot();
   REQUIRE(scene.spec_kind() == "nvidia.com/gpu");
-  scene.change_driver(false);
+  scene.change_driver(false, kDepmod);
   CHECK(refresh_eventually([&] { return !scene.spec_exists(); }));
   CHECK(refresh_eventually([&] {
     auto lines = scene.graft_lines();
     return !lines.empty() && lines.back().ends_with(std::string("; removed the stale spec ") + kRefreshSpec);
   }));
-  scene.change_driver(true);
+  scene.change_driver(true, kLdconfig);
   CHECK(refresh_eventually([&] { return scene.spec_kind() == "nvidia.com/gpu"; }));
   CHECK(scene.unit_property("graft-cdi-refresh.service", "Result") == "success");
 }
