@@ -191,6 +191,9 @@ mount -t tmpfs tmpfs "$merged/dev" && mknod -m 666 "$merged/dev/null" c 1 3
 mkdir -p "$merged$work/gpu-host" && mount --bind "$work/gpu-host" "$merged$work/gpu-host"
 cp "$work/graft.deb" "$merged/tmp/graft.deb"
 in_root() { chroot "$merged" "$@"; }
+# A path inside, seen from outside: the root's /var/run is a link to /run,
+# which outside would be this machine's own.
+inside() { echo "$merged${1/#\/var\/run\//\/run\/}"; }
 in_root dpkg -i /tmp/graft.deb
 for unit in graft-cdi-refresh.service graft-cdi-refresh.path; do
   [ -L "$merged/etc/systemd/system/multi-user.target.wants/$unit" ] || { echo "$unit is not enabled"; exit 1; }
@@ -203,17 +206,20 @@ done
 mkdir -p "$merged/run/cdi"
 in_root graft --policy /srv/policy.toml cdi generate --output /var/run/cdi/graft.json
 in_root graft --policy /srv/policy.toml cdi refresh --output /etc/cdi/graft.json
+for spec in /var/run/cdi/graft.json /etc/cdi/graft.json; do
+  [ -f "$(inside "$spec")" ] || { echo "the installed graft wrote no $spec"; exit 1; }
+done
 foreign='{"cdiVersion": "0.5.0", "kind": "nvidia.com/gpu", "devices": [], "containerEdits": {"hooks":
   [{"hookName": "createContainer", "path": "/usr/bin/nvidia-cdi-hook", "args": ["nvidia-cdi-hook", "update-ldcache"]}]}}'
 for spec in /var/run/cdi/nvidia.json /etc/cdi/nvidia.json /etc/cdi/graft.yaml; do
-  echo "$foreign" >"$merged$spec"
+  echo "$foreign" >"$(inside "$spec")"
 done
 in_root dpkg --purge graft
 for spec in /var/run/cdi/graft.json /etc/cdi/graft.json; do
-  [ ! -e "$merged$spec" ] || { echo "purge left graft's $spec"; exit 1; }
+  [ ! -e "$(inside "$spec")" ] || { echo "purge left graft's $spec"; exit 1; }
 done
 for spec in /var/run/cdi/nvidia.json /etc/cdi/nvidia.json /etc/cdi/graft.yaml; do
-  [ "$(cat "$merged$spec")" = "$foreign" ] || { echo "purge changed or removed the foreign $spec"; exit 1; }
+  [ "$(cat "$(inside "$spec")")" = "$foreign" ] || { echo "purge changed or removed the foreign $spec"; exit 1; }
 done
 [ ! -e "$merged/etc/systemd/system/multi-user.target.wants/graft-cdi-refresh.path" ] ||
   { echo "purge left graft-cdi-refresh.path enabled"; exit 1; }
