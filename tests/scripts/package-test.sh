@@ -65,7 +65,7 @@ for file in ./usr/bin/graft ./etc/graft/graft.toml ./usr/share/containers/oci/ho
             ./usr/share/graft/policies/nvidia/nvidia.toml ./usr/share/man/man1/graft.1.gz \
             ./usr/share/bash-completion/completions/graft ./usr/share/zsh/vendor-completions/_graft \
             ./usr/share/graft/audit-record.schema.json \
-            ./lib/systemd/system/graft-cdi-refresh.service ./lib/systemd/system/graft-cdi-refresh.path \
+            ./usr/lib/systemd/system/graft-cdi-refresh.service ./usr/lib/systemd/system/graft-cdi-refresh.path \
             "./usr/lib/$multiarch/graft/plugins/"lib{devices,libraries,ipc,procfs,cgroup,ldcache}.so; do
   grep -qxF "$file" "$scratch/packaged" || fail "the package lacks $file"
 done
