@@ -52,7 +52,8 @@ std::string nothing_to_offer(const Inventory& inventory) {
 }
 
 // The host offers nothing: graft's old spec goes, another's stays; one line.
-Result<int> remove_stale_spec(const std::string& path, SpecOnDisk on_disk, const std::string& why) {
+Result<int> remove_stale_spec(const std::string& path, SpecOnDisk on_disk, const std::string& reason) {
+  std::string why = one_line(reason);
   if (on_disk == SpecOnDisk::foreign) {
     std::fprintf(stderr, "graft: %s; %s is not a spec graft wrote, left as it is\n", why.c_str(), path.c_str());
     return exit_ok;
