@@ -152,7 +152,28 @@ TEST_CASE("cdi refresh refuses to replace a spec graft did not write, in one lin
   auto result = run_refresh(refresh_driver_policy(), {"--output", path});
   CHECK(result.exit_code == 1);
   CHECK(refresh_read(path) == kRefreshForeignSpec);
-  CHECK(result.err == "graft: " + path + ": not a spec graft wrote (no graft cdi-hook in it); not replaced\n");
+  CHECK(result.err == "graft: " + path +
+                          ": not a spec graft wrote (no graft cdi-hook in it, nor hookless of kind nvidia.com/gpu); "
+                          "not replaced\n");
+}
+
+// A policy whose plans need no hook (mounts and nodes only) writes a spec
+// with none; graft knows it again by the kind it writes.
+TEST_CASE("cdi refresh replaces a spec with no hook of the kind it writes, and refuses one of another kind",
+          "[cdi][refresh]") {
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/graft.json";
+  const std::string hookless = R"({"cdiVersion": "0.5.0", "kind": "nvidia.com/gpu", "devices": []})";
+  refresh_write(path, hookless);
+  auto replaced = run_refresh(refresh_driver_policy(), {"--output", path});
+  INFO(replaced.err);
+  CHECK(replaced.exit_code == 0);
+  CHECK(cdi::written_by_graft(json::parse(refresh_read(path))));
+  const std::string other_kind = R"({"cdiVersion": "0.5.0", "kind": "example.com/gpu", "devices": []})";
+  refresh_write(path, other_kind);
+  auto refused = run_refresh(refresh_driver_policy(), {"--output", path});
+  CHECK(refused.exit_code == 1);
+  CHECK(refresh_read(path) == other_kind);
 }
 
 TEST_CASE("cdi refresh keeps a file current, so it refuses --output -", "[cdi][refresh]") {
@@ -171,4 +192,6 @@ TEST_CASE("a spec is graft's when a hook runs graft's cdi-hook, at spec or devic
   CHECK_FALSE(cdi::written_by_graft(json::parse(kRefreshForeignSpec)));
   CHECK_FALSE(cdi::written_by_graft({{"kind", "nvidia.com/gpu"}, {"devices", json::array()}}));
   CHECK_FALSE(cdi::written_by_graft(json::array()));
+  CHECK(cdi::runs_any_hook(json::parse(kRefreshForeignSpec)));
+  CHECK_FALSE(cdi::runs_any_hook({{"kind", "nvidia.com/gpu"}, {"devices", json::array()}}));
 }

@@ -20,6 +20,11 @@ namespace graft::cdi {
 // args[0] "graft" and a "cdi-hook" among them.
 bool written_by_graft(const nlohmann::json& document);
 
+// Whether any hook, spec-level or device-level, is in the spec. A spec
+// with none may still be graft's: a policy whose plans need no hook writes
+// one (`graft cdi refresh` then goes by its kind).
+bool runs_any_hook(const nlohmann::json& document);
+
 // A spec's text as its document: JSON, or else YAML (cdi_yaml.hpp).
 Result<nlohmann::json> parse_spec_text(const std::string& text);
 

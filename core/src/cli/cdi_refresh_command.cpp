@@ -23,21 +23,27 @@
 namespace graft::cli {
 namespace {
 
+using nlohmann::json;
+
 enum class SpecOnDisk { absent, graft, foreign };
 
-// What lies at `path` now: nothing, a spec graft wrote, or anything else
-// (a symlink, a file no spec parser reads, another's spec).
-Result<SpecOnDisk> spec_on_disk(const std::string& path) {
+// What lies at `path` now: nothing, a spec graft wrote (graft's hook in
+// it, or no hook at all and the `kind` this refresh writes), or anything
+// else (a symlink, a file no spec parser reads, another's spec).
+Result<SpecOnDisk> spec_on_disk(const std::string& path, const std::string& kind) {
   struct stat status {};
   if (::lstat(path.c_str(), &status) != 0) {
     if (errno == ENOENT) return SpecOnDisk::absent;
     return make_error("{}: {}", path, std::strerror(errno));
   }
   if (!S_ISREG(status.st_mode)) return SpecOnDisk::foreign;
-  auto text = read_file(path, 16 << 20, O_NOFOLLOW);
+  auto text = read_file(path, 16 << 20, O_NOFOLLOW | O_NONBLOCK);
   if (!text) return text.error();
   auto document = cdi::parse_spec_text(*text);
-  return document && cdi::written_by_graft(*document) ? SpecOnDisk::graft : SpecOnDisk::foreign;
+  if (!document || !document->is_object()) return SpecOnDisk::foreign;
+  if (cdi::written_by_graft(*document)) return SpecOnDisk::graft;
+  bool own_kind = document->value("kind", json()) == kind;
+  return own_kind && !cdi::runs_any_hook(*document) ? SpecOnDisk::graft : SpecOnDisk::foreign;
 }
 
 // Why the host has no spec to offer, or "" when it has a driver and a GPU.
@@ -91,14 +97,15 @@ Status make_spec_dir(const std::string& path) {
 Result<int> run_cdi_refresh(const GlobalOptions& global, const CdiGenerateOptions& options) {
   if (options.output.empty() || options.output == "-")
     return make_error("cdi refresh keeps a file current: give --output FILE");
-  auto on_disk = spec_on_disk(options.output);
-  if (!on_disk) return on_disk.error();
   auto host = read_host_for_spec(global, options);
   if (!host) return host.error();
+  auto on_disk = spec_on_disk(options.output, host->request.kind);
+  if (!on_disk) return on_disk.error();
   if (std::string why = nothing_to_offer(host->inventory); !why.empty())
     return remove_stale_spec(options.output, *on_disk, why);
   if (*on_disk == SpecOnDisk::foreign)
-    return make_error("{}: not a spec graft wrote (no graft cdi-hook in it); not replaced", options.output);
+    return make_error("{}: not a spec graft wrote (no graft cdi-hook in it, nor hookless of kind {}); not replaced",
+                      options.output, host->request.kind);
   auto spec = cdi::generate_spec(host->inventory, host->policy, host->request);
   if (!spec) return spec.error();
   auto text = checked_text(*spec, options);
