@@ -59,7 +59,11 @@ set(CPACK_COMPONENTS_GROUPING ONE_PER_GROUP)
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS OFF)
 set(CPACK_DEBIAN_GRAFT_PACKAGE_NAME graft)
 set(CPACK_DEBIAN_GRAFT_DESCRIPTION ${CPACK_PACKAGE_DESCRIPTION})
-set(CPACK_DEBIAN_GRAFT_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/debian/conffiles)
+# The maintainer scripts (cmake/debian/): the graft-cdi-refresh units are
+# enabled and started on install, stopped on removal; purge removes the CDI
+# specs graft generated, and only those.
+set(CPACK_DEBIAN_GRAFT_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/debian/conffiles
+    ${GRAFT_DEBIAN_DIR}/postinst ${GRAFT_DEBIAN_DIR}/prerm ${GRAFT_DEBIAN_DIR}/postrm)
 set(CPACK_DEBIAN_NVIDIA-COMPAT_PACKAGE_NAME graft-nvidia-compat)
 set(CPACK_DEBIAN_NVIDIA-COMPAT_DESCRIPTION
     "Docker 20.10 to 29.1 run `nvidia-container-runtime-hook prestart` for a

@@ -17,7 +17,9 @@
 # the installed graft runs, checks the shipped site policy, every doc path an
 # installed file names is installed, the man pages have FILES, SEE ALSO and
 # one command per EXAMPLES line (package-docs-test.sh), and graft hooks a
-# runc container (tests/e2e/package_install_test.cpp).
+# runc container (tests/e2e/package_install_test.cpp). Last, installed with
+# dpkg in a Debian 12 root of its own and purged: the graft-cdi-refresh units
+# are enabled, and purging removes the CDI specs graft wrote and no other.
 # Usage: package-test.sh BUILD_DIR E2E_TEST_BINARY
 set -euo pipefail
 build=$(realpath "$1") e2e=$2
@@ -83,6 +85,7 @@ for file in ./usr/bin/graft ./etc/graft/graft.toml ./usr/share/containers/oci/ho
             ./usr/share/graft/audit-record.schema.json \
             ./usr/share/doc/graft/{policy,cli,hooks,runtimes,cdi,migrating}.md \
             ./usr/share/doc/graft/{audit-record.schema,plan-schema,verify-schema}.json \
+            ./usr/lib/systemd/system/graft-cdi-refresh.service ./usr/lib/systemd/system/graft-cdi-refresh.path \
             "./usr/lib/$multiarch/graft/plugins/"lib{devices,libraries,ipc,procfs,cgroup,ldcache}.so; do
   grep -qxF "$file" "$scratch/packaged" || fail "the package lacks $file"
 done
@@ -209,6 +212,68 @@ done
 for key in driver_root dev_root proc_root sys_root run_root; do
   grep -qE "^# $key = " "$site_policy" || fail "the shipped graft.toml's [host] lacks $key"
 done
+
+# Installed with dpkg and purged, in the systemd test host's cached Debian 12
+# root under an overlay (nothing reaches the cache or this machine): the
+# units are enabled; the installed graft writes its spec to /var/run/cdi and
+# /etc/cdi for a fake GPU host; foreign specs lie beside them, one of them at
+# graft's own name; `dpkg --purge graft` removes graft's two and leaves the
+# rest byte for byte.
+purge_test() {
+  local rootfs merged=$scratch/purge/merged
+  rootfs=$(bash "$(dirname "$0")/systemd-host-rootfs.sh" "$root/usr/bin/graft" "$root/usr/bin/graft-runtime" \
+             "$root/usr/lib/$multiarch/graft/plugins" 2>"$scratch/rootfs.log") || {
+    [ $? -eq 77 ] && { echo "package-test: purge not checked: $(tail -n 1 "$scratch/rootfs.log")"; return 0; }
+    cat "$scratch/rootfs.log" >&2; fail "tests/scripts/systemd-host-rootfs.sh failed"; }
+  mkdir -p "$scratch/purge/upper" "$scratch/purge/work" "$merged"
+  cp "$deb" "$scratch/purge/graft.deb"
+  "$build/tests/graft-fake-host" "$scratch/purge/gpu-host" 2 >/dev/null
+  unshare --mount --propagation private bash -euo pipefail -s "$rootfs" "$scratch/purge" >"$scratch/purge.log" 2>&1 <<'INNER' ||
+rootfs=$1 work=$2 merged=$2/merged
+mount -t overlay overlay -o "lowerdir=$rootfs,upperdir=$work/upper,workdir=$work/work" "$merged"
+mount -t proc proc "$merged/proc"
+mount -t tmpfs tmpfs "$merged/dev" && mknod -m 666 "$merged/dev/null" c 1 3
+# The fake host at its own path inside, as its policy and links name it.
+mkdir -p "$merged$work/gpu-host" && mount --bind "$work/gpu-host" "$merged$work/gpu-host"
+cp "$work/graft.deb" "$merged/tmp/graft.deb"
+in_root() { chroot "$merged" "$@"; }
+# A path inside, seen from outside: the root's /var/run is a link to /run,
+# which outside would be this machine's own.
+inside() { echo "$merged${1/#\/var\/run\//\/run\/}"; }
+in_root dpkg -i /tmp/graft.deb
+for unit in graft-cdi-refresh.service graft-cdi-refresh.path; do
+  [ -L "$merged/etc/systemd/system/multi-user.target.wants/$unit" ] || { echo "$unit is not enabled"; exit 1; }
+done
+mkdir -p "$merged/srv"
+printf 'include = ["nvidia"]\n[host]\n' >"$merged/srv/policy.toml"
+for key in driver_root dev_root proc_root sys_root run_root; do
+  echo "$key = \"$work/gpu-host\"" >>"$merged/srv/policy.toml"
+done
+mkdir -p "$merged/run/cdi"
+in_root graft --policy /srv/policy.toml cdi generate --output /var/run/cdi/graft.json
+in_root graft --policy /srv/policy.toml cdi refresh --output /etc/cdi/graft.json
+for spec in /var/run/cdi/graft.json /etc/cdi/graft.json; do
+  [ -f "$(inside "$spec")" ] || { echo "the installed graft wrote no $spec"; exit 1; }
+done
+foreign='{"cdiVersion": "0.5.0", "kind": "nvidia.com/gpu", "devices": [], "containerEdits": {"hooks":
+  [{"hookName": "createContainer", "path": "/usr/bin/nvidia-cdi-hook", "args": ["nvidia-cdi-hook", "update-ldcache"]}]}}'
+for spec in /var/run/cdi/nvidia.json /etc/cdi/nvidia.json /etc/cdi/graft.yaml; do
+  echo "$foreign" >"$(inside "$spec")"
+done
+in_root dpkg --purge graft
+for spec in /var/run/cdi/graft.json /etc/cdi/graft.json; do
+  [ ! -e "$(inside "$spec")" ] || { echo "purge left graft's $spec"; exit 1; }
+done
+for spec in /var/run/cdi/nvidia.json /etc/cdi/nvidia.json /etc/cdi/graft.yaml; do
+  [ "$(cat "$(inside "$spec")")" = "$foreign" ] || { echo "purge changed or removed the foreign $spec"; exit 1; }
+done
+[ ! -e "$merged/etc/systemd/system/multi-user.target.wants/graft-cdi-refresh.path" ] ||
+  { echo "purge left graft-cdi-refresh.path enabled"; exit 1; }
+INNER
+    { cat "$scratch/purge.log" >&2; fail "install, generate and purge in a Debian root"; }
+  echo "package-test: dpkg -i enables the graft-cdi-refresh units; dpkg --purge removes graft's specs and no other"
+}
+purge_test
 
 # A hooked runc container with the installed graft and its plugins.
 GRAFT_E2E_INSTALLED_ROOT=$root "$e2e" "[package]" >"$scratch/e2e.log" 2>&1 ||

@@ -24,6 +24,24 @@ void add_cdi_hook_actions(CLI::App& command, CdiHookActions& actions) {
                      "A path the refreshed cache must list");
 }
 
+// What a spec holds and how it is written, for `generate` and `refresh` alike.
+void add_spec_options(CLI::App& command, CdiGenerateOptions& options) {
+  command.add_option("--format", options.format, "json or yaml")
+      ->check(CLI::IsMember({"json", "yaml"}))->capture_default_str();
+  command.add_option("--cdi-version", options.cdi_version,
+                     "auto (the lowest the spec needs) or a released version such as 0.5.0")
+      ->capture_default_str();
+  command.add_option("--kind", options.kind, "VENDOR/CLASS (default: the policy's [cdi] kind)");
+  command.add_option("--gpu-capabilities", options.gpu_capabilities,
+                     "What each GPU device carries beside the GPU: default (the policy's [defaults] "
+                     "capabilities, what a consumer naming only the GPU expects), none (least privilege: "
+                     "the GPU alone; ask for capability-<set> devices), or SET,SET "
+                     "(default: the policy's [cdi] gpu_capabilities)");
+  command.add_option("--host-root", options.host_root,
+                     "Read the host mounted at this directory; the spec names the host's own paths, "
+                     "so the policy and this graft must lie under it too");
+}
+
 }  // namespace
 
 void add_cdi_hook_command(CLI::App& app, CdiHookOptions& options) {
@@ -39,10 +57,12 @@ void add_cdi_hook_command(CLI::App& app, CdiHookOptions& options) {
   add_cdi_hook_actions(*command, options.actions);
 }
 
-void add_cdi_command(CLI::App& app, CdiGenerateOptions& options, std::string& validate_file) {
+void add_cdi_command(CLI::App& app, CdiCommandOptions& options) {
   auto* command = app.add_subcommand("cdi", "Write or check a CDI spec (" + doc_page("cdi.md") + ")");
   command->require_subcommand(1);
-  command->footer("Examples:\n  graft cdi generate --output /etc/cdi/graft.json\n  graft cdi validate /etc/cdi/graft.json");
+  command->footer(
+      "Examples:\n  graft cdi generate --output /etc/cdi/graft.json\n  graft cdi refresh\n"
+      "  graft cdi validate /etc/cdi/graft.json");
   auto* generate = command->add_subcommand("generate", "Write the CDI spec for this host's GPUs and capabilities");
   generate->footer(
       "Examples:\n"
@@ -53,25 +73,22 @@ void add_cdi_command(CLI::App& app, CdiGenerateOptions& options, std::string& va
       "  # from a pod that mounts the node at /host, running the node's own graft:\n"
       "  /host/opt/graft/current/bin/graft --policy /host/etc/graft/graft.toml \\\n"
       "      cdi generate --host-root /host --output /host/var/run/cdi/graft.json");
-  generate->add_option("--output", options.output, "File to write (replaced whole), or - for stdout")
+  generate->add_option("--output", options.generate.output, "File to write (replaced whole), or - for stdout")
       ->capture_default_str();
-  generate->add_option("--format", options.format, "json or yaml")
-      ->check(CLI::IsMember({"json", "yaml"}))->capture_default_str();
-  generate->add_option("--cdi-version", options.cdi_version,
-                       "auto (the lowest the spec needs) or a released version such as 0.5.0")
+  add_spec_options(*generate, options.generate);
+  auto* refresh = command->add_subcommand(
+      "refresh", "Keep a spec file current: write it when the host has a driver and a GPU, else remove "
+                 "graft's stale spec (the graft-cdi-refresh units run it)");
+  refresh->footer(
+      "Examples:\n"
+      "  graft cdi refresh                     # /var/run/cdi/graft.json\n"
+      "  graft cdi refresh --output /etc/cdi/graft.json");
+  refresh->add_option("--output", options.refresh.output, "File to keep current (replaced whole, or removed)")
       ->capture_default_str();
-  generate->add_option("--kind", options.kind, "VENDOR/CLASS (default: the policy's [cdi] kind)");
-  generate->add_option("--gpu-capabilities", options.gpu_capabilities,
-                       "What each GPU device carries beside the GPU: default (the policy's [defaults] "
-                       "capabilities, what a consumer naming only the GPU expects), none (least privilege: "
-                       "the GPU alone; ask for capability-<set> devices), or SET,SET "
-                       "(default: the policy's [cdi] gpu_capabilities)");
-  generate->add_option("--host-root", options.host_root,
-                       "Read the host mounted at this directory; the spec names the host's own paths, "
-                       "so the policy and this graft must lie under it too");
+  add_spec_options(*refresh, options.refresh);
   auto* validate = command->add_subcommand("validate", "Check a CDI spec file against the CDI rules");
   validate->footer("Example:\n  graft cdi validate /etc/cdi/graft.json");
-  validate->add_option("file", validate_file, "The spec (JSON or YAML)")->required();
+  validate->add_option("file", options.validate_file, "The spec (JSON or YAML)")->required();
 }
 
 }  // namespace graft::cli

@@ -11,6 +11,12 @@
 namespace graft::cli {
 
 void add_cdi_hook_command(CLI::App& app, CdiHookOptions& options);
-void add_cdi_command(CLI::App& app, CdiGenerateOptions& options, std::string& validate_file);
+// `cdi generate`, `cdi refresh` and `cdi validate`.
+struct CdiCommandOptions {
+  CdiGenerateOptions generate;
+  CdiGenerateOptions refresh{.output = "/var/run/cdi/graft.json"};
+  std::string validate_file;
+};
+void add_cdi_command(CLI::App& app, CdiCommandOptions& options);
 
 }  // namespace graft::cli

@@ -9,7 +9,7 @@
 #include "cdi/cdi_render.hpp"
 #include "cdi/device_links.hpp"
 #include "cdi/host_root.hpp"
-#include "cli/commands.hpp"
+#include "cli/cdi_spec_file.hpp"
 #include "graft/base/replace_file.hpp"
 
 namespace graft::cli {
@@ -69,7 +69,7 @@ Result<cdi::SpecRequest> spec_request(const GlobalOptions& global, const Policy&
 
 }  // namespace
 
-Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptions& options) {
+Result<HostForSpec> read_host_for_spec(const GlobalOptions& global, const CdiGenerateOptions& options) {
   auto policy = load_site_policy(global);
   if (!policy) return policy.error();
   auto request = spec_request(global, *policy, options);
@@ -77,19 +77,34 @@ Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptio
   policy->host = cdi::roots_under(policy->host, options.host_root);
   auto inventory = discover_inventory(*policy);
   if (!inventory) return inventory.error();
-  auto spec = cdi::generate_spec(*inventory, *policy, *request);
+  return HostForSpec{std::move(*policy), std::move(*request), std::move(*inventory)};
+}
+
+std::string render_spec(const cdi::Spec& spec, const CdiGenerateOptions& options) {
+  return options.format == "yaml" ? cdi::render_yaml(spec) : cdi::render_json(spec);
+}
+
+Status install_spec(const cdi::Spec& spec, const std::string& text, const CdiGenerateOptions& options) {
+  if (auto status = replace_file(options.output, text); !status) return status.error();
+  // An installed spec's nodes must be expressible to systemd (device_links.hpp).
+  if (auto linked = cdi::link_spec_device_numbers(spec, options.host_root); !linked) return linked.error();
+  // One line for the admin or the unit that ran it: what a runtime will now find.
+  std::fprintf(stderr, "graft: wrote %s: %zu devices of kind %s, cdiVersion %s\n", options.output.c_str(),
+               spec.devices.size(), spec.kind.c_str(), cdi::to_string(spec.version).c_str());
+  return ok_status();
+}
+
+Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptions& options) {
+  auto host = read_host_for_spec(global, options);
+  if (!host) return host.error();
+  auto spec = cdi::generate_spec(host->inventory, host->policy, host->request);
   if (!spec) return spec.error();
-  std::string text = options.format == "yaml" ? cdi::render_yaml(*spec) : cdi::render_json(*spec);
+  std::string text = render_spec(*spec, options);
   if (options.output == "-") {
     std::fputs(text.c_str(), stdout);
     return exit_ok;
   }
-  if (auto status = replace_file(options.output, text); !status) return status.error();
-  // An installed spec's nodes must be expressible to systemd (device_links.hpp).
-  if (auto linked = cdi::link_spec_device_numbers(*spec, options.host_root); !linked) return linked.error();
-  // One line for the admin or the unit that ran it: what a runtime will now find.
-  std::fprintf(stderr, "graft: wrote %s: %zu devices of kind %s, cdiVersion %s\n", options.output.c_str(),
-               spec->devices.size(), spec->kind.c_str(), cdi::to_string(spec->version).c_str());
+  if (auto installed = install_spec(*spec, text, options); !installed) return installed.error();
   return exit_ok;
 }
 

@@ -4,10 +4,8 @@
 // (cdi/cdi_yaml.hpp), the other format the CDI spec allows.
 #include <cstdio>
 
-#include <nlohmann/json.hpp>
-
 #include "cdi/cdi_validate.hpp"
-#include "cdi/cdi_yaml.hpp"
+#include "cdi/spec_origin.hpp"
 #include "cli/commands.hpp"
 #include "graft/base/bounded_read.hpp"
 
@@ -16,13 +14,9 @@ namespace graft::cli {
 Result<int> run_cdi_validate(const GlobalOptions&, const std::string& file) {
   auto text = read_file(file, 16 << 20);
   if (!text) return text.error();
-  auto document = nlohmann::json::parse(*text, nullptr, false);
-  if (document.is_discarded()) {
-    auto yaml = cdi::parse_yaml(*text);
-    if (!yaml) return yaml.error().context(file + ": neither JSON nor YAML");
-    document = std::move(*yaml);
-  }
-  auto problems = cdi::validate_spec(document);
+  auto document = cdi::parse_spec_text(*text);
+  if (!document) return document.error().context(file);
+  auto problems = cdi::validate_spec(*document);
   for (const auto& problem : problems) std::fprintf(stderr, "graft: %s: %s\n", file.c_str(), one_line(problem).c_str());
   if (!problems.empty()) return exit_error;
   std::printf("%s: valid CDI spec\n", file.c_str());

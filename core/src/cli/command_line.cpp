@@ -28,8 +28,8 @@ struct ParsedOptions {
   std::string inventory_format = "text";
   std::string hook_stage = "prestart";
   CdiHookOptions cdi_hook;
-  CdiGenerateOptions cdi_generate;
-  std::string cdi_validate_file;
+  CdiCommandOptions cdi;
+  std::string cdi_command;  // the `cdi` subcommand given
   std::string policy_command = "check";  // the `policy` subcommand given
   bool policy_check_offline = false;
   PolicyTestOptions policy_test;
@@ -296,7 +296,7 @@ const CommandEntry kCommands[] = {
     {"apply", [](CLI::App& app, ParsedOptions& p) { add_apply_command(app, p.apply); }},
     {"verify", [](CLI::App& app, ParsedOptions& p) { add_verify_command(app, p.verify); }},
     {"cdi-hook", [](CLI::App& app, ParsedOptions& p) { add_cdi_hook_command(app, p.cdi_hook); }},
-    {"cdi", [](CLI::App& app, ParsedOptions& p) { add_cdi_command(app, p.cdi_generate, p.cdi_validate_file); }},
+    {"cdi", [](CLI::App& app, ParsedOptions& p) { add_cdi_command(app, p.cdi); }},
     {"log", [](CLI::App& app, ParsedOptions& p) { add_log_command(app, p.log); }},
     {"runtime", [](CLI::App& app, ParsedOptions& p) { add_runtime_command(app, p.runtime_configure); }},
     {"completion",
@@ -325,9 +325,11 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
   if (name == "hook")
     return [s = parsed.hook_stage](const GlobalOptions& g) { return run_hook(g, s); };
   if (name == "cdi") {
-    if (parsed.cdi_validate_file.empty())
-      return [o = parsed.cdi_generate](const GlobalOptions& g) { return run_cdi_generate(g, o); };
-    return [f = parsed.cdi_validate_file](const GlobalOptions& g) { return run_cdi_validate(g, f); };
+    if (parsed.cdi_command == "refresh")
+      return [o = parsed.cdi.refresh](const GlobalOptions& g) { return run_cdi_refresh(g, o); };
+    if (parsed.cdi_command == "validate")
+      return [f = parsed.cdi.validate_file](const GlobalOptions& g) { return run_cdi_validate(g, f); };
+    return [o = parsed.cdi.generate](const GlobalOptions& g) { return run_cdi_generate(g, o); };
   }
   if (name == "cdi-hook")
     return [o = parsed.cdi_hook](const GlobalOptions& g) { return run_cdi_hook(g, o); };
@@ -398,6 +400,7 @@ CommandLine parse_command_line(int given_argc, char** given_argv) {
     return line;
   }
   if (command->get_name() == "policy") parsed.policy_command = command->get_subcommands().front()->get_name();
+  if (command->get_name() == "cdi") parsed.cdi_command = command->get_subcommands().front()->get_name();
   line.command = chosen(command->get_name(), parsed);
   return line;
 }

@@ -76,7 +76,7 @@ struct CdiHookOptions {
   CdiHookActions actions;
 };
 
-// `graft cdi generate`.
+// `graft cdi generate` and `graft cdi refresh`.
 struct CdiGenerateOptions {
   std::string output = "-";
   std::string format = "json";
@@ -142,6 +142,9 @@ Result<int> run_hook(const GlobalOptions& global, const std::string& stage);
 Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options);
 Result<int> run_verify(const GlobalOptions& global, const VerifyOptions& options);
 Result<int> run_cdi_generate(const GlobalOptions& global, const CdiGenerateOptions& options);
+// Writes the spec when the host has a driver and a GPU, else removes graft's
+// stale spec at --output with one line and exit 0 (cdi_refresh_command.cpp).
+Result<int> run_cdi_refresh(const GlobalOptions& global, const CdiGenerateOptions& options);
 Result<int> run_cdi_validate(const GlobalOptions& global, const std::string& file);
 Result<int> run_cdi_hook(const GlobalOptions& global, const CdiHookOptions& options);
 Result<int> run_log(const GlobalOptions& global, const LogOptions& options);
