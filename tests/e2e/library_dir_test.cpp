@@ -50,7 +50,8 @@ ProbedContainer run_through_graft_runtime(BundleSpec spec, const std::string& po
     result.run = graft::testing::run_command({GRAFT_RUNTIME_BINARY, "--graft-policy", policy, "--root",
                                               state.path(), "run", "--bundle", bundle.path(), result.id});
     read_probe_output(result, "graft-runtime");
-    (void)graft::testing::run_command({runtime_path(Runtime::runc), "--root", state.path(), "delete", "-f", result.id});
+    (void)graft::testing::run_command(
+        {runtime_path(Runtime::runc), "--root", state.path(), "delete", "-f", result.id});
   }
   result.leaked_mounts = mounts.added();
   result.mount_count_change = mounts.count_change();
@@ -87,7 +88,8 @@ TEST_CASE("a busybox root with an empty multiarch directory and no debian_versio
   CHECK(planned == kBusyboxLibDir);
   std::string mode = GENERATE("hook", "declarative");
   INFO("graft-runtime mode " << mode);
-  std::string policy = write_policy("libdir-shim-" + mode, "[runtime]\nmode = \"" + mode +
-                                                               "\"\n[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n");
+  std::string policy = write_policy(
+      "libdir-shim-" + mode,
+      "[runtime]\nmode = \"" + mode + "\"\n[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n");
   check_libraries_in(run_through_graft_runtime(busybox_gpu1(), policy), planned);
 }

@@ -40,7 +40,9 @@ struct LayoutImage {
   LayoutImage() { fixture::make_dirs(root() + "/etc"); }
   std::string root() const { return dir.path() + "/rootfs"; }
   void directory(const std::string& path) const { fixture::make_dirs(root() + path); }
-  void file(const std::string& path, std::string_view text) const { fixture::write_file(root() + path, text); }
+  void file(const std::string& path, std::string_view text) const {
+    fixture::write_file(root() + path, text);
+  }
 };
 
 // The plan for one GPU with compute and 32-bit copies in this image.
@@ -86,7 +88,8 @@ TEST_CASE("an image with /etc/debian_version but no multiarch directory gets the
 TEST_CASE("an image without a multiarch directory gets the first existing directory its ld.so.conf names",
           "[image_layout]") {
   LayoutImage image;
-  image.file("/etc/ld.so.conf", "# the site's libraries\n/opt/missing/lib\n  /opt/site/lib/  # trailing\n/usr/lib64\n");
+  image.file("/etc/ld.so.conf",
+             "# the site's libraries\n/opt/missing/lib\n  /opt/site/lib/  # trailing\n/usr/lib64\n");
   image.directory("/opt/site/lib");
   image.directory("/usr/lib64");
   Plan plan = layout_plan(image);
@@ -162,6 +165,24 @@ TEST_CASE("an included FIFO or device node is skipped unopened, and the next fil
   auto start = std::chrono::steady_clock::now();
   CHECK(layout_plan(image).lib_dir == "/opt/c");
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+}
+
+TEST_CASE("an ld.so.conf that is a FIFO is not opened, and the ld.so.cache decides", "[image_layout]") {
+  LayoutImage image;
+  REQUIRE(::mkfifo((image.root() + "/etc/ld.so.conf").c_str(), 0644) == 0);
+  image.file("/etc/ld.so.cache", layout_cache_naming("/opt/libc/libc.so.6"));
+  image.directory("/opt/libc");
+  auto start = std::chrono::steady_clock::now();
+  CHECK(layout_plan(image).lib_dir == "/opt/libc");
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+}
+
+TEST_CASE("a malformed ld.so.cache names nothing, and the image gets /usr/lib64", "[image_layout]") {
+  LayoutImage image;
+  std::string cache = layout_cache_naming("/opt/libc/libc.so.6");
+  image.file("/etc/ld.so.cache", cache.substr(0, cache.size() / 2));  // cut short
+  image.directory("/opt/libc");
+  CHECK(layout_plan(image).lib_dir == "/usr/lib64");
 }
 
 TEST_CASE("an ld.so.conf larger than 64 KiB is not read", "[image_layout]") {

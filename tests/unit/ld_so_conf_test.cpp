@@ -18,8 +18,10 @@ std::vector<std::string> ld_so_conf_values(std::string_view text, bool include) 
 
 }  // namespace
 
-TEST_CASE("ld.so.conf lines are directories, with comments, blanks and hwcap lines left out", "[ld_so_conf]") {
-  auto dirs = ld_so_conf_values("# site\n\n  /opt/a/  \n/opt/b # why\nhwcap 1 nosegneg\n/opt/c=libc6\r\n", false);
+TEST_CASE("ld.so.conf lines are directories, with comments, blanks and hwcap lines left out",
+          "[ld_so_conf]") {
+  auto dirs =
+      ld_so_conf_values("# site\n\n  /opt/a/  \n/opt/b # why\nhwcap 1 nosegneg\n/opt/c=libc6\r\n", false);
   CHECK(dirs == std::vector<std::string>{"/opt/a", "/opt/b", "/opt/c"});
 }
 

@@ -64,8 +64,9 @@ TEST_CASE("graft plan without a rootfs says the image decides and which director
   if (!lib_dir_host().host.device_nodes_created()) GRAFT_SKIP("device nodes need root");
   auto result = plan_for_rootfs("", "text");
   REQUIRE(result.exit_code == 0);
-  CHECK_THAT(result.out, Catch::Contains("library dir " + fixture::FakeHost::lib_dir() +
-                                         ": no rootfs given: assumed the multiarch directory; the image decides"));
+  CHECK_THAT(result.out,
+             Catch::Contains("library dir " + fixture::FakeHost::lib_dir() +
+                             ": no rootfs given: assumed the multiarch directory; the image decides"));
 }
 
 TEST_CASE("the JSON plan carries the library directory's reason beside the directory", "[cli][lib_dir]") {

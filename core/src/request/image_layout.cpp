@@ -83,7 +83,8 @@ std::optional<LibraryDir> ld_cache_dir(int root_fd) {
 LibraryDir native_lib_dir(int root_fd) {
   if (auto dir = multiarch_dir(root_fd, multiarch, "the image's multiarch directory")) return *dir;
   if (exists_in_image(root_fd, "/etc/debian_version"))
-    return {usr_multiarch, "no multiarch directory in the image, but /etc/debian_version: a Debian loader searches it"};
+    return {usr_multiarch,
+            "no multiarch directory in the image, but /etc/debian_version: a Debian loader searches it"};
   if (auto dir = ld_so_conf_dir(root_fd)) return *dir;
   if (auto dir = ld_cache_dir(root_fd)) return *dir;
   return {"/usr/lib64", "no multiarch directory in the image, and its ld.so.conf and ld.so.cache name none"};
