@@ -69,6 +69,17 @@ TEST_CASE("graft plan without a rootfs says the image decides and which director
                              ": no rootfs given: assumed the multiarch directory; the image decides"));
 }
 
+TEST_CASE("graft plan --rootfs naming no directory says the rootfs cannot be opened, not that the image "
+          "lacks a multiarch directory",
+          "[cli][lib_dir]") {
+  if (!lib_dir_host().host.device_nodes_created()) GRAFT_SKIP("device nodes need root");
+  std::string missing = lib_dir_host().host.path("/no-such-rootfs");
+  auto result = plan_for_rootfs(missing, "text");
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("library dir /usr/lib64: the rootfs " + missing +
+                                         " cannot be opened (No such file or directory)"));
+}
+
 TEST_CASE("the JSON plan carries the library directory's reason beside the directory", "[cli][lib_dir]") {
   if (!lib_dir_host().host.device_nodes_created()) GRAFT_SKIP("device nodes need root");
   auto result = plan_for_rootfs(lib_dir_rootfs("busybox-json", false), "json");

@@ -15,6 +15,8 @@
 // (image_file.hpp, ld_so_conf.hpp, graft_base's ld cache parser).
 #include <fcntl.h>
 
+#include <cerrno>
+#include <cstring>
 #include <optional>
 
 #include "files/image_file.hpp"
@@ -104,7 +106,13 @@ LibraryDir lib32_dir(int root_fd, const LibraryDir& native) {
 ImageLayout read_image_layout(const std::string& rootfs) {
   ImageLayout layout{.known = true};
   UniqueFd root(::open(rootfs.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-  // Without a root fd every lookup fails, and the rule ends at /usr/lib64.
+  if (!root.valid()) {
+    // Nothing of the image can be read: say so rather than blame its layout.
+    std::string why = "the rootfs " + rootfs + " cannot be opened (" + std::strerror(errno) + ")";
+    layout.lib_dir = {"/usr/lib64", why};
+    layout.lib32_dir = {"/usr/lib32", why};
+    return layout;
+  }
   layout.lib_dir = native_lib_dir(root.get());
   layout.lib32_dir = lib32_dir(root.get(), layout.lib_dir);
   return layout;
