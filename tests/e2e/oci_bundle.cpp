@@ -34,6 +34,8 @@ void make_rootfs(const std::string& root, ImageLayout layout) {
     fixture::write_file(root + "/etc/ld.so.conf.d/x86_64-linux-gnu.conf",
                         "/usr/local/lib/x86_64-linux-gnu\n/lib/x86_64-linux-gnu\n/usr/lib/x86_64-linux-gnu\n");
     fixture::make_dirs(root + "/usr/lib/x86_64-linux-gnu");
+  } else if (layout == ImageLayout::busybox) {
+    fixture::make_dirs(root + "/usr/lib/x86_64-linux-gnu");  // empty: no debian_version, no ld.so.conf
   } else {
     fixture::write_file(root + "/etc/redhat-release", "Rocky Linux release 9.4 (Blue Onyx)\n");
     fixture::write_file(root + "/etc/ld.so.conf", "include ld.so.conf.d/*.conf\n");

@@ -1,6 +1,7 @@
 // An OCI bundle built in code: a busybox root filesystem laid out like a
-// Debian image (etc/debian_version, libraries in /usr/lib/x86_64-linux-gnu)
-// or like a lib64 distribution (/usr/lib64), with the host's static ldconfig
+// Debian image (etc/debian_version, libraries in /usr/lib/x86_64-linux-gnu),
+// like a lib64 distribution (/usr/lib64), or like a bare busybox image (an
+// empty /usr/lib/x86_64-linux-gnu and nothing else), with the host's static ldconfig
 // so `ldconfig -p` works inside, and a config.json like `runc spec` writes,
 // optionally with graft as its prestart hook. A hostile image can be built
 // too: entries removed, symlinks, FIFOs, device nodes and wrong types planted.
@@ -16,7 +17,7 @@
 
 namespace graft::e2e {
 
-enum class ImageLayout { debian, lib64 };
+enum class ImageLayout { debian, lib64, busybox };
 
 // An entry a hostile image plants where graft will look (tests/e2e/hostile_image.hpp).
 enum class PlantedKind { symlink, fifo, char_device, directory, file };

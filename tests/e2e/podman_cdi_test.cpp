@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 
@@ -118,6 +119,29 @@ TEST_CASE("podman 4.3.1 runs a container with GPU 1 alone from graft's CDI spec,
   // mask, GPU 1's procfs directory) and GPU 1's (compute's and utility's
   // links, the ld cache).
   CHECK(audit_records(container.id, "applied").size() == 2);
+}
+
+TEST_CASE("an image without a multiarch directory or /etc/debian_version gets GPU 1's libraries from graft's CDI "
+          "spec in the multiarch directory the spec names, and its ld cache finds libcuda.so.1 there",
+          "[podman][cdi][lib_dir]") {
+  GRAFT_SKIP_IF(podman_skip_reason());
+  std::string kind = unique_kind();
+  InstalledSpec installed(gpu_host().policy, kind);
+  INFO(installed.result().err);
+  REQUIRE(installed.result().exit_code == 0);
+  BundleSpec spec = gpu1_default_capabilities();
+  spec.layout = ImageLayout::lib64;
+  auto container = run_podman_cdi(kind, {"1"}, spec);
+  require_ran_cleanly(container);
+  INFO("container output:\n" << container.run.out);
+  // The hook would choose /usr/lib64 for this image, and says so; a spec
+  // written with no image cannot (docs/cdi.md, "Image layout").
+  CHECK(container.plan.at("lib_dir") == "/usr/lib64");
+  const auto& cache = container.report.subjects("ldcache");
+  CHECK(std::any_of(cache.begin(), cache.end(), [](const std::string& line) {
+    return line.find("libcuda.so.1") != std::string::npos &&
+           line.find("=> /usr/lib/x86_64-linux-gnu/libcuda.so.1") != std::string::npos;
+  }));
 }
 
 TEST_CASE("podman runs a container with all alone from graft's CDI spec, and it gets every GPU and the default "

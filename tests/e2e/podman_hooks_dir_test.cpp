@@ -92,6 +92,21 @@ TEST_CASE("podman with the shipped hooks.d file gives a container asking for GPU
   check_exactly_the_plan(container);
 }
 
+TEST_CASE("podman with the shipped hooks.d file puts a bare busybox root's libraries in its empty multiarch "
+          "directory, as graft plan --rootfs says",
+          "[podman][lib_dir]") {
+  GRAFT_SKIP_IF(podman_skip_reason());
+  fixture::TempDir hooks("graft-e2e-hooks-");
+  write_hooks_dir(hooks.path(), gpu_host().policy);
+  BundleSpec spec = gpu1_compute_utility();
+  spec.layout = ImageLayout::busybox;  // no /etc/debian_version, no ld.so.conf
+  auto container = run_podman_probed(hooks.path(), spec);
+  require_ran_cleanly(container);
+  CHECK(container.plan.at("lib_dir") == "/usr/lib/x86_64-linux-gnu");
+  check_planned_libraries(container);
+  check_exactly_the_plan(container);
+}
+
 TEST_CASE("podman with the shipped hooks.d file leaves a container that asks for no GPU untouched", "[podman]") {
   GRAFT_SKIP_IF(podman_skip_reason());
   fixture::TempDir hooks("graft-e2e-hooks-");

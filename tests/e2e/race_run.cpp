@@ -33,8 +33,8 @@ std::string link_value(LinkForm form, const RaceTarget& target) {
 }
 
 // Where the planner puts the libraries: the multiarch directory when the
-// image has /etc/debian_version, else /usr/lib64. The image decides, and an
-// image that flips /etc can make graft see either.
+// image has it (or /etc/debian_version), else /usr/lib64. The image decides,
+// and an image that flips /usr or /etc can make graft see either.
 constexpr const char* kLibraryDirs[] = {"/usr/lib/x86_64-linux-gnu", "/usr/lib64"};
 constexpr const char* kLibrary = "libcuda.so.560.35.03";
 constexpr const char* kSoname = "libcuda.so.1";

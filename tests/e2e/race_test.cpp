@@ -10,7 +10,8 @@
 // docs/security.md, "race-outcome|<target>|<form>|runs=N|injected=I|
 // refused=R|escapes=E|swaps=S|lib64=B" (E: runs where anything reached
 // outside the root; B: injections into /usr/lib64 because graft's layout
-// check found no /etc/debian_version while /etc was swapped, counted within
+// check found neither the multiarch directory nor /etc/debian_version while
+// /usr or /etc was swapped, counted within
 // I), then one
 // "race-refusal|<target>|<form>|count|line" per distinct refusal line.
 #include <catch2/catch.hpp>
@@ -42,7 +43,7 @@ const RaceTarget kFirmware{"/lib/firmware/nvidia/560.35.03", "/firmware",
 struct RaceTally {
   int runs = 0;
   int injected = 0;
-  int lib64 = 0;             // of those: libraries in /usr/lib64 (the layout check saw no Debian)
+  int lib64 = 0;             // of those: libraries in /usr/lib64 (the layout check saw no multiarch directory)
   int refused = 0;
   int escapes = 0;
   long swaps = 0;

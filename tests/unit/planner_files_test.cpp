@@ -38,16 +38,20 @@ TEST_CASE("a library whose file name is its soname gets no link", "[planner]") {
   CHECK_FALSE(has_target(plan, ActionKind::symlink, plan.lib_dir + "/libgpu-video.so.1"));
 }
 
-TEST_CASE("libraries go to the multiarch directory without a rootfs or in a Debian-like image, to lib64 otherwise",
+TEST_CASE("libraries go to the multiarch directory without a rootfs, to the image's directory otherwise",
           "[planner]") {
   Request other = audit_request();
-  other.layout = {.debian_like = false, .known = true};
+  other.layout = {.known = true,
+                  .lib_dir = {"/usr/lib64", "no multiarch directory in the image"},
+                  .lib32_dir = {"/usr/lib32", "no 32-bit multiarch directory in the image"}};
   Plan unknown = plan_with_sets({"compute"});
   Plan rpm_like = planned(planning_host().build(), granting({0}, {"compute"}), planning_policy(), other);
   CHECK(unknown.lib_dir.starts_with("/usr/lib/"));
   CHECK(unknown.lib_dir.ends_with("-linux-gnu"));
+  CHECK_THAT(unknown.lib_dir_reason, Catch::Contains("no rootfs given"));
   CHECK(rpm_like.lib_dir == "/usr/lib64");
   CHECK(rpm_like.lib32_dir == "/usr/lib32");
+  CHECK(rpm_like.lib_dir_reason == "no multiarch directory in the image");
   CHECK(has_target(rpm_like, ActionKind::bind_mount, "/usr/lib64/libgpu-compute.so.1.0"));
 }
 

@@ -68,25 +68,29 @@ TEST_CASE("an absolute root path is used as is", "[request]") {
   CHECK(request->rootfs == "/srv/rootfs");
 }
 
-TEST_CASE("a rootfs with /etc/debian_version is Debian-like", "[request]") {
+TEST_CASE("a rootfs with /etc/debian_version and no multiarch directory still gets the multiarch directory",
+          "[request]") {
   Bundle bundle;
   std::filesystem::create_directories(bundle.dir.path() + "/rootfs/etc");
   auto before = bundle.read(R"({"root":{"path":"rootfs"}})");
   std::ofstream(bundle.dir.path() + "/rootfs/etc/debian_version") << "12\n";
   auto after = bundle.read(R"({"root":{"path":"rootfs"}})");
-  CHECK_FALSE(before->layout.debian_like);
-  CHECK(after->layout.debian_like);
+  CHECK(before->layout.lib_dir.path == "/usr/lib64");
+  CHECK(after->layout.lib_dir.path.ends_with("-linux-gnu"));
 }
 
 TEST_CASE("an image symlink cannot make the layout check look at the host", "[request]") {
   Bundle bundle;
   std::filesystem::create_directories(bundle.dir.path() + "/rootfs");
-  // On the host /etc exists (with or without debian_version); inside the
-  // root the link resolves to the rootfs's own /etc, which is empty.
+  // On the host /etc and /usr/lib exist (with or without debian_version, a
+  // multiarch directory, an ld.so.conf); inside the root the links resolve
+  // to the rootfs's own, which do not exist.
   std::filesystem::create_directory_symlink("/etc", bundle.dir.path() + "/rootfs/etc");
+  std::filesystem::create_directory_symlink("/usr", bundle.dir.path() + "/rootfs/usr");
+  std::filesystem::create_directory_symlink("/lib", bundle.dir.path() + "/rootfs/lib");
   auto request = bundle.read(R"({"root":{"path":"rootfs"}})");
   REQUIRE(request);
-  CHECK_FALSE(request->layout.debian_like);
+  CHECK(request->layout.lib_dir.path == "/usr/lib64");
 }
 
 TEST_CASE("renames elsewhere on the host never make the layout check miss /etc/debian_version",

@@ -15,22 +15,14 @@
 namespace graft {
 namespace {
 
-#if defined(__x86_64__)
-constexpr const char* multiarch = "x86_64-linux-gnu";
-constexpr const char* multiarch32 = "i386-linux-gnu";
-#elif defined(__aarch64__)
-constexpr const char* multiarch = "aarch64-linux-gnu";
-constexpr const char* multiarch32 = "arm-linux-gnueabihf";
-#else
-#error "unsupported architecture: add its multiarch names"
-#endif
-
-// Debian-like images use multiarch directories; others the lib64 convention.
-// Without a rootfs (audits) the Debian layout is assumed and said so.
+// The image's layout decides (request/image_layout.cpp); without a rootfs
+// (audits, CDI) the multiarch layout is assumed and the reason says so.
 void choose_lib_dirs(const Request& request, Plan& plan) {
-  bool debian_like = !request.layout.known || request.layout.debian_like;
-  plan.lib_dir = debian_like ? std::string("/usr/lib/") + multiarch : "/usr/lib64";
-  plan.lib32_dir = debian_like ? std::string("/usr/lib/") + multiarch32 : "/usr/lib32";
+  ImageLayout layout = request.layout.known ? request.layout : assumed_image_layout();
+  plan.lib_dir = layout.lib_dir.path;
+  plan.lib_dir_reason = layout.lib_dir.reason;
+  plan.lib32_dir = layout.lib32_dir.path;
+  plan.lib32_dir_reason = layout.lib32_dir.reason;
 }
 
 void add_library(const Library& library, const std::string& dir, const Provenance& provenance,

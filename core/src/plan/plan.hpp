@@ -66,6 +66,8 @@ struct Plan {
   std::vector<GrantedDevice> devices;
   std::string lib_dir;    // container library dir chosen for this image
   std::string lib32_dir;
+  std::string lib_dir_reason;    // why: "the image's multiarch directory"
+  std::string lib32_dir_reason;
   std::vector<Action> actions;  // deterministic order
   std::vector<std::string> warnings;
 };

@@ -112,6 +112,8 @@ json render_plan_json(const Plan& plan) {
           {"inject", plan.inject},
           {"lib_dir", plan.lib_dir},
           {"lib32_dir", plan.lib32_dir},
+          {"lib_dir_reason", plan.lib_dir_reason},
+          {"lib32_dir_reason", plan.lib32_dir_reason},
           {"decisions", render_decisions_json(plan)},
           {"actions", actions},
           {"warnings", plan.warnings}};

@@ -102,6 +102,20 @@ void render_decisions(const Plan& plan, std::string& out) {
     line(out, "REFUSED", intent.refusal->text, intent.refusal->origin.brief());
 }
 
+bool uses_dir(const Plan& plan, const std::string& dir) {
+  return std::any_of(plan.actions.begin(), plan.actions.end(),
+                     [&](const Action& action) { return action.target.starts_with(dir + "/"); });
+}
+
+// Which library directory the image got, and why: the one choice in a plan
+// that depends on the image rather than on the policy.
+void render_lib_dirs(const Plan& plan, std::string& out) {
+  if (!plan.lib_dir.empty() && uses_dir(plan, plan.lib_dir))
+    out += fmt::format("library dir {}: {}\n", plan.lib_dir, plan.lib_dir_reason);
+  if (!plan.lib32_dir.empty() && uses_dir(plan, plan.lib32_dir))
+    out += fmt::format("library dir (32-bit) {}: {}\n", plan.lib32_dir, plan.lib32_dir_reason);
+}
+
 }  // namespace
 
 std::string render_plan_text(const Plan& plan) {
@@ -109,6 +123,7 @@ std::string render_plan_text(const Plan& plan) {
                                 plan.bundle.empty() ? "" : " (bundle " + plan.bundle + ")",
                                 plan.driver_version.empty() ? "none" : plan.driver_version);
   render_decisions(plan, out);
+  render_lib_dirs(plan, out);
   // Group by what brought each action, keeping first-appearance order.
   std::vector<std::string> groups;
   std::map<std::string, std::vector<const Action*>> by_group;

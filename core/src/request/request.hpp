@@ -20,10 +20,18 @@ struct RequestMount {
   std::vector<std::string> options;
 };
 
+// Where the image's own loader looks for libraries, and why graft thinks so
+// (core/src/request/image_layout.cpp has the rule).
+struct LibraryDir {
+  std::string path;    // "/usr/lib/x86_64-linux-gnu"
+  std::string reason;  // "the image's multiarch directory"
+};
+
 // Facts about the image's filesystem layout that decide where files go.
 struct ImageLayout {
-  bool debian_like = true;  // /etc/debian_version exists: multiarch lib dirs
-  bool known = false;       // false when planning without a rootfs
+  bool known = false;  // false when planning without a rootfs: dirs empty
+  LibraryDir lib_dir;
+  LibraryDir lib32_dir;
 };
 
 struct Request {
@@ -54,8 +62,15 @@ Result<Request> request_from_bundle(const std::string& bundle, const std::string
 // Errors do not name a file.
 Result<Request> parse_bundle_config(std::string_view text, const std::string& bundle);
 
-// Looks inside the (untrusted) rootfs for what decides library directories.
+// Looks inside the (untrusted) rootfs for the directories its loader uses:
+// its multiarch directory, else one its ld.so.conf or ld.so.cache names,
+// else /usr/lib64 (image_layout.cpp). A few syscalls when the multiarch
+// directory exists, as in nearly every image.
 ImageLayout read_image_layout(const std::string& rootfs);
+
+// What a plan without a rootfs assumes: the multiarch directories, with a
+// reason saying that the image decides.
+ImageLayout assumed_image_layout();
 
 struct OciState;
 

@@ -154,10 +154,6 @@ Result<Request> parse_config(const json& config, const std::string& bundle) {
 
 }  // namespace
 
-ImageLayout read_image_layout(const std::string& rootfs) {
-  return {.debian_like = exists_in_root(rootfs, "/etc/debian_version"), .known = true};
-}
-
 Result<Request> parse_bundle_config(std::string_view text, const std::string& bundle) {
   json config = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (config.is_discarded()) return make_error("not valid JSON");
