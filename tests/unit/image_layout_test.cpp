@@ -85,16 +85,37 @@ TEST_CASE("an image with /etc/debian_version but no multiarch directory gets the
   CHECK(layout_plan(image).lib_dir == kLayoutMultiarch);
 }
 
-TEST_CASE("an image without a multiarch directory gets the first existing directory its ld.so.conf names",
+TEST_CASE("an image with /usr/lib64 gets it, even when its ld.so.conf names another directory first",
+          "[image_layout]") {
+  LayoutImage image;
+  image.file("/etc/ld.so.conf", "include ld.so.conf.d/*.conf\n");
+  image.file("/etc/ld.so.conf.d/mysql-x86_64.conf", "/usr/lib64/mysql\n");
+  image.directory("/usr/lib64/mysql");
+  Plan plan = layout_plan(image);
+  CHECK(plan.lib_dir == "/usr/lib64");
+  CHECK_THAT(plan.lib_dir_reason, Catch::Contains("a lib64 loader's default directory"));
+}
+
+TEST_CASE("an image without a multiarch directory or /usr/lib64 gets the first existing directory its "
+          "ld.so.conf names",
           "[image_layout]") {
   LayoutImage image;
   image.file("/etc/ld.so.conf",
              "# the site's libraries\n/opt/missing/lib\n  /opt/site/lib/  # trailing\n/usr/lib64\n");
   image.directory("/opt/site/lib");
-  image.directory("/usr/lib64");
   Plan plan = layout_plan(image);
   CHECK(plan.lib_dir == "/opt/site/lib");
   CHECK(plan.lib32_dir == "/usr/lib32");
+}
+
+TEST_CASE("where the image's ld.so.cache finds libc.so.6 wins over a directory its ld.so.conf adds",
+          "[image_layout]") {
+  LayoutImage image;
+  image.file("/etc/ld.so.conf", "/opt/extra\n");
+  image.file("/etc/ld.so.cache", layout_cache_naming("/opt/libc/libc.so.6"));
+  image.directory("/opt/extra");
+  image.directory("/opt/libc");
+  CHECK(layout_plan(image).lib_dir == "/opt/libc");
 }
 
 TEST_CASE("an image whose ld.so.conf names /usr/lib64 gets /usr/lib64", "[image_layout]") {

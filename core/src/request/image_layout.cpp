@@ -5,10 +5,14 @@
 //      when that is a directory;
 //   2. the multiarch directory anyway when /etc/debian_version exists: a
 //      Debian-built loader searches it without being told;
-//   3. the first existing directory its /etc/ld.so.conf (or a file that
-//      includes) names;
+//   3. its /usr/lib64, when that is a directory: a lib64 loader's own
+//      default directory (Fedora, RHEL, SUSE), whatever ld.so.conf adds;
 //   4. the directory its /etc/ld.so.cache finds the native libc.so.6 in;
-//   5. /usr/lib64.
+//   5. the first existing directory its /etc/ld.so.conf (or a file that
+//      includes) names: a site's own loader layout;
+//   6. /usr/lib64.
+// ld.so.conf comes last of the image's files because it names the extra
+// directories (an RPM's /usr/lib64/mysql), not the loader's own.
 // 32-bit copies go beside a multiarch directory, else to the image's 32-bit
 // multiarch directory when it has one, else to /usr/lib32. Everything here
 // is read from a hostile image: inside its root, typed and bounded
@@ -87,9 +91,11 @@ LibraryDir native_lib_dir(int root_fd) {
   if (exists_in_image(root_fd, "/etc/debian_version"))
     return {usr_multiarch,
             "no multiarch directory in the image, but /etc/debian_version: a Debian loader searches it"};
-  if (auto dir = ld_so_conf_dir(root_fd)) return *dir;
+  if (is_image_dir(root_fd, "/usr/lib64"))
+    return {"/usr/lib64", "no multiarch directory in the image; its /usr/lib64, a lib64 loader's default directory"};
   if (auto dir = ld_cache_dir(root_fd)) return *dir;
-  return {"/usr/lib64", "no multiarch directory in the image, and its ld.so.conf and ld.so.cache name none"};
+  if (auto dir = ld_so_conf_dir(root_fd)) return *dir;
+  return {"/usr/lib64", "no multiarch directory in the image, and its ld.so.cache and ld.so.conf name none"};
 }
 
 LibraryDir lib32_dir(int root_fd, const LibraryDir& native) {
