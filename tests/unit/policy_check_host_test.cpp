@@ -64,7 +64,9 @@ TEST_CASE("the shipped policy passes graft policy check against the fake host", 
 }
 
 TEST_CASE("graft policy check fails on a root that is a file, not a directory", "[policy-check]") {
-  std::string file = host().path("/etc/graft/graft.toml");
+  // Made here: each case may run in a process of its own, on a fresh host.
+  std::string file = host().path("/etc/not-a-root");
+  std::ofstream(file) << "a file\n";
   std::string policy = write_policy(host(), "file-root", "run_root = \"" + file + "\"\n");
   auto result = run_graft({"--policy", policy, "policy", "check"});
   CHECK(result.exit_code == 1);

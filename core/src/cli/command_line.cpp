@@ -119,7 +119,8 @@ void add_policy_import_command(CLI::App& policy, PolicyImportOptions& options) {
       "  graft policy import NAME /etc/vendor/config.toml --output /etc/graft/graft.toml\n"
       "  graft policy import-NAME              (the importer's default file, to stdout)\n"
       "Keys without a graft equivalent are listed in the file with the reason; one summary\n"
-      "line goes to stderr. The written policy has passed `graft policy check`.");
+      "line goes to stderr. The written policy has passed `graft policy check --offline`;\n"
+      "run `graft policy check` on the node to check its host roots too.");
   command->add_option("importer", options.importer, "The importer, e.g. the vendor policy's name")->required();
   command->add_option("file", options.file, "The file to import (default: the importer's)");
   command->add_option("--output", options.output, "File to write (replaced whole), or - for stdout")
