@@ -42,10 +42,13 @@ CgroupMode refresh_mode() {
 
 std::string refresh_unit_text(const std::string& unit) {
   std::string text = graft::fixture::read_file(std::string(GRAFT_E2E_BINARY_DIR) + "/hooks/systemd/" + unit);
-  // The installed graft's path, as configured, becomes the build tree's.
-  const std::string installed = "=/usr/bin/graft ";
-  auto at = text.find(installed);
-  if (at != std::string::npos) text.replace(at + 1, installed.size() - 2, GRAFT_BINARY);
+  // The installed graft's path, as configured (a tree's prefix: /usr,
+  // /usr/local), becomes the build tree's.
+  const std::string exec = "\nExecStart=";
+  auto at = text.find(exec);
+  if (at == std::string::npos) return text;
+  at += exec.size();
+  text.replace(at, text.find(' ', at) - at, GRAFT_BINARY);
   return text;
 }
 
@@ -103,11 +106,15 @@ class RefreshScene {
     return spec.is_object() ? spec.value("kind", "") : "";
   }
 
+  // The service's journal, for a failing case to show.
+  std::string journal() {
+    return host().exec({"journalctl", "--no-pager", "-o", "cat", "-u", "graft-cdi-refresh.service"}).out;
+  }
+
   // The lines graft itself logged in the service's journal.
   std::vector<std::string> graft_lines() {
-    auto journal = host().exec({"journalctl", "--no-pager", "-o", "cat", "-u", "graft-cdi-refresh.service"});
     std::vector<std::string> lines;
-    std::istringstream in(journal.out);
+    std::istringstream in(journal());
     for (std::string line; std::getline(in, line);)
       if (line.starts_with("graft: ")) lines.push_back(line);
     return lines;
@@ -159,6 +166,7 @@ TEST_CASE("graft-cdi-refresh at boot with no driver succeeds, writes no spec, lo
   GRAFT_REFRESH_SCENE(scene);
   scene.install(false);
   scene.boot();
+  INFO("the service's journal after the boot:\n" << scene.journal());
   CHECK(scene.unit_property("graft-cdi-refresh.service", "Result") == "success");
   CHECK(scene.unit_property("graft-cdi-refresh.service", "ActiveState") == "inactive");
   CHECK_FALSE(scene.spec_exists());
@@ -176,6 +184,7 @@ TEST_CASE("graft-cdi-refresh at boot with a driver writes the spec, and writes i
   GRAFT_REFRESH_SCENE(scene);
   scene.install(true);
   scene.boot();
+  INFO("the service's journal after the boot:\n" << scene.journal());
   CHECK(scene.unit_property("graft-cdi-refresh.service", "Result") == "success");
   CHECK(scene.spec_kind() == "nvidia.com/gpu");
   // An edit in place, then a save by rename, as editors do.
@@ -192,6 +201,7 @@ TEST_CASE("graft-cdi-refresh removes the spec when the driver goes (modules.dep 
   GRAFT_REFRESH_SCENE(scene);
   scene.install(true);
   scene.boot();
+  INFO("the service's journal after the boot:\n" << scene.journal());
   REQUIRE(scene.spec_kind() == "nvidia.com/gpu");
   scene.change_driver(false, kDepmod);
   CHECK(refresh_eventually([&] { return !scene.spec_exists(); }));
@@ -208,6 +218,7 @@ TEST_CASE("graft-cdi-refresh stops watching a policy that keeps changing instead
   GRAFT_REFRESH_SCENE(scene);
   scene.install(true);
   scene.boot();
+  INFO("the service's journal after the boot:\n" << scene.journal());
   scene.run("for i in $(seq 40); do echo \"# edit $i\" >> /etc/graft/graft.toml; sleep 0.1; done");
   std::this_thread::sleep_for(std::chrono::seconds(2));
   auto path_result = scene.unit_property("graft-cdi-refresh.path", "Result");
