@@ -148,8 +148,11 @@ dev_field() { dpkg-deb -f "$dev_deb" "$1"; }
 dev_field Depends | tr ',' '\n' | grep -qx " *graft (= $version)" ||
   fail "graft-dev Depends lacks graft (= $version): $(dev_field Depends)"
 # graft's description names the ways it reaches containers, in plain words.
+# (Read once: `field ... | grep -q` under pipefail fails when grep exits at
+# its first match and dpkg-deb gets SIGPIPE.)
+description=$(field Description)
 for word in graft-runtime Docker containerd podman CDI; do
-  field Description | grep -qw -- "$word" || fail "graft's Description does not name $word: $(field Description)"
+  grep -qw -- "$word" <<<"$description" || fail "graft's Description does not name $word: $description"
 done
 
 # Debian's own checks: lintian finds no error (warnings are printed, not fatal).
