@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "files/paths.hpp"
 #include "graft/base/ldcache.hpp"
@@ -34,20 +35,24 @@ Result<std::vector<LdCacheEntry>> read_driver_ldcache(const Policy& policy, cons
 }
 
 // A host's cache has thousands of entries, few of them the driver's: only
-// those are copied out, and one pass over them, in cache order, keeps for
-// each prefix the last entry that fits (as the dynamic linker's own
-// tie-breaking in the cache).
+// those are copied out. For each prefix the last entry that fits wins (the
+// dynamic linker's own tie-breaking in the cache), so they are walked from
+// the end and a prefix, once picked, costs nothing more: a library the cache
+// lists under its soname and its linker name has its links followed once.
 Status pick_from_ldcache(const Policy& policy, LibraryPicks& picks) {
   auto entries = read_driver_ldcache(policy, [&](std::string_view key) { return picks.index.matches(key); });
   if (!entries) return entries.error();
   LibrarySource source{LibrarySource::Kind::ldcache, policy.discovery.ldcache};
-  for (const auto& entry : *entries) {
-    if (!ldcache_is_elf(entry.flags)) continue;
-    auto abi = ldcache_abi(entry.flags);
+  for (auto entry = entries->rbegin(); entry != entries->rend(); ++entry) {
+    if (!ldcache_is_elf(entry->flags)) continue;
+    auto abi = ldcache_abi(entry->flags);
     if (abi == LdCacheAbi::other) continue;
     auto& picked = picks.of(abi);
-    picks.index.each_prefix_of(entry.key, [&](std::size_t i) {
-      if (auto real = picks.versioned_real_path(entry.value)) picked[i] = LibraryPick{entry.key, *real, source};
+    std::optional<std::optional<std::string>> real;  // followed at most once per entry
+    picks.index.each_prefix_of(entry->key, [&](std::size_t i) {
+      if (!picked[i].path.empty()) return;
+      if (!real) real = picks.versioned_real_path(entry->value);
+      if (*real) picked[i] = LibraryPick{entry->key, **real, source};
     });
   }
   return ok_status();
