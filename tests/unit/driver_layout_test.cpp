@@ -6,7 +6,10 @@
 // `graft plan` mounts those files.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -148,6 +151,25 @@ TEST_CASE("a library the cache also lists under its linker name is known by its 
   const Library* ml = layout_native_library(inventory, "libnvidia-ml.so");
   REQUIRE(ml);
   CHECK(ml->soname == "libnvidia-ml.so.1");
+}
+
+TEST_CASE("a library the cache lists only under its linker name is known by its file's DT_SONAME",
+          "[inventory][layout]") {
+  auto host = FakeHost::build(FakeHostSpec::with_gpus(1));
+  if (!host.ldcache_created()) GRAFT_SKIP(host.ldcache_problem());
+  if (::geteuid() != 0) GRAFT_SKIP("ldconfig -r chroots: needs root");
+  // libcuda.so leads to the file itself, and no libcuda.so.1 link is left
+  // for ldconfig (-X: it makes no links) to list.
+  const std::string dir = host.path(FakeHost::lib_dir());
+  fs::remove(dir + "/libcuda.so.1");
+  fs::remove(dir + "/libcuda.so");
+  fs::create_symlink(kLayoutCudaFile, dir + "/libcuda.so");
+  REQUIRE(std::system(("ldconfig -X -r " + host.root()).c_str()) == 0);
+  auto inventory = layout_discover(host, "");
+  const Library* cuda = layout_native_library(inventory, "libcuda.so");
+  REQUIRE(cuda);
+  CHECK(cuda->soname == "libcuda.so.1");
+  CHECK(cuda->host_path == host.path(FakeHost::lib_dir() + "/" + kLayoutCudaFile));
 }
 
 TEST_CASE("a library the cache lists with the driver's version is taken from the cache, not from a library dir",

@@ -4,9 +4,9 @@
 // driver versions); then, for what the cache gave nothing for, the policy's
 // library_dirs (library_dirs.cpp). "dirs-only" never opens the cache.
 // A cache lists a library under its soname and often under its linker name
-// too (libcuda.so.1 and libcuda.so, both leading to the same file), so the
-// name a pick is known by in the container comes from the file's DT_SONAME,
-// not from whichever cache key came last.
+// too (libcuda.so.1 and libcuda.so, both leading to the same file): the
+// name a pick is known by in the container is its soname, never the linker
+// name (pick_from_ldcache).
 #include <fcntl.h>
 
 #include <algorithm>
@@ -34,17 +34,18 @@ Result<std::vector<LdCacheEntry>> read_driver_ldcache(const Policy& policy, cons
   return read_ldcache_fd(fd.get(), shown, keep);
 }
 
-// A host's cache has thousands of entries, few of them the driver's: only
-// those are copied out. For each prefix the last entry that fits wins (the
-// dynamic linker's own tie-breaking in the cache), so they are walked from
-// the end and a prefix, once picked, costs nothing more: a library the cache
-// lists under its soname and its linker name has its links followed once.
-Status pick_from_ldcache(const Policy& policy, LibraryPicks& picks) {
-  auto entries = read_driver_ldcache(policy, [&](std::string_view key) { return picks.index.matches(key); });
-  if (!entries) return entries.error();
-  LibrarySource source{LibrarySource::Kind::ldcache, policy.discovery.ldcache};
-  for (auto entry = entries->rbegin(); entry != entries->rend(); ++entry) {
-    if (!ldcache_is_elf(entry->flags)) continue;
+// A linker name, libX.so: what a -dev link or NVIDIA's installer adds
+// beside the soname (libX.so.1), and the cache lists too.
+bool is_linker_name(std::string_view key) { return key.ends_with(".so"); }
+
+// One walk over the cache from the end (for each prefix the last entry that
+// fits wins, the dynamic linker's own tie-breaking), taking the entries of
+// one kind only: sonames, or linker names. A picked prefix costs nothing
+// more, so each library's links are followed about once.
+void pick_cache_entries(const std::vector<LdCacheEntry>& entries, bool linker_names, const LibrarySource& source,
+                        LibraryPicks& picks) {
+  for (auto entry = entries.rbegin(); entry != entries.rend(); ++entry) {
+    if (!ldcache_is_elf(entry->flags) || is_linker_name(entry->key) != linker_names) continue;
     auto abi = ldcache_abi(entry->flags);
     if (abi == LdCacheAbi::other) continue;
     auto& picked = picks.of(abi);
@@ -55,20 +56,39 @@ Status pick_from_ldcache(const Policy& policy, LibraryPicks& picks) {
       if (*real) picked[i] = LibraryPick{entry->key, **real, source};
     });
   }
-  return ok_status();
 }
 
-// Each cache pick renamed to its file's DT_SONAME; a file whose soname
-// cannot be read keeps its cache key, with a warning.
+// Each pick the cache gave under a linker name renamed to its file's
+// DT_SONAME; a file whose soname cannot be read keeps the key, with a warning.
 void name_by_soname(const Policy& policy, std::vector<LibraryPick>& picked, std::vector<std::string>& warnings) {
   for (auto& pick : picked) {
-    if (pick.path.empty() || pick.source.kind != LibrarySource::Kind::ldcache) continue;
+    if (pick.path.empty() || pick.source.kind != LibrarySource::Kind::ldcache || !is_linker_name(pick.soname))
+      continue;
     auto identity = read_elf_identity_in_root(policy.host.driver_root, pick.path);
     if (!identity)
       warnings.push_back(identity.error().message + " (named by its cache key " + pick.soname + ")");
     else if (!identity->soname.empty())
       pick.soname = std::move(identity->soname);
   }
+}
+
+// A host's cache has thousands of entries, few of them the driver's: only
+// those are copied out. It lists a library under its soname, which is what
+// the container's cache and link must be named, and often under its linker
+// name too (both lead to the same file): sonames are taken first, and a
+// library the cache names only by its linker name gets the DT_SONAME of its
+// file (name_by_soname). A versioned key is taken as the soname without
+// opening the file: ldconfig keys libraries by their sonames, and the other
+// names it lists are links beside them, a versioned one (libX.so.1.2) rare.
+Status pick_from_ldcache(const Policy& policy, LibraryPicks& picks, std::vector<std::string>& warnings) {
+  auto entries = read_driver_ldcache(policy, [&](std::string_view key) { return picks.index.matches(key); });
+  if (!entries) return entries.error();
+  LibrarySource source{LibrarySource::Kind::ldcache, policy.discovery.ldcache};
+  pick_cache_entries(*entries, false, source, picks);
+  pick_cache_entries(*entries, true, source, picks);
+  name_by_soname(policy, picks.native, warnings);
+  name_by_soname(policy, picks.compat32, warnings);
+  return ok_status();
 }
 
 bool all_picked(const std::vector<LibraryPick>& picks) {
@@ -94,9 +114,7 @@ Status find_libraries(const Policy& policy, Inventory& inventory) {
                      std::vector<LibraryPick>(prefixes.size()), std::vector<LibraryPick>(prefixes.size())};
   const Discovery& discovery = policy.discovery;
   if (discovery.library_search == Discovery::LibrarySearch::cache_then_dirs)
-    if (auto status = pick_from_ldcache(policy, picks); !status) return status;
-  name_by_soname(policy, picks.native, inventory.warnings);
-  name_by_soname(policy, picks.compat32, inventory.warnings);
+    if (auto status = pick_from_ldcache(policy, picks, inventory.warnings); !status) return status;
   if (!discovery.library_dirs.empty() && !(all_picked(picks.native) && all_picked(picks.compat32)))
     pick_from_library_dirs(policy, picks, inventory.warnings);
   for (std::size_t i = 0; i < prefixes.size(); ++i) {
