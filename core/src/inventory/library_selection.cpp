@@ -4,7 +4,7 @@
 // driver versions); then, for what the cache gave nothing for, the policy's
 // library_dirs (library_dirs.cpp). "dirs-only" never opens the cache.
 // A cache lists a library under its soname and often under its linker name
-// too (libcuda.so.1 and libcuda.so, both leading to the same file): the
+// too (libfoo.so.1 and libfoo.so, both leading to the same file): the
 // name a pick is known by in the container is its soname, never the linker
 // name (pick_from_ldcache).
 #include <fcntl.h>
@@ -34,7 +34,7 @@ Result<std::vector<LdCacheEntry>> read_driver_ldcache(const Policy& policy, cons
   return read_ldcache_fd(fd.get(), shown, keep);
 }
 
-// A linker name, libX.so: what a -dev link or NVIDIA's installer adds
+// A linker name, libX.so: what a -dev link or a driver installer adds
 // beside the soname (libX.so.1), and the cache lists too.
 bool is_linker_name(std::string_view key) { return key.ends_with(".so"); }
 
