@@ -155,6 +155,15 @@ for word in graft-runtime Docker containerd podman CDI; do
   grep -qw -- "$word" <<<"$description" || fail "graft's Description does not name $word: $description"
 done
 
+# The copyright file is DEP-5 and licenses graft under Apache-2.0, with
+# the license's text where Debian keeps it.
+copyright=$(cat "$scratch/unpacked/usr/share/doc/graft/copyright")
+grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' <<<"$copyright" ||
+  fail "graft's copyright file is not DEP-5"
+grep -qx 'License: Apache-2.0' <<<"$copyright" || fail "graft's copyright file does not name Apache-2.0"
+grep -qF '/usr/share/common-licenses/Apache-2.0' <<<"$copyright" ||
+  fail "graft's copyright file does not point to /usr/share/common-licenses/Apache-2.0"
+
 # Debian's own checks: lintian finds no error (warnings are printed, not fatal).
 changelog_version=$(zcat "$build/debian/changelog.gz" | sed -n '1s/^graft (\([^)]*\)).*/\1/p')
 [ "$changelog_version" = "$version" ] ||
