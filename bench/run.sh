@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README bench command: builds what the benchmarks need, runs every one of
+# The bench command (README "Where to read next", docs/performance.md): builds what the benchmarks need, runs every one of
 # them in one go and writes docs/performance.md (a table per benchmark, the
 # targets, the machine, the load before and after) and
 # docs/performance-scaling.png. Needs root (mount namespaces, runc, cgroups).
