@@ -1,6 +1,8 @@
-// Shared setup for the [env] tests, the golden tests of the shipped NVIDIA env
-// contract (policies/nvidia/*.lua): the real shipped policy, a hand-built
-// 8-GPU inventory, hand-built requests, and queries over the resulting Intent
+// Shared setup for the [env] tests of the shipped NVIDIA env contract
+// (policies/nvidia/*.lua) that a policy test case cannot state (notes,
+// reasons, other site policies, hostile values at scale; the contract itself
+// is policies/nvidia/tests): the real shipped policy, a hand-built 8-GPU
+// inventory, hand-built requests, and queries over the resulting Intent
 // (inject flag, devices, capabilities, extras, refusal text, notes).
 #pragma once
 

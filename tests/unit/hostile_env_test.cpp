@@ -1,8 +1,8 @@
-// Hostile values in the NVIDIA env contract that tests/unit/env_*_test.cpp do
-// not already cover (docs/security.md maps each item to its test): very long
-// and repetitive device lists, malformed ids, garbage capabilities and
-// requirements; and, through the real `graft hook`, that a refusal is exit 3
-// with one line and no plugin loaded.
+// Hostile values in the NVIDIA env contract that the shipped policy's cases
+// (policies/nvidia/tests) do not already cover (docs/security.md maps each
+// item to its test): very long and repetitive device lists, malformed ids,
+// garbage capabilities and requirements; and, through the real `graft hook`,
+// that a refusal is exit 3 with one line and no plugin loaded.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
