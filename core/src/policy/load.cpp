@@ -1,8 +1,9 @@
 // load_policy: finds and parses the files of a policy (the site file, what it
 // includes, its drop-ins) in merge order: for each file its includes
 // depth-first, then the file itself, then its drop-in directories. Each file
-// is in a layer: a shipped policy included by name, and all it reaches, is
-// the vendor layer; the rest is the site layer. The vendor layer's files are
+// is in a layer: a shipped policy (included by name, or by a path in a
+// policy directory) and all it reaches is the vendor layer; the rest is the
+// site layer. The vendor layer's files are
 // applied first, then the site layer's, each in merge order, so a vendor
 // value never overrides a site value whatever the include order.
 #include <algorithm>
@@ -157,6 +158,14 @@ class Loader {
         name.origin, key, fmt::format("no shipped policy named '{}' ({})", name.value, looked));
   }
 
+  // A file under a policy directory is a shipped policy's, however named.
+  bool is_shipped(const std::string& path) const {
+    return std::any_of(search_.policy_dirs.begin(), search_.policy_dirs.end(), [&](const std::string& dir) {
+      std::string prefix = absolute_path(dir);
+      return path.starts_with(prefix.ends_with('/') ? prefix : prefix + "/");
+    });
+  }
+
   Result<std::string> resolve_include(const SourcedString& include, const std::string& key,
                                       const FileContext& file) {
     if (is_policy_name(include.value)) return find_shipped(include, key);
@@ -201,7 +210,7 @@ class Loader {
       std::string key = fmt::format("include[{}]", i);
       auto path = resolve_include(include, key, file);
       if (!path) return path.error();
-      Layer layer = is_policy_name(include.value) ? Layer::vendor : stack_.back().layer;
+      Layer layer = is_policy_name(include.value) || is_shipped(*path) ? Layer::vendor : stack_.back().layer;
       if (auto status = enter(*path, "includes", include.origin, key, layer); !status) return status;
     }
     return ok_status();
