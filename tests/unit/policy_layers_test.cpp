@@ -80,9 +80,9 @@ TEST_CASE("a site file's security-relevant key over an earlier site file's is re
   const SettingOverride& found = policy.overrides[0];
   CHECK(found.key == "requests.unprivileged");
   CHECK(found.setting.origin == Origin{drop_in, 2, 16});
-  CHECK(found.setting.value == "[ \"env\" ]");
+  CHECK(found.setting.value == "[\"env\"]");
   CHECK(found.setting.replaced == Origin{common, 2, 16});
-  CHECK(found.setting.replaced_value == "[ \"annotations\" ]");
+  CHECK(found.setting.replaced_value == "[\"annotations\"]");
 }
 
 TEST_CASE("a site file's value over a shipped policy's is no override finding", "[policy][layers]") {

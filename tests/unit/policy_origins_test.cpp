@@ -40,9 +40,9 @@ TEST_CASE("a key keeps where it was set last, and the earlier file and value it 
   TwoFiles two;
   const KeyOrigin& key = two.policy.key_origins.at("requests.unprivileged");
   CHECK(key.origin == Origin{two.site, 3, 16});
-  CHECK(key.value == "[ \"annotations\" ]");
+  CHECK(key.value == "[\"annotations\"]");
   CHECK(key.replaced == Origin{two.base, 2, 16});
-  CHECK(key.replaced_value == "[ \"env\", \"annotations\" ]");
+  CHECK(key.replaced_value == "[\"env\", \"annotations\"]");
 }
 
 TEST_CASE("a table and a [data] entry keep their origins", "[policy][origins]") {
@@ -53,7 +53,7 @@ TEST_CASE("a table and a [data] entry keep their origins", "[policy][origins]") 
   CHECK(table.replaced.file == two.base);
   const KeyOrigin& entry = two.policy.key_origins.at("data.tenants.team-a");
   CHECK(entry.origin == Origin{two.site, 5, 10});
-  CHECK(entry.replaced_value == "[ 0 ]");
+  CHECK(entry.replaced_value == "[0]");
 }
 
 TEST_CASE("policy show TOML gives every key a comment with its origin and what it overrode", "[policy][origins]") {
@@ -61,8 +61,8 @@ TEST_CASE("policy show TOML gives every key a comment with its origin and what i
   std::string text = render_policy_toml(two.policy, {});
   INFO(text);
   CHECK_THAT(text, Catch::Contains("[requests]  # " + two.site + ":2:1, merged over " + two.base + ":1:1\n"));
-  CHECK_THAT(text, Catch::Contains("unprivileged = [\"annotations\"]  # " + two.site + ":3:16, over [ \"env\", "
-                                   "\"annotations\" ] from " + two.base + ":2:16\n"));
+  CHECK_THAT(text, Catch::Contains("unprivileged = [\"annotations\"]  # " + two.site + ":3:16, over [\"env\", "
+                                   "\"annotations\"] from " + two.base + ":2:16\n"));
   CHECK_THAT(text, Catch::Contains("team-a = [1, 2]  # " + two.site + ":5:10"));
 }
 
@@ -72,18 +72,18 @@ TEST_CASE("policy show JSON lists every key's origin under \"origins\"", "[polic
   const auto& entry = json["origins"]["requests.unprivileged"];
   CHECK(entry["origin"] == two.site + ":3:16");
   CHECK(entry["overrode"]["origin"] == two.base + ":2:16");
-  CHECK(entry["overrode"]["value"] == "[ \"env\", \"annotations\" ]");
+  CHECK(entry["overrode"]["value"] == "[\"env\", \"annotations\"]");
 }
 
 TEST_CASE("policy show KEY prints the key's value, origin and what it overrode", "[policy][origins]") {
   TwoFiles two;
   auto text = render_policy_key_text(two.policy, {}, "requests.unprivileged");
   REQUIRE(text);
-  CHECK(*text == "requests.unprivileged = [ \"annotations\" ]\n  set at " + two.site +
-                     ":3:16\n  overrode [ \"env\", \"annotations\" ] from " + two.base + ":2:16\n");
+  CHECK(*text == "requests.unprivileged = [\"annotations\"]\n  set at " + two.site +
+                     ":3:16\n  overrode [\"env\", \"annotations\"] from " + two.base + ":2:16\n");
   auto data = render_policy_key_text(two.policy, {}, "data.tenants.team-a");
   REQUIRE(data);
-  CHECK_THAT(*data, Catch::StartsWith("data.tenants.team-a = [ 1, 2 ]\n  set at " + two.site + ":5:10\n"));
+  CHECK_THAT(*data, Catch::StartsWith("data.tenants.team-a = [1, 2]\n  set at " + two.site + ":5:10\n"));
 }
 
 TEST_CASE("policy show KEY of a key no file sets says it is graft's default", "[policy][origins]") {

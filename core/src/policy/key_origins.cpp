@@ -5,6 +5,8 @@
 #include <span>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "policy/toml_field.hpp"
 
 namespace graft::policy_parse {
@@ -18,13 +20,60 @@ bool origin_name_in(std::string_view name, std::span<const std::string_view> nam
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// A value as a policy file would write it inline: ["a", "b"], 4, true.
+// Written by hand, not by toml++'s formatter: the walk runs on every load
+// (every container start), over every value of every file.
+void append_value(std::string& out, const toml::node& node);
+
+void append_quoted(std::string& out, std::string_view text) {
+  out += '"';
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      out += fmt::format("\\u{:04X}", static_cast<unsigned char>(c));
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+void append_value(std::string& out, const toml::node& node) {
+  if (const auto* text = node.as_string()) return append_quoted(out, text->get());
+  if (const auto* number = node.as_integer()) return out.append(std::to_string(number->get()));
+  if (const auto* flag = node.as_boolean()) return out.append(flag->get() ? "true" : "false");
+  if (const auto* array = node.as_array()) {
+    out += '[';
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      if (i > 0) out += ", ";
+      append_value(out, (*array)[i]);
+    }
+    out += ']';
+    return;
+  }
+  if (const auto* table = node.as_table()) {
+    std::string entries;
+    for (const auto& [key, value] : *table) {
+      entries += entries.empty() ? "" : ", ";
+      entries.append(key.str()).append(" = ");
+      append_value(entries, value);
+    }
+    out += entries.empty() ? "{}" : "{ " + entries + " }";
+    return;
+  }
+  out += toml_text(node);  // floats, dates and times
+}
+
 struct OriginWalk {
   const std::string& file;
   std::map<std::string, KeyOrigin>& origins;
   std::vector<std::string> replaced;
 
   void note(const std::string& key, const toml::node& node, bool replaces) {
-    KeyOrigin entry{origin_of(node.source(), file), node.is_table() ? "" : toml_text(node), {}, {}};
+    KeyOrigin entry{origin_of(node.source(), file), {}, {}, {}};
+    if (!node.is_table()) append_value(entry.value, node);
     auto [it, created] = origins.try_emplace(key, entry);
     if (created) return;
     if (replaces && !entry.is_table() && it->second.origin.file != file) {
