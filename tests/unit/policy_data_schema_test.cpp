@@ -13,7 +13,7 @@
 using namespace graft;
 using namespace graft::policy_test;
 
-namespace {
+namespace policy_data_schema_test {
 
 const std::string kSourcePolicies = GRAFT_SOURCE_DIR "/policies";
 
@@ -21,7 +21,6 @@ constexpr const char* kSchema =
     "[data_schema.max_gpus]\ntype = \"integer\"\nrequired = true\n"
     "[data_schema.tenants]\ntype = \"table\"\nvalues = \"array of strings\"\n";
 
-}  // namespace
 
 TEST_CASE("a [data] key the schema does not declare is an error at its line with a did-you-mean",
           "[policy][data-schema]") {
@@ -42,8 +41,8 @@ TEST_CASE("a required [data] key no file sets is an error at its schema entry", 
 }
 
 TEST_CASE("a schema type graft does not know is an error with a did-you-mean", "[policy][data-schema]") {
-  CHECK(error_in_file("[data_schema.max_gpus]\ntype = \"int\"\n") ==
-        "F:2:8: data_schema.max_gpus.type: unknown type 'int' (string, integer, float, boolean, table, array or "
+  CHECK(error_in_file("[data_schema.max_gpus]\ntype = \"integr\"\n") ==
+        "F:2:8: data_schema.max_gpus.type: unknown type 'integr' (string, integer, float, boolean, table, array or "
         "\"array of <type>s\"); did you mean 'integer'?");
 }
 
@@ -96,3 +95,5 @@ TEST_CASE("the shipped policy declares every data key its rules read", "[policy]
   REQUIRE(check);
   CHECK(check->undeclared_data_reads.empty());
 }
+
+}  // namespace policy_data_schema_test

@@ -12,7 +12,7 @@
 using namespace graft;
 using namespace graft::policy_test;
 
-namespace {
+namespace policy_layers_test {
 
 const std::string kSourcePolicies = GRAFT_SOURCE_DIR "/policies";
 
@@ -35,7 +35,6 @@ constexpr const char* kHardenedSite =
     "[requests]\nunprivileged = [\"annotations\"]\n"
     "[defaults]\ncapabilities = [\"utility\"]\n";
 
-}  // namespace
 
 TEST_CASE("a shipped policy included after a site file does not override the site's hardening", "[policy][layers]") {
   PolicyFiles files;
@@ -100,3 +99,5 @@ TEST_CASE("the shipped policy alone loads with no override findings", "[policy][
   CHECK(policy.trusted_unprivileged.contains("env"));
   CHECK(policy.overrides.empty());
 }
+
+}  // namespace policy_layers_test

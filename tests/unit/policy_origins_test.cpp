@@ -14,7 +14,7 @@
 using namespace graft;
 using namespace graft::policy_test;
 
-namespace {
+namespace policy_origins_test {
 
 Policy load_ok(const std::string& path) {
   auto loaded = load_policy(path, {});
@@ -34,7 +34,6 @@ struct TwoFiles {
   Policy policy = load_ok(site);
 };
 
-}  // namespace
 
 TEST_CASE("a key keeps where it was set last, and the earlier file and value it replaced", "[policy][origins]") {
   TwoFiles two;
@@ -109,3 +108,5 @@ TEST_CASE("policy show KEY in JSON gives the key's origin entry", "[policy][orig
   CHECK(json["keys"]["requests"]["origin"] == two.site + ":2:1");
   CHECK(json["keys"]["requests.unprivileged"]["overrode"]["origin"] == two.base + ":2:16");
 }
+
+}  // namespace policy_origins_test

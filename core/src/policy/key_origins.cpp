@@ -41,19 +41,20 @@ void append_quoted(std::string& out, std::string_view text) {
 }
 
 void append_value(std::string& out, const toml::node& node) {
-  if (const auto* text = node.as_string()) return append_quoted(out, text->get());
-  if (const auto* number = node.as_integer()) return out.append(std::to_string(number->get()));
-  if (const auto* flag = node.as_boolean()) return out.append(flag->get() ? "true" : "false");
-  if (const auto* array = node.as_array()) {
+  if (const auto* text = node.as_string()) {
+    append_quoted(out, text->get());
+  } else if (const auto* number = node.as_integer()) {
+    out += std::to_string(number->get());
+  } else if (const auto* flag = node.as_boolean()) {
+    out += flag->get() ? "true" : "false";
+  } else if (const auto* array = node.as_array()) {
     out += '[';
     for (std::size_t i = 0; i < array->size(); ++i) {
       if (i > 0) out += ", ";
       append_value(out, (*array)[i]);
     }
     out += ']';
-    return;
-  }
-  if (const auto* table = node.as_table()) {
+  } else if (const auto* table = node.as_table()) {
     std::string entries;
     for (const auto& [key, value] : *table) {
       entries += entries.empty() ? "" : ", ";
@@ -61,9 +62,9 @@ void append_value(std::string& out, const toml::node& node) {
       append_value(entries, value);
     }
     out += entries.empty() ? "{}" : "{ " + entries + " }";
-    return;
+  } else {
+    out += toml_text(node);  // floats, dates and times
   }
-  out += toml_text(node);  // floats, dates and times
 }
 
 struct OriginWalk {
