@@ -126,14 +126,15 @@ class Loader {
     Layer layer;
   };
 
-  // A site file's value over an earlier site file's, for a key that can
-  // weaken the node, is a finding; over a vendor value it is the point.
+  // A site file's other value over an earlier site file's, for a key that
+  // can weaken the node, is a finding; over a vendor value it is the point.
   void note_origins(const ParsedFile& file) {
     auto replaced = policy_parse::note_origins(file.root, file.context.path, policy_.key_origins);
     if (file.layer != Layer::site) return;
     for (const auto& key : replaced) {
       const KeyOrigin& setting = policy_.key_origins.at(key);
-      if (policy_parse::is_security_relevant(key) && !vendor_files_.contains(setting.replaced.file))
+      bool changed = setting.value != setting.replaced_value;
+      if (changed && policy_parse::is_security_relevant(key) && !vendor_files_.contains(setting.replaced.file))
         policy_.overrides.push_back(SettingOverride{key, setting});
     }
   }
