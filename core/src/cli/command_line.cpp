@@ -35,6 +35,7 @@ struct ParsedOptions {
   PolicyTestOptions policy_test;
   PolicyDiffOptions policy_diff;
   std::string policy_show_format = "toml";
+  std::string policy_show_key;  // empty: the whole policy
   PolicyImportOptions policy_import;
   LogOptions log;
   RuntimeConfigureOptions runtime_configure;
@@ -151,7 +152,11 @@ void add_policy_command(CLI::App& app, ParsedOptions& parsed) {
   show->footer(
       "Examples:\n"
       "  graft policy show                      (TOML, each value's file:line in a comment)\n"
+      "  graft policy show requests.unprivileged   (one key: its value, origin, and what it overrode)\n"
+      "  graft policy show data.tenants.team-a --format json\n"
       "  graft policy show --format json --policy /etc/graft/graft.toml");
+  show->add_option("key", parsed.policy_show_key,
+                   "A dotted key (requests.unprivileged) or table (requests) to show alone");
   show->add_option("--format", parsed.policy_show_format, "toml or json")
       ->check(CLI::IsMember({"toml", "json"}))->capture_default_str();
 }
@@ -347,7 +352,9 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
     if (parsed.policy_command == "import")
       return [o = parsed.policy_import](const GlobalOptions& g) { return run_policy_import(g, o); };
     if (parsed.policy_command == "show")
-      return [f = parsed.policy_show_format](const GlobalOptions& g) { return run_policy_show(g, f); };
+      return [f = parsed.policy_show_format, k = parsed.policy_show_key](const GlobalOptions& g) {
+        return run_policy_show(g, f, k);
+      };
     return [o = parsed.policy_check_offline](const GlobalOptions& g) { return run_policy_check(g, o); };
   }
   return run_version;

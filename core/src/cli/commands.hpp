@@ -137,7 +137,8 @@ Result<int> run_policy_check(const GlobalOptions& global, bool offline);
 Result<int> run_policy_test(const GlobalOptions& global, const PolicyTestOptions& options);
 Result<int> run_policy_diff(const GlobalOptions& global, const PolicyDiffOptions& options);
 Result<int> run_policy_import(const GlobalOptions& global, const PolicyImportOptions& options);
-Result<int> run_policy_show(const GlobalOptions& global, const std::string& format);
+// `key`: one dotted key or table alone; empty: the whole policy.
+Result<int> run_policy_show(const GlobalOptions& global, const std::string& format, const std::string& key);
 Result<int> run_hook(const GlobalOptions& global, const std::string& stage);
 Result<int> run_apply(const GlobalOptions& global, const ApplyOptions& options);
 Result<int> run_verify(const GlobalOptions& global, const VerifyOptions& options);

@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "inventory/root_check.hpp"
+#include "render/policy_render.hpp"
 #include "rules/check.hpp"
 #include "rules/sample_check.hpp"
 
@@ -40,6 +41,22 @@ Status report_host(const Policy& policy, bool offline) {
   return ok_status();
 }
 
+// A rule's read of a data key no schema declares: a warning while the
+// policy declares no [data_schema], an error once it does.
+Status report_undeclared_reads(const Policy& policy, const SampleCheck& samples) {
+  std::string first;
+  for (const auto& rule : samples.undeclared_data_reads)
+    for (const auto& read : rule.undeclared_reads) {
+      std::string line = fmt::format("rule '{}' ({}) reads data.{}, which [data_schema] does not declare", rule.name,
+                                     read.at.empty() ? rule.origin.full() : read.at.full(), read.key);
+      std::printf("%s %s\n", policy.data_schema.declared() ? "error   " : "warning ", line.c_str());
+      if (first.empty()) first = line;
+    }
+  std::fflush(stdout);
+  if (policy.data_schema.declared() && !first.empty()) return make_error("{}", first);
+  return ok_status();
+}
+
 }  // namespace
 
 Result<int> run_policy_check(const GlobalOptions& global, bool offline) {
@@ -49,6 +66,7 @@ Result<int> run_policy_check(const GlobalOptions& global, bool offline) {
   for (const auto& file : policy->files) std::printf("policy   %s\n", file.c_str());
   for (const auto& rule : policy->rules) std::printf("rules    %s\n", rule.value.c_str());
   for (const auto& module : policy->rule_modules) std::printf("module   %s\n", module.value.c_str());
+  for (const auto& found : policy->overrides) std::printf("warning  %s\n", override_text(found).c_str());
   auto samples = check_rules_on_samples(*policy);
   if (!samples) return samples.error();
   std::printf("samples  %zu requests on a 2-GPU sample host: %zu injected, %zu refused, %zu not GPU containers\n",
@@ -57,6 +75,7 @@ Result<int> run_policy_check(const GlobalOptions& global, bool offline) {
     std::printf("idle     rule '%s' (%s) changed nothing for any sample; a [sample.NAME] request it acts on "
                 "would check it\n",
                 rule.name.c_str(), rule.origin.full().c_str());
+  if (auto status = report_undeclared_reads(*policy, *samples); !status) return status.error();
   if (auto status = report_host(*policy, offline); !status) return status.error();
   std::printf("ok: %zu capability sets, %zu device classes, %zu rule files, %zu rule modules\n",
               policy->capabilities.size(), policy->devices.size(), policy->rules.size(),

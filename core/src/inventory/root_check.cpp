@@ -71,7 +71,7 @@ class RootCheck {
 
   Origin origin_of(const std::string& key) const {
     auto found = policy_.key_origins.find(key);
-    return found == policy_.key_origins.end() ? Origin{} : found->second;
+    return found == policy_.key_origins.end() ? Origin{} : found->second.origin;
   }
 
   void add(Severity severity, std::string key, Origin origin, const std::string& root_key, std::string path,

@@ -1,11 +1,17 @@
 // load_policy: finds and parses the files of a policy (the site file, what it
-// includes, its drop-ins) and applies them in merge order: for each file its
-// includes depth-first, then the file itself, then its drop-in directories.
+// includes, its drop-ins) in merge order: for each file its includes
+// depth-first, then the file itself, then its drop-in directories. Each file
+// is in a layer: a shipped policy (included by name, or by a path in a
+// policy directory) and all it reaches is the vendor layer; the rest is the
+// site layer. The vendor layer's files are
+// applied first, then the site layer's, each in merge order, so a vendor
+// value never overrides a site value whatever the include order.
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 
@@ -13,6 +19,8 @@
 #include <fmt/ranges.h>
 #include <toml++/toml.h>
 
+#include "policy/data_schema.hpp"
+#include "policy/key_origins.hpp"
 #include "policy/policy.hpp"
 #include "policy/read_sections.hpp"
 #include "policy/uncommented_toml.hpp"
@@ -57,25 +65,49 @@ bool is_policy_name(const std::string& text) {
   return text.find('/') == std::string::npos && !text.ends_with(".toml");
 }
 
+enum class Layer { vendor, site };
+
 class Loader {
  public:
   explicit Loader(const PolicySearch& search) : search_(search) {}
 
-  Status load(const std::string& path, const std::string& via) {
+  Status load(const std::string& path, const std::string& via, Layer layer) {
     auto root = parse_file(path);
     if (!root) return root.error();
-    FileContext file{path, fs::path(path).parent_path().string()};
-    stack_.push_back(Frame{identity(path), path, via});
-    TomlField top{*root, "", &file.path};
+    auto file = std::make_unique<ParsedFile>(
+        ParsedFile{FileContext{path, fs::path(path).parent_path().string()}, std::move(*root), layer});
+    stack_.push_back(Frame{identity(path), path, via, layer});
+    TomlField top{file->root, "", &file->context.path};
 
-    if (auto status = load_includes(top, file); !status) return status;
-    if (auto status = policy_parse::apply_file(*root, file, policy_); !status) return status;
-    policy_.files.push_back(path);
+    if (auto status = load_includes(top, file->context); !status) return status;
+    const ParsedFile& parsed = *parsed_.emplace_back(std::move(file));
     loaded_.insert(stack_.back().id);
-    if (auto status = load_drop_ins(top, file); !status) return status;
+    if (auto status = load_drop_ins(top, parsed.context); !status) return status;
 
     stack_.pop_back();
     return ok_status();
+  }
+
+  // Every file parsed, vendor layer first, each layer in merge order.
+  Status apply() {
+    for (Layer layer : {Layer::vendor, Layer::site}) {
+      for (const auto& file : parsed_) {
+        if (file->layer != layer) continue;
+        if (auto status = policy_parse::apply_file(file->root, file->context, policy_); !status) return status;
+        policy_.files.push_back(file->context.path);
+        note_origins(*file);
+        if (file->root.contains("data_schema")) {
+          (layer == Layer::vendor ? policy_.data_schema.declared_by_vendor : policy_.data_schema.declared_by_site) =
+              true;
+        }
+      }
+    }
+    return ok_status();
+  }
+
+  // [data] against [data_schema], each key judged by its file's layer.
+  Status check_data() const {
+    return policy_parse::check_data(policy_, [&](const std::string& file) { return vendor_files_.contains(file); });
   }
 
   Policy& policy() { return policy_; }
@@ -85,7 +117,27 @@ class Loader {
     std::string id;
     std::string path;
     std::string via;  // how the previous frame reached this one
+    Layer layer;
   };
+
+  struct ParsedFile {
+    FileContext context;
+    toml::table root;
+    Layer layer;
+  };
+
+  // A site file's other value over an earlier site file's, for a key that
+  // can weaken the node, is a finding; over a vendor value it is the point.
+  void note_origins(const ParsedFile& file) {
+    auto replaced = policy_parse::note_origins(file.root, file.context.path, policy_.key_origins);
+    if (file.layer != Layer::site) return;
+    for (const auto& key : replaced) {
+      const KeyOrigin& setting = policy_.key_origins.at(key);
+      bool changed = setting.value != setting.replaced_value;
+      if (changed && policy_parse::is_security_relevant(key) && !vendor_files_.contains(setting.replaced.file))
+        policy_.overrides.push_back(SettingOverride{key, setting});
+    }
+  }
 
   Result<std::vector<SourcedString>> directive(const TomlField& top, const char* key) {
     const auto& table = *top.node.as_table();
@@ -105,6 +157,14 @@ class Loader {
                                        : fmt::format("looked for {}", fmt::join(tried, ", "));
     return policy_parse::error_at(
         name.origin, key, fmt::format("no shipped policy named '{}' ({})", name.value, looked));
+  }
+
+  // A file under a policy directory is a shipped policy's, however named.
+  bool is_shipped(const std::string& path) const {
+    return std::any_of(search_.policy_dirs.begin(), search_.policy_dirs.end(), [&](const std::string& dir) {
+      std::string prefix = absolute_path(dir);
+      return path.starts_with(prefix.ends_with('/') ? prefix : prefix + "/");
+    });
   }
 
   Result<std::string> resolve_include(const SourcedString& include, const std::string& key,
@@ -130,7 +190,7 @@ class Loader {
   // A file already merged is not merged again (a diamond), but a file still
   // being loaded that is reached again is a loop.
   Status enter(const std::string& path, const std::string& via, const Origin& origin,
-               const std::string& key) {
+               const std::string& key, Layer layer) {
     std::string id = identity(path);
     bool on_stack = std::any_of(stack_.begin(), stack_.end(),
                                 [&](const Frame& frame) { return frame.id == id; });
@@ -139,7 +199,8 @@ class Loader {
                                     "include loop: " + chain_to(id, via, path));
     }
     if (loaded_.contains(id)) return ok_status();
-    return load(path, via);
+    if (layer == Layer::vendor) vendor_files_.insert(path);
+    return load(path, via, layer);
   }
 
   Status load_includes(const TomlField& top, const FileContext& file) {
@@ -150,7 +211,8 @@ class Loader {
       std::string key = fmt::format("include[{}]", i);
       auto path = resolve_include(include, key, file);
       if (!path) return path.error();
-      if (auto status = enter(*path, "includes", include.origin, key); !status) return status;
+      Layer layer = is_policy_name(include.value) || is_shipped(*path) ? Layer::vendor : stack_.back().layer;
+      if (auto status = enter(*path, "includes", include.origin, key, layer); !status) return status;
     }
     return ok_status();
   }
@@ -167,7 +229,7 @@ class Loader {
       auto files = list_drop_ins(path, dir.origin, key);
       if (!files) return files.error();
       for (const auto& path : *files) {
-        if (auto status = enter(path, "has drop-in", dir.origin, key); !status) return status;
+        if (auto status = enter(path, "has drop-in", dir.origin, key, stack_.back().layer); !status) return status;
       }
     }
     return ok_status();
@@ -197,13 +259,17 @@ class Loader {
   Policy policy_;
   std::vector<Frame> stack_;
   std::set<std::string> loaded_;
+  std::vector<std::unique_ptr<ParsedFile>> parsed_;  // in merge order; TomlFields point into them
+  std::set<std::string> vendor_files_;               // paths of the vendor layer's files
 };
 
 }  // namespace
 
 Result<Policy> load_policy(const std::string& path, const PolicySearch& search) {
   Loader loader(search);
-  if (auto status = loader.load(absolute_path(path), ""); !status) return status.error();
+  if (auto status = loader.load(absolute_path(path), "", Layer::site); !status) return status.error();
+  if (auto status = loader.apply(); !status) return status.error();
+  if (auto status = loader.check_data(); !status) return status.error();
   if (auto status = policy_parse::validate_policy(loader.policy()); !status) return status.error();
   return std::move(loader.policy());
 }

@@ -189,6 +189,43 @@ struct RuntimeShim {
   Mode mode = Mode::hook;
 };
 
+// Where one dotted key was set last, as written there, and the value it
+// replaced (an earlier file's). A table's entry has no value: its keys merge.
+struct KeyOrigin {
+  Origin origin;
+  std::string value;           // the TOML text written at `origin`; "" for a table
+  Origin replaced;             // empty: no earlier file set it
+  std::string replaced_value;  // the TOML text written at `replaced`
+  bool is_table() const { return value.empty(); }
+};
+
+// A later site file's value for a security-relevant key ([requests],
+// [defaults], [limits], [plugins], [runtime], [audit]) over an earlier site
+// file's: legitimate (a drop-in tightening a setting) or not (an include
+// order undoing hardening), so it is reported, never silent.
+struct SettingOverride {
+  std::string key;  // dotted, e.g. "requests.unprivileged"
+  KeyOrigin setting;
+};
+
+// [data_schema]: the declared shape of [data], one entry per top-level key.
+// A type is "string", "integer", "float", "boolean", "table", "array", or
+// "array of <type>s"; a "table" with `values` is a map whose every value
+// has that type.
+struct DataField {
+  std::string type;
+  std::string values;  // "table" only: the type of each value; "": anything
+  bool required = false;
+  std::string description;
+  Origin origin;
+};
+struct DataSchema {
+  std::map<std::string, DataField> fields;
+  bool declared_by_site = false;    // some site-layer file has [data_schema]
+  bool declared_by_vendor = false;  // some shipped-policy file has [data_schema]
+  bool declared() const { return declared_by_site || declared_by_vendor; }
+};
+
 struct Policy {
   std::vector<std::string> files;  // every file loaded, in merge order
   std::vector<SourcedString> drop_ins;  // every drop-in directory looked in (absolute), found or not
@@ -214,10 +251,15 @@ struct Policy {
   CdiSettings cdi;
   ForwardCompat forward_compat;
   nlohmann::json data = nlohmann::json::object();  // free-form [data], read-only to rules
-  // Where each [host] and [discovery] key was set last, by dotted key
-  // ("host.driver_root"): `policy check` names it beside a host path it
-  // could not find. A key absent here has graft's default.
-  std::map<std::string, Origin> key_origins;
+  DataSchema data_schema;  // [data_schema]; empty: [data] is unchecked
+  // Where each key and table was set last, by dotted key
+  // ("host.driver_root", "requests", "data.tenants.team-a"): `policy show`
+  // prints it, `policy check` names it beside a host path it could not find.
+  // A key absent here has graft's default.
+  std::map<std::string, KeyOrigin> key_origins;
+  // Security-relevant keys a later site file set over an earlier site
+  // file's value, in merge order: `policy check` warns of each.
+  std::vector<SettingOverride> overrides;
 };
 
 // The name require() takes for a declared rule module: the file name without ".lua".

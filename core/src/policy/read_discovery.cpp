@@ -139,9 +139,7 @@ constexpr KeyReader<ProcfsMask> kProcfsReaders[] = {
 }  // namespace
 
 Status read_discovery(const TomlField& field, Policy& policy, const FileContext& file) {
-  if (auto status = read_table(field, kDiscoveryReaders, policy.discovery, file); !status) return status;
-  note_key_origins(field, policy.key_origins);
-  return ok_status();
+  return read_table(field, kDiscoveryReaders, policy.discovery, file);
 }
 
 Status read_procfs(const TomlField& field, Policy& policy, const FileContext& file) {

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cdi/cdi_names.hpp"
+#include "policy/data_schema.hpp"
 #include "policy/schema.hpp"
 
 namespace graft::policy_parse {
@@ -34,9 +35,7 @@ constexpr KeyReader<HostRoots> kHostReaders[] = {
 };
 
 Status read_host(const TomlField& field, Policy& policy, const FileContext& file) {
-  if (auto status = read_table(field, kHostReaders, policy.host, file); !status) return status;
-  note_key_origins(field, policy.key_origins);
-  return ok_status();
+  return read_table(field, kHostReaders, policy.host, file);
 }
 
 Status read_plugin_dir(const TomlField& field, Policy& policy, const FileContext& file) {
@@ -386,6 +385,7 @@ constexpr KeyReader<Policy> kTopReaders[] = {
     {"cdi", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kCdiReaders, p.cdi, c); }},
     {"forward_compat", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kForwardCompatReaders, p.forward_compat, c); }},
     {"data", read_data},
+    {"data_schema", read_data_schema},
 };
 
 }  // namespace

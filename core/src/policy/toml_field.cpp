@@ -68,15 +68,6 @@ TomlField TomlField::element(std::size_t index, const toml::node& value) const {
   return TomlField{value, fmt::format("{}[{}]", key, index), file};
 }
 
-void note_key_origins(const TomlField& field, std::map<std::string, Origin>& origins) {
-  const auto* table = field.node.as_table();
-  if (!table) return;
-  for (const auto& [key, value] : *table) {
-    TomlField entry = field.child(key.str(), value);
-    origins[entry.key] = entry.origin();
-  }
-}
-
 Result<const toml::table*> as_table(const TomlField& field) {
   if (const auto* table = field.node.as_table()) return table;
   return field.type_error("a table");

@@ -52,10 +52,6 @@ struct TomlField {
   TomlField element(std::size_t index, const toml::node& value) const;
 };
 
-// Records where each key of the table at `field` was set, by its dotted
-// key, over any earlier file's (Policy::key_origins).
-void note_key_origins(const TomlField& field, std::map<std::string, Origin>& origins);
-
 Result<const toml::table*> as_table(const TomlField& field);
 Result<std::string> as_string(const TomlField& field);
 Result<SourcedString> as_sourced(const TomlField& field);

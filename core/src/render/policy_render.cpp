@@ -141,6 +141,16 @@ ojson rule_modules_json(const Policy& policy) {
   return out;
 }
 
+ojson data_schema_json(const DataSchema& schema) {
+  ojson out = ojson::object();
+  for (const auto& [name, field] : schema.fields) {
+    out[name] = {{"origin", origin_text(field.origin)}, {"type", field.type}, {"required", field.required}};
+    if (!field.values.empty()) out[name]["values"] = field.values;
+    if (!field.description.empty()) out[name]["description"] = field.description;
+  }
+  return out;
+}
+
 // The runtime, audit and cdi sections and [data]: plain values.
 void add_settings(const Policy& policy, ojson& out) {
   out["limits"] = {{"rule_instructions", policy.limits.rule_instructions},
@@ -155,7 +165,36 @@ void add_settings(const Policy& policy, ojson& out) {
   out["data"] = ojson::parse(policy.data.dump());
 }
 
+ojson origins_json(const Policy& policy) {
+  ojson out = ojson::object();
+  for (const auto& [key, entry] : policy.key_origins) out[key] = key_origin_json(entry);
+  return out;
+}
+
 }  // namespace
+
+ojson key_origin_json(const KeyOrigin& entry) {
+  ojson out = {{"origin", origin_text(entry.origin)}};
+  if (!entry.is_table()) out["value"] = entry.value;
+  if (entry.replaced.empty()) return out;
+  ojson earlier = {{"origin", origin_text(entry.replaced)}};
+  if (!entry.is_table()) earlier["value"] = entry.replaced_value;
+  out[entry.is_table() ? "merged_over" : "overrode"] = earlier;
+  return out;
+}
+
+std::string key_origin_text(const KeyOrigin& entry) {
+  std::string text = origin_text(entry.origin);
+  if (entry.replaced.empty()) return text;
+  if (entry.is_table()) return text + ", merged over " + origin_text(entry.replaced);
+  return text + ", over " + entry.replaced_value + " from " + origin_text(entry.replaced);
+}
+
+std::string override_text(const SettingOverride& found) {
+  const KeyOrigin& setting = found.setting;
+  return found.key + " = " + setting.value + " at " + origin_text(setting.origin) + " overrides " +
+         setting.replaced_value + " from " + origin_text(setting.replaced) + " (an earlier site file)";
+}
 
 ojson render_policy_json(const Policy& policy, const std::vector<RuleActivity>& rules) {
   ojson out = {{"schema", policy_show_schema_id}, {"files", policy.files}};
@@ -181,6 +220,8 @@ ojson render_policy_json(const Policy& policy, const std::vector<RuleActivity>& 
   out["procfs"] = procfs_json(policy.procfs);
   out["forward_compat"] = forward_compat_json(policy.forward_compat);
   add_settings(policy, out);
+  out["data_schema"] = data_schema_json(policy.data_schema);
+  out["origins"] = origins_json(policy);
   return out;
 }
 

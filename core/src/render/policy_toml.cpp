@@ -1,8 +1,10 @@
 // render_policy_toml: the document render_policy_json builds, written as
 // TOML. An array entry that carries an "origin" (and maybe a "via") is
 // written as its value with those in a comment; a table's own "origin" goes
-// in a comment on its header. [data] and [plugins.config.*] are free-form,
-// so they are written by toml++ as they are, with no such reading.
+// in a comment on its header. Every other key and table a file set gets its
+// entry of "origins" (where, and what it overrode) as a comment on its line,
+// which is not written as a table itself. [data] and [plugins.config.*] are
+// free-form: their keys are written as they are, "origin" included.
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -92,68 +94,84 @@ std::string array_value(const ojson& array) {
   return out + "]";
 }
 
-toml::table toml_table(const ojson& object);
+// A free-form array as toml++ writes it: no entry is read for an origin.
+std::string free_form_array(const ojson& array);
 
-toml::array toml_array(const ojson& array) {
-  toml::array out;
-  for (const auto& entry : array) {
-    if (entry.is_object()) out.push_back(toml_table(entry));
-    else if (entry.is_array()) out.push_back(toml_array(entry));
-    else if (entry.is_string()) out.push_back(entry.get<std::string>());
-    else if (entry.is_boolean()) out.push_back(entry.get<bool>());
-    else if (entry.is_number_integer()) out.push_back(entry.get<std::int64_t>());
-    else if (entry.is_number_float()) out.push_back(entry.get<double>());
-  }
-  return out;
+std::string free_form_value(const ojson& value) {
+  if (value.is_array()) return free_form_array(value);
+  if (!value.is_object()) return toml_scalar(value);
+  std::string out;
+  for (const auto& [key, entry] : value.items())
+    out += (out.empty() ? "" : ", ") + toml_key(key) + " = " + free_form_value(entry);
+  return out.empty() ? "{}" : "{ " + out + " }";
 }
 
-toml::table toml_table(const ojson& object) {
-  toml::table out;
-  for (const auto& [key, value] : object.items()) {
-    if (value.is_object()) out.insert(key, toml_table(value));
-    else if (value.is_array()) out.insert(key, toml_array(value));
-    else if (value.is_string()) out.insert(key, value.get<std::string>());
-    else if (value.is_boolean()) out.insert(key, value.get<bool>());
-    else if (value.is_number_integer()) out.insert(key, value.get<std::int64_t>());
-    else if (value.is_number_float()) out.insert(key, value.get<double>());
-  }
-  return out;
+std::string free_form_array(const ojson& array) {
+  std::string out;
+  for (const auto& entry : array) out += (out.empty() ? "" : ", ") + free_form_value(entry);
+  return "[" + out + "]";
 }
 
-// Free-form tables under their full path: toml++ writes the headers.
-void write_free_form(std::string& out, const std::vector<std::string>& path, const ojson& object) {
-  if (object.empty()) return;
-  toml::table root = toml_table(object);
-  for (auto key = path.rbegin(); key != path.rend(); ++key) {
-    toml::table parent;
-    parent.insert(*key, std::move(root));
-    root = std::move(parent);
-  }
-  std::ostringstream text;
-  text << toml::toml_formatter(root, kTomlFlags);
-  out += "\n" + text.str() + "\n";
-}
+// How the tables of the document are written: with the "origins" entries.
+struct TomlWriter {
+  const ojson& origins;
+  std::string& out;
 
-void write_table(std::string& out, const std::vector<std::string>& path, const ojson& table) {
-  if (!path.empty()) {
+  std::string comment(const std::string& key) const {
+    auto found = origins.find(key);
+    if (found == origins.end()) return "";
+    std::string text = (*found)["origin"].get<std::string>();
+    for (const char* earlier : {"overrode", "merged_over"}) {
+      if (!found->contains(earlier)) continue;
+      const ojson& entry = (*found)[earlier];
+      text += entry.contains("value") ? ", over " + entry["value"].get<std::string>() + " from " : ", merged over ";
+      text += entry["origin"].get<std::string>();
+    }
+    return "  # " + text;
+  }
+
+  void header(const std::vector<std::string>& path, const ojson& table, bool free_form) {
     out += "\n[" + toml_header(path) + "]";
-    if (table.contains("origin")) out += "  # " + table["origin"].get<std::string>();
+    if (!free_form && table.contains("origin") && table["origin"].is_string())
+      out += "  # " + table["origin"].get<std::string>();
+    else
+      out += comment(toml_dotted(path));
     out += "\n";
   }
-  for (const auto& [key, value] : table.items()) {
-    if (key == "origin" || value.is_object()) continue;
-    out += toml_key(key) + " = " + (value.is_array() ? array_value(value) : toml_scalar(value)) + "\n";
+
+  void key_line(const std::vector<std::string>& path, const std::string& key, const ojson& value, bool free_form) {
+    std::string text = free_form ? (value.is_array() ? free_form_array(value) : toml_scalar(value))
+                                 : (value.is_array() ? array_value(value) : toml_scalar(value));
+    std::string note = path.empty() ? "" : comment(toml_dotted(path) + "." + key);
+    auto newline = text.find('\n');
+    if (newline == std::string::npos) text += note;
+    else text.insert(newline, note);  // on the line of the array's "["
+    out += toml_key(key) + " = " + text + "\n";
   }
-  for (const auto& [key, value] : table.items()) {
-    if (!value.is_object()) continue;
-    std::vector<std::string> child = path;
-    child.push_back(key);
-    if (is_free_form(child))
-      write_free_form(out, child, value);
-    else
-      write_table(out, child, value);
+
+  void table(const std::vector<std::string>& path, const ojson& object, bool free_form) {
+    if (!path.empty()) header(path, object, free_form);
+    for (const auto& [key, value] : object.items()) {
+      if ((!free_form && key == "origin") || value.is_object()) continue;
+      if (path.empty() && key == "origins") continue;
+      key_line(path, key, value, free_form);
+    }
+    for (const auto& [key, value] : object.items()) {
+      if (!value.is_object() || (path.empty() && key == "origins")) continue;
+      std::vector<std::string> child = path;
+      child.push_back(key);
+      bool child_free = free_form || is_free_form(child);
+      if (child_free && !free_form && value.empty()) continue;
+      table(child, value, child_free);
+    }
   }
-}
+
+  static std::string toml_dotted(const std::vector<std::string>& path) {
+    std::string out;
+    for (const auto& step : path) out += (out.empty() ? "" : ".") + step;
+    return out;
+  }
+};
 
 }  // namespace
 
@@ -162,7 +180,8 @@ std::string render_policy_toml(const Policy& policy, const std::vector<RuleActiv
       "# graft policy show: the merged policy as this node runs it. A report, not a policy file:\n"
       "# files in merge order, capability sets with what their pulls bring (\"via\"), the rules\n"
       "# the rule files register in run order, and \"# file:line\" where a value was set.\n";
-  write_table(out, {}, render_policy_json(policy, rules));
+  ojson document = render_policy_json(policy, rules);
+  TomlWriter{document["origins"], out}.table({}, document, false);
   return out;
 }
 

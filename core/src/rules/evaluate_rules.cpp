@@ -116,13 +116,16 @@ Result<Intent> RuleRun::run() {
 
 // run_rule, noting in activity_ (when asked for) that the rule ran and
 // whether the Intent changed: a copy per rule, paid only by those who ask.
-// Explaining, it also notes what the rule read and what it changed.
+// Explaining, it also notes what the rule read and what it changed. Either
+// way it notes the rule's reads of undeclared policy.data keys.
 Result<bool> RuleRun::run_observed(std::size_t i) {
   if (!activity_) return run_rule(i);
   RuleActivity& activity = (*activity_)[i];
   Intent before = grant_.intent();
   if (reads_) reads_->start_rule(&activity.reads, &activity.reads_left_out);
+  policy_facts_.undeclared_reads = &activity.undeclared_reads;
   Result<bool> refused = run_rule(i);
+  policy_facts_.undeclared_reads = nullptr;
   if (reads_) reads_->stop_rule();
   activity.ran = true;
   activity.failed = !refused.ok();

@@ -13,6 +13,7 @@
 #include "inventory/inventory.hpp"
 #include "policy/policy.hpp"
 #include "request/request.hpp"
+#include "rules/data_read.hpp"
 #include "rules/rule_phase.hpp"
 
 namespace graft {
@@ -26,6 +27,7 @@ struct RuleActivity {
   bool ran = false;      // reached: a refusal stops the rules after it
   bool changed = false;  // the Intent differed after it ran
   bool failed = false;   // it raised an error (or hit a limit): the evaluation ends with that error
+  std::vector<DataRead> undeclared_reads;  // distinct, in the order read
   rules::RulePhase phase = rules::RulePhase::restrict;
   // Only with ActivityDetail::explained:
   std::vector<std::string> reads;  // through the views, distinct, the first ViewReads::kLimitPerRule

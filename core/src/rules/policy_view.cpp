@@ -1,9 +1,12 @@
 // `policy`: the names rules may refer to and the free-form [data] table,
-// which rules read as nested read-only tables and arrays.
+// which rules read as nested read-only tables and arrays. A read of a
+// top-level data key that [data_schema] does not declare is noted (with the
+// rule file's line) while a rule runs with its activity recorded.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 
+#include "rules/place.hpp"
 #include "rules/view_kinds.hpp"
 
 namespace graft::rules {
@@ -82,6 +85,36 @@ void push_json(lua_State* L, const json& value) {
   lua_pushnil(L);
 }
 
+// Inside a Lua callback: nothing may throw out; a read that cannot be noted
+// (out of memory) is left out.
+void note_undeclared_read(lua_State* L, const PolicyFacts& facts) noexcept {
+  std::string_view key = string_key(L);
+  if (key.data() == nullptr) return;
+  try {
+    std::string name(key);
+    if (facts.policy->data_schema.fields.contains(name)) return;
+    Place place;
+    find_place(L, 1, place);
+    DataRead read{std::move(name), place.origin()};
+    auto& reads = *facts.undeclared_reads;
+    if (std::find(reads.begin(), reads.end(), read) == reads.end()) reads.push_back(std::move(read));
+  } catch (...) {
+  }
+}
+
+// The top of [data]: read as Json reads it, noting undeclared keys.
+struct DataRoot {
+  static const PolicyFacts& of(const void* data) { return *static_cast<const PolicyFacts*>(data); }
+  static void index(lua_State* L, const void* data) {
+    const PolicyFacts& facts = of(data);
+    if (facts.undeclared_reads) note_undeclared_read(L, facts);
+    Json::index(L, &facts.policy->data);
+  }
+  static lua_Integer length(const void* data) { return Json::length(&of(data).policy->data); }
+  static int next(lua_State* L, const void* data) { return Json::next(L, &of(data).policy->data); }
+};
+constexpr ViewType kDataRootView = view_type<DataRoot>(kPolicyFamily);
+
 using NameList = List<std::string, push_string>;
 constexpr ViewType kNameListView = view_type<NameList>(kPolicyFamily);
 
@@ -90,7 +123,7 @@ constexpr RecordField<PolicyFacts> kPolicyFields[] = {
      [](lua_State* L, const PolicyFacts& f) { push_view(L, kNameListView, &f.default_capabilities); }},
     {"capabilities", [](lua_State* L, const PolicyFacts& f) { push_view(L, kNameListView, &f.capabilities); }},
     {"extras", [](lua_State* L, const PolicyFacts& f) { push_view(L, kNameListView, &f.extras); }},
-    {"data", [](lua_State* L, const PolicyFacts& f) { push_json(L, f.policy->data); }},
+    {"data", [](lua_State* L, const PolicyFacts& f) { push_view(L, kDataRootView, &f); }},
 };
 constexpr ViewType kPolicyView = view_type<Record<PolicyFacts, kPolicyFields>>(kPolicyFamily);
 

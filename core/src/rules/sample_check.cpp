@@ -2,6 +2,8 @@
 // the first run-time error names the sample and the rule's file:line.
 #include "rules/sample_check.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "inventory/synthetic_inventory.hpp"
@@ -17,6 +19,23 @@ std::vector<SampleRequest> all_samples(const Policy& policy) {
                     .privileged = true}};
   for (const auto& [_, sample] : policy.samples) samples.push_back(sample);
   return samples;
+}
+
+// Each rule's undeclared data reads, merged over the samples.
+void note_undeclared_reads(const std::vector<RuleActivity>& activity, std::vector<RuleActivity>& into) {
+  for (const RuleActivity& rule : activity) {
+    if (rule.undeclared_reads.empty()) continue;
+    auto same = [&](const RuleActivity& known) { return known.name == rule.name; };
+    auto known = std::find_if(into.begin(), into.end(), same);
+    if (known == into.end()) {
+      into.push_back(rule);
+      continue;
+    }
+    for (const DataRead& read : rule.undeclared_reads)
+      if (std::find(known->undeclared_reads.begin(), known->undeclared_reads.end(), read) ==
+          known->undeclared_reads.end())
+        known->undeclared_reads.push_back(read);
+  }
 }
 
 }  // namespace
@@ -44,6 +63,7 @@ Result<SampleCheck> check_rules_on_samples(const Policy& policy) {
     else ++check.skipped;
     if (acted.empty()) acted = activity;
     for (std::size_t i = 0; i < activity.size() && i < acted.size(); ++i) acted[i].changed |= activity[i].changed;
+    note_undeclared_reads(activity, check.undeclared_data_reads);
   }
   for (const RuleActivity& rule : acted)
     if (!rule.changed) check.idle_rules.push_back(rule);

@@ -20,6 +20,9 @@ struct SampleCheck {
   std::size_t samples = 0;
   std::size_t injected = 0, refused = 0, skipped = 0;
   std::vector<RuleActivity> idle_rules;  // changed the Intent for no sample
+  // Rules that read a policy.data key [data_schema] does not declare, each
+  // rule once, with the reads (RuleActivity::undeclared_reads) of all samples.
+  std::vector<RuleActivity> undeclared_data_reads;
 };
 
 Result<SampleCheck> check_rules_on_samples(const Policy& policy);

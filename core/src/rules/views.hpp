@@ -14,6 +14,7 @@
 #include "inventory/inventory.hpp"
 #include "policy/policy.hpp"
 #include "request/request.hpp"
+#include "rules/data_read.hpp"
 
 namespace graft::rules {
 
@@ -46,6 +47,9 @@ struct PolicyFacts {
   std::vector<std::string> default_capabilities;
   std::vector<std::string> capabilities;  // sorted
   std::vector<std::string> extras;        // sorted
+  // While a rule runs with activity recorded: where it read a top-level
+  // policy.data key that [data_schema] does not declare (policy check).
+  std::vector<DataRead>* undeclared_reads = nullptr;
 };
 
 RequestFacts request_facts(const Request& request, const Policy& policy);
