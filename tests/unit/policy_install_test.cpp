@@ -69,7 +69,7 @@ TEST_CASE("graft policy install swaps a passing policy in, keeps the live file's
   INFO(result.out << result.err);
   CHECK(result.exit_code == 0);
   CHECK(result.out == "installed " + candidate + " as " + live +
-                          ": 7 rule files, 11 samples, checked strictly (--offline: not against this host)\n");
+                          ": 7 rule files, 12 samples, checked strictly (--offline: not against this host)\n");
   CHECK(read_all(live) == text);
   struct stat info {};
   REQUIRE(::stat(live.c_str(), &info) == 0);
