@@ -83,7 +83,7 @@ TEST_CASE("a rule that changes nothing for any sample is reported idle, one that
   CHECK(check->unreached_rules.empty());
 }
 
-TEST_CASE("a rule no sample reached because an earlier rule refused each is not reached, not idle",
+TEST_CASE("a rule no GPU sample reached because an earlier rule refused each is not reached, not idle",
           "[rules][check]") {
   RuleDir dir;
   Policy policy = test_policy({dir.write("vendor.lua", "rule('vendor-check', 'check', function(req, host, grant)\n"
@@ -129,7 +129,7 @@ TEST_CASE("a sample that sets its host runs on that many GPUs with MIG where it 
   REQUIRE(all.kind == SampleOutcome::Kind::injected);
   CHECK(all.intent.devices.size() == 8);
   CHECK(all.host == "8 GPUs, MIG on 0 (3 partitions each)");
-  CHECK(describe_outcome(all) == "injected GPUs 0, 1, 2, 3, 4, 5, 6, 7 (compute, utility)");
+  CHECK(describe_outcome(all) == "injected GPUs 0, 1, 2, 3, 4, 5, 6, 7");
 }
 
 TEST_CASE("the sample host has two GPUs, the second with two partitions", "[rules][check]") {

@@ -45,8 +45,8 @@ void add_rule_coverage(const SampleCheck& check, std::vector<CheckFinding>& find
                                : fmt::format(" (refused by {})", quoted_rules(check.refusing_rules));
   for (const RuleActivity& rule : check.unreached_rules)
     findings.push_back({kinds::unreached_rule,
-                        fmt::format("rule '{}' ({}) was not reached: every sample was refused{} or failed before "
-                                    "it ran; a [sample.NAME] request the earlier rules let through would check it",
+                        fmt::format("rule '{}' ({}) was not reached: no sample came through to it as a GPU "
+                                    "container{}; a [sample.NAME] request the other rules let through would check it",
                                     rule.name, rule.origin.full(), refused_by)});
 }
 

@@ -105,7 +105,10 @@ Inventory sample_inventory(const Policy& policy) {
 Result<SampleCheck> check_rules_on_samples(const Policy& policy) {
   auto registered = registered_rules(policy);
   if (!registered) return registered.error();
-  std::vector<RuleActivity> seen = std::move(registered).value();  // ran / changed over every sample
+  std::vector<RuleActivity> seen = std::move(registered).value();  // changed over every sample
+  // Ran on a sample that ended injected: a rule seen only by samples that
+  // were no GPU containers or were refused was not reached, not idle.
+  std::vector<bool> reached(seen.size(), false);
   SampleCheck check;
   for (const SampleRequest& sample : all_samples(policy)) {
     std::vector<RuleActivity> activity;
@@ -117,13 +120,13 @@ Result<SampleCheck> check_rules_on_samples(const Policy& policy) {
         check.refusing_rules.push_back(rule);
     }
     for (std::size_t i = 0; i < activity.size() && i < seen.size(); ++i) {
-      seen[i].ran |= activity[i].ran;
-      seen[i].changed |= activity[i].changed;
+      seen[i].changed = seen[i].changed || activity[i].changed;
+      reached[i] = reached[i] || (activity[i].ran && outcome.kind == SampleOutcome::Kind::injected);
     }
   }
-  for (const RuleActivity& rule : seen) {
-    if (!rule.ran) check.unreached_rules.push_back(rule);
-    else if (!rule.changed) check.idle_rules.push_back(rule);
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    if (seen[i].changed) continue;
+    (reached[i] ? check.idle_rules : check.unreached_rules).push_back(seen[i]);
   }
   return check;
 }

@@ -2,9 +2,10 @@
 // policy check`: a rule that fails at run time (a nil index, a misspelt data
 // key) fails the check with the sample and its file:line instead of failing
 // every GPU container; each sample's outcome is kept, with the refusal's
-// rule and file:line, so the check can say what it saw. A rule that ran and
-// changed nothing for any sample is idle; one that ran for none (each sample
-// was refused, or failed, before its phase) was not reached.
+// rule and file:line, so the check can say what it saw. A rule that changed
+// nothing for any sample is idle when it ran for a sample that ended
+// injected, and not reached when none did (every GPU sample was refused, or
+// failed, before it or after it: it never saw a GPU container come through).
 // The samples are two built in (no request; a privileged one) plus the
 // policy's [sample.NAME] tables, where a vendor policy states its request
 // contract and a site the requests its own rules are for.
@@ -33,8 +34,8 @@ struct SampleOutcome {
 
 struct SampleCheck {
   std::vector<SampleOutcome> samples;
-  std::vector<RuleActivity> idle_rules;       // ran for some sample, changed the Intent for none
-  std::vector<RuleActivity> unreached_rules;  // ran for no sample
+  std::vector<RuleActivity> idle_rules;       // ran for an injected sample, changed the Intent for none
+  std::vector<RuleActivity> unreached_rules;  // changed nothing, and ran for no sample that ended injected
   std::vector<std::string> refusing_rules;    // the rules that refused a sample, once each
 
   std::size_t count(SampleOutcome::Kind kind) const;
