@@ -1,78 +1,27 @@
 #include "graft/base/replace_file.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
+#include "graft/base/staged_file.hpp"
 #include "graft/base/unique_fd.hpp"
-#include "graft/base/write_all.hpp"
 
 namespace graft {
-namespace {
-
-// The owner the new file takes: the one asked for, or the old file's.
-Result<std::optional<FileOwner>> owner_for(int dir_fd, const std::string& name,
-                                           const std::optional<FileOwner>& owner, const std::string& shown) {
-  if (owner) return owner;
-  struct stat old {};
-  if (::fstatat(dir_fd, name.c_str(), &old, AT_SYMLINK_NOFOLLOW) == 0)
-    return std::optional<FileOwner>(FileOwner{static_cast<mode_t>(old.st_mode & 07777), old.st_uid, old.st_gid});
-  if (errno != ENOENT) return make_error("{}: {}", shown, std::strerror(errno));
-  return std::optional<FileOwner>();
-}
-
-Status fill(int fd, std::string_view text, const std::optional<FileOwner>& owner, const std::string& shown,
-            WriteCall write_call) {
-  if (auto status = write_all(fd, text, shown, write_call); !status) return status;
-  if (!owner) return ok_status();
-  if (::fchown(fd, owner->uid, owner->gid) != 0) return make_error("{}: chown: {}", shown, std::strerror(errno));
-  if (::fchmod(fd, owner->mode) != 0) return make_error("{}: chmod: {}", shown, std::strerror(errno));
-  return ok_status();
-}
-
-// A new file beside `name`, created exclusively (O_EXCL|O_NOFOLLOW): nothing
-// planted under a guessed name is opened. It is `mode` while it is written.
-Result<std::pair<UniqueFd, std::string>> create_beside(int dir_fd, const std::string& name, mode_t mode,
-                                                       const std::string& shown) {
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    std::string temporary = fmt::format(".{}.graft-{}-{}", name, ::getpid(), attempt);
-    UniqueFd fd(::openat(dir_fd, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode));
-    if (fd.valid()) return std::pair{std::move(fd), temporary};
-    if (errno != EEXIST) return make_error("{}: cannot create a file beside it: {}", shown, std::strerror(errno));
-  }
-  return make_error("{}: no free name beside it", shown);
-}
-
-}  // namespace
 
 Status replace_file_at(int dir_fd, const std::string& name, std::string_view text,
                        const std::optional<FileOwner>& owner, const std::string& shown, WriteCall write_call) {
-  auto final_owner = owner_for(dir_fd, name, owner, shown);
-  if (!final_owner) return final_owner.error();
-  // Owner's only until its contents are whole: the old file (a config.json
-  // of 0600) may be readable by fewer than 0644 would let in. A new file
-  // with no owner to copy is 0644 and the caller's umask from the start.
-  auto created = create_beside(dir_fd, name, *final_owner ? 0600 : 0644, shown);
-  if (!created) return created.error();
-  auto& [fd, temporary] = *created;
-  Status done = fill(fd.get(), text, *final_owner, shown, write_call);
-  if (done && ::close(fd.release()) != 0) done = make_error("{}: close: {}", shown, std::strerror(errno));
-  if (done && ::renameat(dir_fd, temporary.c_str(), dir_fd, name.c_str()) != 0)
-    done = make_error("{}: cannot replace: {}", shown, std::strerror(errno));
-  if (!done) ::unlinkat(dir_fd, temporary.c_str(), 0);
-  return done;
+  auto staged = StagedFile::create(dir_fd, name, text, owner, shown, write_call);
+  if (!staged) return staged.error();
+  return staged->commit();
 }
 
 Status replace_file(const std::string& path, std::string_view text) {
-  auto slash = path.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  UniqueFd dir_fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-  if (!dir_fd.valid()) return make_error("{}: cannot create: {}: {}", path, dir, std::strerror(errno));
-  return replace_file_at(dir_fd.get(), name, text, std::nullopt, path);
+  auto staged = StagedFile::create(path, text);
+  if (!staged) return staged.error();
+  return staged->commit();
 }
 
 }  // namespace graft

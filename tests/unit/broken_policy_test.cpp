@@ -1,8 +1,13 @@
-// A broken site policy or rule, seen from the real `graft hook`: whatever is
-// wrong, the hook ends in exactly one line on stderr naming the file (and line
-// where there is one) and exit 1, for every container, GPU or not, because
-// the policy decides what a GPU container is. The loader and the sandbox are
-// tested in depth in policy_errors_test.cpp and rules_sandbox_test.cpp;
+// A broken site policy or rule, seen from the real `graft hook`. A policy
+// whose TOML does not load decides nothing: the hook ends in exactly one line
+// on stderr naming the file (and line where there is one) and exit 1, for
+// every container, GPU or not. When the TOML loads but a rule file does not
+// (a syntax error, a duplicate rule name, a file that raises as it loads), a
+// container that asks for nothing through the policy's request channels is
+// let through untouched with one warning line (engine/plain_request.hpp),
+// and one that asks is refused as ever. A rule that fails while it runs
+// refuses the container it runs for. The loader and the sandbox are tested
+// in depth in policy_errors_test.cpp and rules_sandbox_test.cpp;
 // docs/security.md maps each item to its test.
 #include <catch2/catch.hpp>
 
@@ -29,20 +34,49 @@ std::string dir_of(const std::string& name) {
   return dir;
 }
 
-// A container that asks for no GPU: even it is refused while the policy is broken.
+// A container that asks for no GPU: refused while the policy's TOML is
+// broken, let through while only a rule file is.
 std::string plain_state() {
   static std::string bundle = write_bundle(host().path("/broken-policy/bundle"), {R"("PATH=/bin")"});
   return state_json("c9", ::getpid(), bundle);
 }
 
+// A container that asks for GPU 1 through the environment.
+std::string gpu_state() {
+  static std::string bundle = gpu1_bundle(host().path("/broken-policy/gpu-bundle"));
+  return state_json("c10", ::getpid(), bundle);
+}
+
 testing::CommandResult hook_with_policy_file(const std::string& path) { return hook(path, plain_state()); }
 
 // A site policy whose rules are one file holding `lua`.
-testing::CommandResult hook_with_rule(const std::string& name, const std::string& lua) {
+std::string policy_with_rule(const std::string& name, const std::string& lua) {
   std::string dir = dir_of(name);
   std::string rule = dir + "/" + name + ".lua";
   std::ofstream(rule) << lua;
-  return hook(write_policy("rule-" + name, "", "rules = [\"" + rule + "\"]\n"), plain_state());
+  return write_policy("rule-" + name, "", "rules = [\"" + rule + "\"]\n");
+}
+
+testing::CommandResult hook_with_rule(const std::string& name, const std::string& lua) {
+  return hook(policy_with_rule(name, lua), plain_state());
+}
+
+// A rule file that does not load: the plain container passes with one
+// warning naming the load error, the GPU container is refused naming it.
+void check_load_error(const std::string& name, const std::string& lua, const std::string& needle) {
+  std::string policy = policy_with_rule(name, lua);
+  auto plain = hook(policy, plain_state());
+  INFO(plain.err);
+  CHECK(plain.exit_code == 0);
+  CHECK(plain.out.empty());
+  CHECK(line_count(plain.err) == 1);
+  CHECK_THAT(plain.err, Catch::StartsWith("graft: warning: container c9: let through untouched") &&
+                            Catch::Contains("rules do not load") && Catch::Contains(needle));
+  auto gpu = hook(policy, gpu_state());
+  INFO(gpu.err);
+  CHECK(gpu.exit_code == 1);
+  CHECK(line_count(gpu.err) == 1);
+  CHECK_THAT(gpu.err, Catch::StartsWith("graft: container c10: ") && Catch::Contains(needle));
 }
 
 void check_one_line(const testing::CommandResult& result, const std::string& needle) {
@@ -116,6 +150,36 @@ TEST_CASE("Hook: a rule returning garbage is ignored, and one passing garbage to
   CHECK(returns.exit_code == 0);
   CHECK(returns.err.empty());
   check_one_line(hook_with_rule("garbage-grant", one_rule("broken", "grant:add_device({}, 'because')")), "garbage-grant.lua:2");
-  check_one_line(hook_with_rule("garbage-rule", "rule('x', 42)\n"), "garbage-rule.lua");
-  check_one_line(hook_with_rule("garbage-file", "\x1bLua garbage"), "garbage-file.lua");
+}
+
+TEST_CASE("Hook: a rule file passing garbage to rule() lets a plain container through and refuses a GPU one",
+          "[hook][hostile]") {
+  check_load_error("garbage-rule", "rule('x', 42)\n", "garbage-rule.lua");
+}
+
+TEST_CASE("Hook: a binary rule file lets a plain container through and refuses a GPU one", "[hook][hostile]") {
+  check_load_error("garbage-file", "\x1bLua garbage", "garbage-file.lua");
+}
+
+TEST_CASE("Hook: a rule file's syntax error lets a plain container through and refuses a GPU one",
+          "[hook][hostile]") {
+  check_load_error("syntax", "rule('x', function(req, host, grant)\n  if then end\nend)\n", "syntax.lua:2");
+}
+
+TEST_CASE("Hook: a duplicate rule name lets a plain container through and refuses a GPU one", "[hook][hostile]") {
+  check_load_error("duplicate", "rule('twice', function() end)\nrule('twice', function() end)\n", "duplicate.lua:2");
+}
+
+TEST_CASE("Hook: with a broken rule file, a container with an annotation is refused", "[hook][hostile]") {
+  std::string bundle = write_bundle(host().path("/broken-policy/annotated-bundle"), {R"("PATH=/bin")"},
+                                    R"(,"annotations":{"example.com/tenant":"team-a"})");
+  check_one_line(hook(policy_with_rule("annotated", "rule('x', 42)\n"), state_json("c11", ::getpid(), bundle)),
+                 "annotated.lua");
+}
+
+TEST_CASE("Hook: an [audit] log in a missing directory is one line naming the container, audit.log, path and errno",
+          "[hook][hostile]") {
+  std::string log = host().path("/broken-policy/no-such-dir/audit.jsonl");
+  auto result = hook(write_policy("audit-dir", "", "[audit]\nlog = \"" + log + "\"\n"), plain_state());
+  check_one_line(result, "container c9: audit.log " + log + ": cannot open it to append: No such file or directory (errno 2)");
 }

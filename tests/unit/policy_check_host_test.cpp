@@ -160,7 +160,7 @@ TEST_CASE("a binary directory the policy lists and the driver root lacks is a wa
   CHECK_THAT(result.out, Catch::Contains("warning  discovery.binary_dirs (" + policy + ":3:"));
   CHECK_THAT(result.out, Catch::Contains(host().path("/opt/drivr/bin") + ": not found"));
   CHECK_THAT(result.out, Catch::Contains("host     driver_root " + host().root()));
-  CHECK_THAT(result.out, Catch::Contains(": 1 warning\n"));
+  CHECK_THAT(result.out, Catch::Contains(": 0 errors, 1 warning\n"));
 }
 
 TEST_CASE("a missing firmware directory is a warning of graft policy check, not an error", "[policy-check]") {
@@ -174,6 +174,38 @@ TEST_CASE("a missing firmware directory is a warning of graft policy check, not 
   CHECK_THAT(result.out, Catch::Contains("warning  discovery.firmware_dir (default) under host.driver_root ("));
   CHECK_THAT(result.out, Catch::Contains(bare.path("/lib/firmware") + ": not found"));
   CHECK_THAT(result.out, Catch::Contains("\nok: "));
+}
+
+TEST_CASE("graft policy check fails on an [audit] log whose directory is missing", "[policy-check]") {
+  std::string log = host().path("/no-such-log-dir/audit.jsonl");
+  std::string policy = write_policy(host(), "audit-dir", "", "[audit]\nlog = \"" + log + "\"\n");
+  auto result = run_graft({"--policy", policy, "policy", "check"});
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.out, Catch::Contains("error    audit.log: " + log + ": its directory " +
+                                         host().path("/no-such-log-dir") + ": not found"));
+  auto offline = run_graft({"--policy", policy, "policy", "check", "--offline"});
+  CHECK(offline.exit_code == 0);  // host-dependent: not checked offline
+  CHECK_THAT(offline.out, Catch::Contains("needs    not checked (--offline)"));
+}
+
+TEST_CASE("graft policy check fails on a plugin directory that does not hold the plugins", "[policy-check]") {
+  std::string policy = write_policy(host(), "no-plugins", "",
+                                    "[plugins]\ndir = \"" + empty_dir(host(), "empty-plugins") + "\"\n"
+                                    "enable = [\"devices\"]\n");
+  auto result = run_graft({"--policy", policy, "policy", "check"});
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.out, Catch::Contains("error    plugins: ") && Catch::Contains("libdevices.so"));
+}
+
+TEST_CASE("graft policy check fails on a [runtime] path that is not an executable file", "[policy-check]") {
+  std::string runtime = host().path("/no-such-runtime");
+  std::string policy = write_policy(host(), "no-runtime", "", "[runtime]\npath = \"" + runtime + "\"\n");
+  auto result = run_graft({"--policy", policy, "policy", "check"});
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.out, Catch::Contains("error    runtime.path: " + runtime + ": not found"));
 }
 
 }  // namespace policy_check_host_test

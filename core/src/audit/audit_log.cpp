@@ -68,7 +68,10 @@ json record_json(const AuditRecord& record) {
 Result<int> open_audit_log(const std::string& path) {
   if (path.empty()) return -1;
   int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0640);
-  if (fd < 0) return make_error("audit log {}: {}", path, std::strerror(errno));
+  if (fd < 0) {
+    int error = errno;
+    return make_error("audit.log {}: cannot open it to append: {} (errno {})", path, std::strerror(error), error);
+  }
   return fd;
 }
 

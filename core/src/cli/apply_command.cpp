@@ -2,6 +2,8 @@
 // Reads the request from flags or a bundle, checks the pid is the named
 // container's, and hands both to run_container (engine/run_container.hpp).
 // Any failure is one line and a non-zero exit.
+#include <cstdio>
+
 #include "apply/cgroup_match.hpp"
 #include "cli/commands.hpp"
 #include "engine/run_container.hpp"
@@ -11,6 +13,7 @@ namespace graft::cli {
 
 Result<int> report_run(const Result<ContainerRun>& run) {
   if (!run) return run.error();
+  if (!run->warning.empty()) std::fprintf(stderr, "graft: warning: %s\n", one_line(run->warning).c_str());
   if (run->outcome == ContainerOutcome::refused) return report_refusal(run->evaluation->plan);
   return exit_ok;
 }

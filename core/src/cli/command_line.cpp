@@ -31,7 +31,8 @@ struct ParsedOptions {
   CdiCommandOptions cdi;
   std::string cdi_command;  // the `cdi` subcommand given
   std::string policy_command = "check";  // the `policy` subcommand given
-  bool policy_check_offline = false;
+  PolicyCheckOptions policy_check;
+  PolicyInstallOptions policy_install;
   PolicyTestOptions policy_test;
   PolicyDiffOptions policy_diff;
   std::string policy_show_format = "toml";
@@ -128,22 +129,46 @@ void add_policy_import_command(CLI::App& policy, PolicyImportOptions& options) {
       ->capture_default_str();
 }
 
+void add_policy_check_command(CLI::App& policy, PolicyCheckOptions& options) {
+  auto* check = policy.add_subcommand(
+      "check", "Validate the policy, its rules on sample requests, what the hook needs and the host roots it names");
+  check->footer(
+      "Examples:\n"
+      "  graft policy check --policy /etc/graft/graft.toml\n"
+      "  graft policy check --offline --strict --policy site/graft.toml   (CI: the policy alone, warnings fail)");
+  check->add_flag("--offline", options.offline,
+                  "Check the policy alone, not the host it names: roots, audit log directory, plugins, runtime");
+  check->add_flag("--strict", options.strict,
+                  "Fail on every warning too (idle or unreached rules, host warnings): for CI and rollouts");
+}
+
+void add_policy_install_command(CLI::App& policy, PolicyInstallOptions& options) {
+  auto* install = policy.add_subcommand(
+      "install", "Check a new site policy strictly where it will live, then swap it in atomically over --policy");
+  install->footer(
+      "Examples:\n"
+      "  graft policy install ./graft.toml                 (over /etc/graft/graft.toml)\n"
+      "  graft --policy /etc/graft/graft.toml policy install new.toml --offline\n"
+      "NEW is copied beside the live policy and checked there as `graft policy check --strict`\n"
+      "checks it, so its relative includes, rules and drop-ins resolve against the live\n"
+      "policy's directory; it then replaces the live policy by rename(2), keeping its mode\n"
+      "and owner. When the check fails the live policy is left as it was.");
+  install->add_option("new", options.file, "The new site policy file")->required()->check(CLI::ExistingFile);
+  install->add_flag("--offline", options.offline, "Check the new policy alone, not against this host");
+}
+
 void add_policy_command(CLI::App& app, ParsedOptions& parsed) {
   auto* command = app.add_subcommand("policy", "Work with the site policy");
   command->require_subcommand(1);
   command->footer(
       "Examples:\n"
       "  graft policy check --policy /etc/graft/graft.toml\n"
+      "  graft policy install ./graft.toml\n"
       "  graft policy test /etc/graft/tests\n"
       "  graft policy show --format json\n"
       "  graft policy import NAME FILE    (another tool's configuration; " + doc_page("migrating.md") + ")");
-  auto* check = command->add_subcommand("check", "Validate the policy, its rule files and the host roots it names");
-  check->footer(
-      "Examples:\n"
-      "  graft policy check --policy /etc/graft/graft.toml\n"
-      "  graft policy check --offline --policy site/graft.toml   (CI, a ConfigMap: the policy alone)");
-  check->add_flag("--offline", parsed.policy_check_offline,
-                  "Check the policy alone, not the host roots it names and what discovery reads there");
+  add_policy_check_command(*command, parsed.policy_check);
+  add_policy_install_command(*command, parsed.policy_install);
   add_policy_test_command(*command, parsed.policy_test);
   add_policy_diff_command(*command, parsed.policy_diff);
   add_policy_import_command(*command, parsed.policy_import);
@@ -355,7 +380,9 @@ std::function<Result<int>(const GlobalOptions&)> chosen(const std::string& name,
       return [f = parsed.policy_show_format, k = parsed.policy_show_key](const GlobalOptions& g) {
         return run_policy_show(g, f, k);
       };
-    return [o = parsed.policy_check_offline](const GlobalOptions& g) { return run_policy_check(g, o); };
+    if (parsed.policy_command == "install")
+      return [o = parsed.policy_install](const GlobalOptions& g) { return run_policy_install(g, o); };
+    return [o = parsed.policy_check](const GlobalOptions& g) { return run_policy_check(g, o); };
   }
   return run_version;
 }

@@ -95,6 +95,19 @@ struct LogOptions {
   std::string format = "text";
 };
 
+// `graft policy check` (policy_check/check_policy.hpp).
+struct PolicyCheckOptions {
+  bool offline = false;  // the policy alone, not the host it names
+  bool strict = false;   // every warning fails the check too
+};
+
+// `graft policy install NEW`: NEW checked strictly where it will live, then
+// renamed over the site policy (GlobalOptions::policy_path).
+struct PolicyInstallOptions {
+  std::string file;
+  bool offline = false;
+};
+
 // `graft policy test` (docs/policy-test.md).
 struct PolicyTestOptions {
   std::vector<std::string> paths;  // case files and directories of them
@@ -132,8 +145,8 @@ struct RuntimeConfigureOptions {
 
 Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options);
 Result<int> run_inventory(const GlobalOptions& global, const std::string& format);
-// `offline`: the policy alone, not the host roots it names.
-Result<int> run_policy_check(const GlobalOptions& global, bool offline);
+Result<int> run_policy_check(const GlobalOptions& global, const PolicyCheckOptions& options);
+Result<int> run_policy_install(const GlobalOptions& global, const PolicyInstallOptions& options);
 Result<int> run_policy_test(const GlobalOptions& global, const PolicyTestOptions& options);
 Result<int> run_policy_diff(const GlobalOptions& global, const PolicyDiffOptions& options);
 Result<int> run_policy_import(const GlobalOptions& global, const PolicyImportOptions& options);

@@ -41,7 +41,7 @@ Result<int> run_policy_test(const GlobalOptions& global, const PolicyTestOptions
     std::printf("%s\n", render_suite_json(result).dump(2).c_str());
   else
     std::fputs(render_suite_text(result).c_str(), stdout);
-  return result.failed() == 0 ? exit_ok : exit_error;
+  return result.passed() ? exit_ok : exit_error;
 }
 
 }  // namespace graft::cli

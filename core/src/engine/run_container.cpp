@@ -7,6 +7,7 @@
 
 #include "audit/audit_log.hpp"
 #include "audit/late_error_record.hpp"
+#include "engine/plain_request.hpp"
 #include "fault/running_note.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "plugin_host/plugin_loader.hpp"
@@ -77,7 +78,12 @@ Attempt evaluate_and_apply(const AuditLog& log, Deadline& deadline, const Reques
   record_if_late(deadline, log, request, nullptr);
   Attempt attempt;
   auto evaluation = evaluate();
-  if (!evaluation) return failed(attempt, evaluation.error());
+  if (!evaluation) {
+    auto warning = pass_through_without_rules(log.policy, request, evaluation.error());
+    if (!warning) return failed(attempt, evaluation.error());
+    attempt.run.warning = std::move(*warning);  // untouched, as a container that asks for nothing
+    return attempt;
+  }
   const Plan& plan = attempt.run.evaluation.emplace(std::move(evaluation).value()).plan;
   if (plan.intent.refusal) {
     attempt.run.outcome = ContainerOutcome::refused;
@@ -97,7 +103,7 @@ Attempt evaluate_and_apply(const AuditLog& log, Deadline& deadline, const Reques
 Result<ContainerRun> run_evaluated(const Policy& policy, Deadline& deadline, const Request& request,
                                    const Evaluate& evaluate, const RunningContainer& container) {
   auto log_fd = open_audit_log(policy.audit_log);
-  if (!log_fd) return log_fd.error();
+  if (!log_fd) return log_fd.error().context("container " + request.container_id);
   AuditLog log{policy, UniqueFd(*log_fd)};
   Attempt attempt = evaluate_and_apply(log, deadline, request, evaluate, container);
   deadline.disarm();  // the record below is then the only one, and whole

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "apply/apply_plan.hpp"
 #include "apply/container_process.hpp"
@@ -30,6 +31,9 @@ struct ContainerRun {
   ContainerOutcome outcome = ContainerOutcome::untouched;
   std::optional<ContainerPlan> evaluation;  // the plan, its inventory and timings
   std::optional<ApplyReport> applied;       // set when outcome is applied
+  // Untouched although the rules did not load: the one line the hook prints
+  // on stderr (engine/plain_request.hpp).
+  std::string warning;
 };
 
 // Evaluates `request` and applies its plan to `container` (at

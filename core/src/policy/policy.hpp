@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -132,6 +133,13 @@ struct Extra {
   std::vector<std::string> bind_dev;     // device directories bound (under dev_root)
 };
 
+// [sample.NAME] host: the size and MIG layout of the host one sample runs on.
+struct SampleHost {
+  unsigned gpus = 2;
+  std::set<unsigned> mig;   // indices of the GPUs that have partitions
+  unsigned partitions = 2;  // how many each of those has
+};
+
 // A request `graft policy check` runs every rule against, on a sample host,
 // so a rule that fails at run time fails the check instead of containers.
 struct SampleRequest {
@@ -140,6 +148,7 @@ struct SampleRequest {
   std::vector<std::string> env;          // "NAME=VALUE"
   std::vector<std::string> annotations;  // "KEY=VALUE"
   bool privileged = false;
+  std::optional<SampleHost> host;        // unset: the sample host (rules/sample_check.hpp)
 };
 
 struct Limits {

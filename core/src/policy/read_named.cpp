@@ -86,10 +86,66 @@ constexpr KeyReader<Extra> kExtraReaders[] = {
     {"bind_dev", read_strings<&Extra::bind_dev>},
 };
 
+// A count in [minimum, maximum]: a sample host is small, so a typo'd 10000
+// GPUs is an error, not a slow check.
+Result<unsigned> read_sample_count(const TomlField& field, unsigned minimum, unsigned maximum) {
+  auto value = as_integer(field);
+  if (!value) return value.error();
+  if (*value < minimum || *value > maximum)
+    return field.error(fmt::format("expected {} to {}, got {}", minimum, maximum, *value));
+  return static_cast<unsigned>(*value);
+}
+
+Status store_sample_count(const Result<unsigned>& count, unsigned& into) {
+  if (!count) return count.error();
+  into = *count;
+  return ok_status();
+}
+
+// mig = true (every GPU) or [indices]; checked against gpus once the table is read.
+Status read_sample_mig(const TomlField& field, SampleHost& host, bool& all) {
+  if (const auto* flag = field.node.as_boolean()) {
+    all = flag->get();
+    return ok_status();
+  }
+  const auto* array = field.node.as_array();
+  if (!array) return field.type_error("true, false or an array of GPU indices");
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    auto index = read_sample_count(field.element(i, (*array)[i]), 0, 63);
+    if (!index) return index.error();
+    host.mig.insert(*index);
+  }
+  return ok_status();
+}
+
+// host = { gpus = 8, mig = [0, 1], partitions = 3 }: the host this sample runs on.
+Status read_sample_host(const TomlField& field, SampleRequest& sample, const FileContext&) {
+  auto table = as_table(field);
+  if (!table) return table.error();
+  SampleHost host;
+  bool all = false;
+  static constexpr std::string_view kKeys[] = {"gpus", "mig", "partitions"};
+  for (auto&& [key, node] : **table) {
+    TomlField entry = field.child(key.str(), node);
+    Status read = ok_status();
+    if (key.str() == "gpus") read = store_sample_count(read_sample_count(entry, 1, 64), host.gpus);
+    else if (key.str() == "partitions") read = store_sample_count(read_sample_count(entry, 1, 7), host.partitions);
+    else if (key.str() == "mig") read = read_sample_mig(entry, host, all);
+    else return unknown_key(field, key, kKeys);
+    if (!read) return read;
+  }
+  for (unsigned i = 0; all && i < host.gpus; ++i) host.mig.insert(i);
+  if (!host.mig.empty() && *host.mig.rbegin() >= host.gpus)
+    return field.error(fmt::format("mig names GPU {}, but the host has {} GPUs", *host.mig.rbegin(), host.gpus));
+  sample.host = std::move(host);
+  return ok_status();
+}
+
 constexpr KeyReader<SampleRequest> kSampleReaders[] = {
     {"env", read_strings<&SampleRequest::env>},
     {"annotations", read_strings<&SampleRequest::annotations>},
     {"privileged", read_bool<&SampleRequest::privileged>},
+    {"host", read_sample_host},
 };
 
 template <typename T, std::size_t N>

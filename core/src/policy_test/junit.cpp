@@ -44,7 +44,23 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// Rules that do not load are one error of the suite, not a failure per case.
+std::string render_junit_load_error(const SuiteResult& result, const std::string& suite_name) {
+  std::string name = xml_escape(suite_name), message = xml_escape(result.load_error);
+  return fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<testsuites tests=\"1\" failures=\"0\" errors=\"1\">\n<testsuite name=\"{0}\" tests=\"1\" failures=\"0\" "
+      "errors=\"1\">\n  <testcase name=\"policy load\" classname=\"{0}\">\n"
+      "    <error message=\"{1}\" type=\"load\">{1}</error>\n  </testcase>\n</testsuite>\n</testsuites>\n",
+      name, message);
+}
+
+}  // namespace
+
 std::string render_junit(const SuiteResult& result, const std::string& suite_name) {
+  if (!result.load_error.empty()) return render_junit_load_error(result, suite_name);
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   xml += fmt::format(
       "<testsuites tests=\"{0}\" failures=\"{1}\">\n<testsuite name=\"{2}\" tests=\"{0}\" "

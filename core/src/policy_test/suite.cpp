@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "policy_test/case_file.hpp"
+#include "rules/evaluate_rules.hpp"
 
 namespace graft {
 namespace {
@@ -47,6 +48,10 @@ CaseResult check_case(const PolicyCase& policy_case, const Policy& policy,
 
 SuiteResult run_suite(const std::vector<std::string>& files, const Policy& policy) {
   SuiteResult suite;
+  if (auto rules = registered_rules(policy); !rules) {
+    suite.load_error = rules.error().message;
+    return suite;
+  }
   for (const auto& file : files) {
     auto policy_case = read_case_file(file);
     if (!policy_case) {
@@ -60,6 +65,8 @@ SuiteResult run_suite(const std::vector<std::string>& files, const Policy& polic
 }
 
 std::string render_suite_text(const SuiteResult& result) {
+  if (!result.load_error.empty())
+    return fmt::format("ERROR the policy's rules did not load: {}\nno case ran\n", result.load_error);
   std::string text;
   for (const auto& c : result.cases) {
     text += fmt::format("{} {}\n", c.passed() ? "PASS" : "FAIL", c.name);
@@ -82,6 +89,11 @@ std::string render_suite_text(const SuiteResult& result) {
 }
 
 nlohmann::json render_suite_json(const SuiteResult& result) {
+  if (!result.load_error.empty())
+    return {{"load_error", result.load_error},
+            {"cases", nlohmann::json::array()},
+            {"summary", {{"cases", 0}, {"passed", 0}, {"failed", 0}}},
+            {"coverage", nlohmann::json::array()}};
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : result.cases) {
     nlohmann::json mismatches = nlohmann::json::array();

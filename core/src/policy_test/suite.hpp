@@ -28,11 +28,16 @@ struct CaseResult {
 struct SuiteResult {
   std::vector<CaseResult> cases;
   std::vector<RuleCoverage> coverage;
+  // The policy's rules did not load (a syntax error, a duplicate rule name):
+  // one error of the policy, reported once, and no case runs.
+  std::string load_error;
 
   std::size_t failed() const;
+  bool passed() const { return load_error.empty() && failed() == 0; }
 };
 
 // Runs each file in order; a file that cannot be read or run is a failed case.
+// Rules that do not load are the suite's load_error, before any case.
 SuiteResult run_suite(const std::vector<std::string>& files, const Policy& policy);
 
 // The result of one case read and run (for run_suite and tests).

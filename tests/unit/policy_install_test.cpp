@@ -1,0 +1,96 @@
+// `graft policy install NEW`: NEW is checked strictly where it will live,
+// then renamed over the live policy keeping its mode; a check that fails
+// leaves the live policy byte for byte as it was and nothing beside it.
+// --offline throughout: the policy alone, the same on every machine.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "run_command.hpp"
+#include "site_policy.hpp"
+#include "temp_dir.hpp"
+
+namespace policy_install_test {
+
+using namespace graft;
+using namespace graft::testing;
+namespace fs = std::filesystem;
+
+std::string read_all(const std::string& path) {
+  std::stringstream text;
+  text << std::ifstream(path, std::ios::binary).rdbuf();
+  return text.str();
+}
+
+std::string vendor_include() { return fmt::format("include = [\"{}/nvidia/nvidia.toml\"]\n", fixture::source_policy_dir()); }
+
+std::size_t entries_in(const std::string& dir) {
+  return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+CommandResult install(const std::string& live, const std::string& candidate) {
+  return run_graft({"--policy", live, "policy", "install", candidate, "--offline"});
+}
+
+TEST_CASE("graft policy install leaves the live policy byte-identical when the new one fails the strict check",
+          "[policy-install]") {
+  fixture::TempDir etc("graft-install-etc-"), work("graft-install-work-");
+  std::string live = etc.path() + "/graft.toml";
+  std::string before = vendor_include() + "# the live policy\n";
+  std::ofstream(live) << before;
+  std::ofstream(work.path() + "/idle.lua") << "rule('never', function(req, host, grant)\n"
+                                              "  if req.annotations['example.com/none'] then grant:deny('x') end\nend)\n";
+  std::string candidate = work.path() + "/graft.toml";
+  std::ofstream(candidate) << vendor_include() << "rules = [\"" << work.path() << "/idle.lua\"]\n";
+  auto result = install(live, candidate);
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("not installed, " + live + " unchanged") && Catch::Contains("--strict: idle"));
+  CHECK(read_all(live) == before);
+  CHECK(entries_in(etc.path()) == 1);  // no temporary file left beside it
+}
+
+TEST_CASE("graft policy install swaps a passing policy in, keeps the live file's mode and says what it installed",
+          "[policy-install]") {
+  fixture::TempDir etc("graft-install-etc-"), work("graft-install-work-");
+  std::string live = etc.path() + "/graft.toml";
+  std::ofstream(live) << vendor_include();
+  ::chmod(live.c_str(), 0600);
+  std::string candidate = work.path() + "/graft.toml";
+  std::string text = vendor_include() + "# new\n";
+  std::ofstream(candidate) << text;
+  auto result = install(live, candidate);
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.out == "installed " + candidate + " as " + live +
+                          ": 7 rule files, 12 samples, checked strictly (--offline: not against this host)\n");
+  CHECK(read_all(live) == text);
+  struct stat info {};
+  REQUIRE(::stat(live.c_str(), &info) == 0);
+  CHECK((info.st_mode & 07777) == 0600);
+  CHECK(entries_in(etc.path()) == 1);
+}
+
+TEST_CASE("graft policy install checks relative rule paths as they resolve beside the live policy",
+          "[policy-install]") {
+  fixture::TempDir etc("graft-install-etc-"), work("graft-install-work-");
+  std::string live = etc.path() + "/graft.toml";
+  std::ofstream(live) << vendor_include();
+  // site.lua exists beside the live policy only: that is where NEW will load it from.
+  std::ofstream(etc.path() + "/site.lua") << "rule('acts', function(req, host, grant)\n"
+                                             "  if grant:injecting() then grant:note('seen') end\nend)\n";
+  std::string candidate = work.path() + "/graft.toml";
+  std::ofstream(candidate) << vendor_include() << "rules = [\"site.lua\"]\n";
+  auto result = install(live, candidate);
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(read_all(live) == read_all(candidate));
+}
+
+}  // namespace policy_install_test
