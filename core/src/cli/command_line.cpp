@@ -101,7 +101,8 @@ void add_policy_diff_command(CLI::App& policy, PolicyDiffOptions& options) {
       "Examples:\n"
       "  graft policy diff --old /etc/graft/graft.toml --new ./graft.toml --cases /etc/graft/tests\n"
       "  graft policy diff --old a.toml --new b.toml --cases tests/ --format json --fail-on-change\n"
-      "Exit: 0, or 1 with --fail-on-change when any case changed (or on an error), 2 usage.");
+      "Exit: 1 when the new policy fails on a case, or with --fail-on-change when any case changed (or on\n"
+      "an error); else 0. 2 usage.");
   command->add_option("--old", options.old_policy, "The policy in use")->required();
   command->add_option("--new", options.new_policy, "The changed policy")->required();
   command->add_option("--cases", options.cases, "Case files, or directories of them")->required();

@@ -85,8 +85,7 @@ nlohmann::json render_suite_json(const SuiteResult& result) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : result.cases) {
     nlohmann::json mismatches = nlohmann::json::array();
-    for (const auto& m : c.mismatches)
-      mismatches.push_back({{"field", m.field}, {"expected", m.expected}, {"actual", m.actual}});
+    for (const auto& m : c.mismatches) mismatches.push_back(mismatch_json(m));
     nlohmann::json entry{
         {"name", c.name}, {"file", c.file}, {"passed", c.passed()}, {"mismatches", mismatches}};
     if (!c.error.empty()) entry["error"] = c.error;
