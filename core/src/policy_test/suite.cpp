@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "policy_test/case_env_names.hpp"
 #include "policy_test/case_file.hpp"
 
 namespace graft {
@@ -41,7 +42,10 @@ CaseResult check_case(const PolicyCase& policy_case, const Policy& policy,
     return result;
   }
   add_coverage(run->activity, coverage);
-  result.mismatches = compare_case(policy_case.expect, outcome_of(run->plan));
+  // A misspelled request name first: it explains the mismatches after it.
+  result.mismatches = misspelled_env_names(policy_case.request, policy);
+  std::vector<Mismatch> expected = compare_case(policy_case.expect, outcome_of(run->plan));
+  result.mismatches.insert(result.mismatches.end(), expected.begin(), expected.end());
   return result;
 }
 
