@@ -9,7 +9,7 @@ using namespace graft;
 
 namespace {
 
-DiffItem item(std::string name, std::string origin = "rule r, r.lua:1") { return {std::move(name), "", std::move(origin)}; }
+DiffItem diff_item(std::string name, std::string origin = "rule r, r.lua:1") { return {std::move(name), "", std::move(origin)}; }
 
 DiffOutcome diff_outcome(std::vector<DiffItem> devices, std::vector<DiffItem> capabilities,
                          std::vector<DiffItem> mounts = {}) {
@@ -20,13 +20,13 @@ DiffOutcome diff_outcome(std::vector<DiffItem> devices, std::vector<DiffItem> ca
   return outcome;
 }
 
-std::vector<std::string> names(const std::vector<ItemChange>& changes) {
+std::vector<std::string> diff_names(const std::vector<ItemChange>& changes) {
   std::vector<std::string> out;
   for (const auto& change : changes) out.push_back(change.item.name);
   return out;
 }
 
-DiffOutcome refused(const std::string& text, const std::string& origin) {
+DiffOutcome diff_refused(const std::string& text, const std::string& origin) {
   DiffOutcome outcome = diff_outcome({}, {});
   outcome.refusal = DiffItem{text, text, origin};
   return outcome;
@@ -35,22 +35,22 @@ DiffOutcome refused(const std::string& text, const std::string& origin) {
 }  // namespace
 
 TEST_CASE("the same outcome under both policies is no change", "[policy-test]") {
-  DiffOutcome outcome = diff_outcome({item("0")}, {item("compute")}, {item("/usr/bin/smi (bind_mount)")});
+  DiffOutcome outcome = diff_outcome({diff_item("0")}, {diff_item("compute")}, {diff_item("/usr/bin/smi (bind_mount)")});
   CHECK(diff_outcomes(outcome, outcome).empty());
 }
 
 TEST_CASE("devices, capabilities and mounts gained and lost are listed in plan order", "[policy-test]") {
-  DiffOutcome before = diff_outcome({item("0"), item("1")}, {item("compute"), item("display")},
-                                    {item("/dev/gpu0 (device_node)"), item("/usr/lib/libgl.so (bind_mount)")});
-  DiffOutcome after = diff_outcome({item("1"), item("3"), item("2")}, {item("compute")},
-                                   {item("/dev/gpu3 (device_node)"), item("/dev/gpu2 (device_node)")});
+  DiffOutcome before = diff_outcome({diff_item("0"), diff_item("1")}, {diff_item("compute"), diff_item("display")},
+                                    {diff_item("/dev/gpu0 (device_node)"), diff_item("/usr/lib/libgl.so (bind_mount)")});
+  DiffOutcome after = diff_outcome({diff_item("1"), diff_item("3"), diff_item("2")}, {diff_item("compute")},
+                                   {diff_item("/dev/gpu3 (device_node)"), diff_item("/dev/gpu2 (device_node)")});
   OutcomeChange change = diff_outcomes(before, after);
-  CHECK(names(change.devices_gained) == std::vector<std::string>{"3", "2"});
-  CHECK(names(change.devices_lost) == std::vector<std::string>{"0"});
+  CHECK(diff_names(change.devices_gained) == std::vector<std::string>{"3", "2"});
+  CHECK(diff_names(change.devices_lost) == std::vector<std::string>{"0"});
   CHECK(change.capabilities_gained.empty());
-  CHECK(names(change.capabilities_lost) == std::vector<std::string>{"display"});
-  CHECK(names(change.mounts_gained) == std::vector<std::string>{"/dev/gpu3 (device_node)", "/dev/gpu2 (device_node)"});
-  CHECK(names(change.mounts_lost) ==
+  CHECK(diff_names(change.capabilities_lost) == std::vector<std::string>{"display"});
+  CHECK(diff_names(change.mounts_gained) == std::vector<std::string>{"/dev/gpu3 (device_node)", "/dev/gpu2 (device_node)"});
+  CHECK(diff_names(change.mounts_lost) ==
         std::vector<std::string>{"/dev/gpu0 (device_node)", "/usr/lib/libgl.so (bind_mount)"});
   CHECK_FALSE(change.empty());
 }
@@ -78,14 +78,14 @@ TEST_CASE("a plan's grants and denials carry the rule and file:line that decided
 
 TEST_CASE("a lost device is blamed on the new policy's denial of its GPU, else on the old grant",
           "[policy-test]") {
-  DiffOutcome before = diff_outcome({item("2", "rule visible, v.lua:1"), item("3", "rule visible, v.lua:1")}, {});
+  DiffOutcome before = diff_outcome({diff_item("2", "rule visible, v.lua:1"), diff_item("3", "rule visible, v.lua:1")}, {});
   DiffOutcome after = diff_outcome({}, {});
   after.denials = {DiffItem{"GPU 2", "lease for team-b", "rule lease, l.lua:9"}};
   OutcomeChange change = diff_outcomes(before, after);
   REQUIRE(change.devices_lost.size() == 2);
   CHECK(change.devices_lost[0] == ItemChange{DiffItem{"2", "lease for team-b", "rule lease, l.lua:9"}, false});
-  CHECK(change.devices_lost[1] == ItemChange{item("3", "rule visible, v.lua:1"), true});
-  CHECK(names(change.denials_gained) == std::vector<std::string>{"GPU 2"});
+  CHECK(change.devices_lost[1] == ItemChange{diff_item("3", "rule visible, v.lua:1"), true});
+  CHECK(diff_names(change.denials_gained) == std::vector<std::string>{"GPU 2"});
 }
 
 TEST_CASE("a denial whose reason changed is one lost and one gained", "[policy-test]") {
@@ -99,9 +99,9 @@ TEST_CASE("a denial whose reason changed is one lost and one gained", "[policy-t
 
 TEST_CASE("allowed to refused, refused to allowed and a changed refusal reason are three verdicts",
           "[policy-test]") {
-  DiffOutcome allowed = diff_outcome({item("0")}, {});
-  DiffOutcome no_lease = refused("tenant 'x' has no GPU lease", "rule lease, l.lua:9");
-  DiffOutcome other = refused("tenant annotation missing", "rule lease, l.lua:4");
+  DiffOutcome allowed = diff_outcome({diff_item("0")}, {});
+  DiffOutcome no_lease = diff_refused("tenant 'x' has no GPU lease", "rule lease, l.lua:9");
+  DiffOutcome other = diff_refused("tenant annotation missing", "rule lease, l.lua:4");
   CHECK(diff_outcomes(allowed, no_lease).verdict == Verdict::now_refused);
   CHECK(diff_outcomes(no_lease, allowed).verdict == Verdict::now_allowed);
   OutcomeChange changed = diff_outcomes(no_lease, other);
@@ -114,8 +114,8 @@ TEST_CASE("allowed to refused, refused to allowed and a changed refusal reason a
 TEST_CASE("the diff report names each change's rule, the verdict and the cases it counts", "[policy-test]") {
   CaseDiff same{"same-case", "/c/same.toml", {}, {}, {}, {}, false};
   CaseDiff lease{"lease", "/c/lease.toml", {}, {}, {}, {}, false};
-  lease.change = diff_outcomes(refused("no lease", "rule lease, l.lua:9"), refused("no tenant", "rule lease, l.lua:4"));
-  lease.change.devices_gained = {{item("4", "rule lease, l.lua:12"), false}};
+  lease.change = diff_outcomes(diff_refused("no lease", "rule lease, l.lua:9"), diff_refused("no tenant", "rule lease, l.lua:4"));
+  lease.change.devices_gained = {{diff_item("4", "rule lease, l.lua:12"), false}};
   std::string text = render_diff_text({same, lease});
   CHECK(text ==
         "same     same-case\n"
@@ -135,7 +135,7 @@ TEST_CASE("the diff report names each change's rule, the verdict and the cases i
 TEST_CASE("a case the new policy fails on, or whose [expect] it breaks, is marked", "[policy-test]") {
   CaseDiff failing{"bad", "/c/bad.toml", {}, "", "rule r raised: boom", {}, false};
   CaseDiff broken{"lease", "/c/lease.toml", {}, {}, {}, {}, false};
-  broken.change.devices_gained = {{item("4"), false}};
+  broken.change.devices_gained = {{diff_item("4"), false}};
   broken.expect_broken = {Mismatch{"devices", "[\"2\"]", "[\"2\", \"4\"]"}};
   CHECK(failing.failed());
   std::string text = render_diff_text({failing, broken});

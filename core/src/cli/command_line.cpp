@@ -41,6 +41,23 @@ struct ParsedOptions {
   std::string completion_shell;
 };
 
+// One of `choices`; anything else is an error naming the closest, where
+// CLI11's IsMember says only "not in {...}". The description keeps
+// IsMember's "{a,b}" form, which the completion tree reads choices from.
+CLI::Validator choice_of(std::vector<std::string> choices) {
+  std::string list;
+  for (const auto& choice : choices) list += (list.empty() ? "" : ",") + choice;
+  return CLI::Validator(
+      [choices](std::string& value) -> std::string {
+        if (std::find(choices.begin(), choices.end(), value) != choices.end()) return {};
+        std::vector<std::string_view> names(choices.begin(), choices.end());
+        std::string listed;
+        for (const auto& choice : choices) listed += (listed.empty() ? "" : ", ") + choice;
+        return "'" + value + "' is not one of " + listed + did_you_mean(value, names);
+      },
+      "{" + list + "}");
+}
+
 void add_global_options(CLI::App& app, GlobalOptions& global) {
   global.policy_path = site_policy_path();
   app.add_option("--policy", global.policy_path, "Site policy file")->capture_default_str();
@@ -228,12 +245,12 @@ void add_log_command(CLI::App& app, LogOptions& options) {
   command->footer(
       "Examples:\n"
       "  graft log --outcome refused --since 1h       (refusals in the last hour, from [audit] log)\n"
-      "  graft log /var/log/graft/audit.jsonl --container 'train-*' --rule tenant-lease --format json\n"
+      "  graft log /var/log/graft/audit.jsonl --container 'train-*' --rule tenant-gpu-lease --format json\n"
       "  graft log --since 2026-11-24T06:00:00Z --until 2026-11-24T07:00:00Z");
   command->add_option("file", options.file, "Audit log to read (default: the policy's [audit] log)");
   command->add_option("--container", options.container, "Only container ids matching this glob");
   command->add_option("--outcome", options.outcomes, "Only this outcome (repeatable: any of them)")
-      ->check(CLI::IsMember({"planned", "applied", "refused", "error"}));
+      ->check(choice_of({"planned", "applied", "refused", "error"}));
   command->add_option("--rule", options.rule, "Only records with a decision by a rule matching this glob");
   command->add_option("--since", options.since, "Only records at or after: RFC 3339, or a span back (30m, 1h, 2d)");
   command->add_option("--until", options.until, "Only records at or before: RFC 3339, or a span back");
@@ -369,6 +386,10 @@ CommandLine parse_command_line(int given_argc, char** given_argv) {
   // inherit this when they are added below).
   app.fallthrough();
   app.set_version_flag("--version", std::string("graft ") + build::version);
+  // Usage errors read like graft's other errors (subcommands inherit this).
+  app.failure_message([](const CLI::App* failed, const CLI::Error& error) {
+    return "graft: " + CLI::FailureMessage::simple(failed, error);
+  });
   app.footer(
       "Examples:\n"
       "  graft plan --bundle /run/containerd/.../3f2a --policy /etc/graft/graft.toml\n"
