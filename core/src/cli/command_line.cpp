@@ -77,8 +77,10 @@ void add_plan_command(CLI::App& app, PlanOptions& options) {
       "  graft plan --explain --env VAR=VALUE          (then every rule: what it read, what it changed)");
   auto* bundle = command->add_option("--bundle", options.bundle, "OCI bundle directory");
   command->add_option("--id", options.id, "Container id to show (default: audit)");
-  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)");
-  command->add_option("--annotation", options.annotations, "Annotation KEY=VALUE (repeatable)");
+  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)")
+                  ->type_name("KEY=VALUE");
+  command->add_option("--annotation", options.annotations, "Annotation KEY=VALUE (repeatable)")
+      ->type_name("KEY=VALUE");
   command->add_option("--rootfs", options.rootfs, "Image rootfs, to pick library directories");
   command->add_flag("--privileged", options.privileged, "Treat the container as privileged");
   command->add_option("--format", options.format, "text or json")
@@ -200,8 +202,10 @@ void add_apply_command(CLI::App& app, ApplyOptions& options) {
                       "Container id: its cgroup must name it; messages and the audit log use it");
   command->add_flag("--trust-pid", options.trust_pid,
                     "Do not check that --pid is in a cgroup named after --id");
-  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)");
-  command->add_option("--annotation", options.annotations, "Annotation KEY=VALUE (repeatable)");
+  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)")
+                  ->type_name("KEY=VALUE");
+  command->add_option("--annotation", options.annotations, "Annotation KEY=VALUE (repeatable)")
+      ->type_name("KEY=VALUE");
   command->add_flag("--privileged", options.privileged, "Treat the container as privileged");
   bundle->excludes(env);
 }
@@ -221,9 +225,11 @@ void add_verify_command(CLI::App& app, VerifyOptions& options) {
   auto* pid = command->add_option("--pid", options.pid, "The container's init process")
                   ->check(CLI::PositiveNumber);
   auto* bundle = command->add_option("--bundle", options.bundle, "OCI bundle with config.json");
-  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)");
+  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)")
+                  ->type_name("KEY=VALUE");
   auto* annotation = command->add_option("--annotation", options.annotations,
-                                         "Annotation KEY=VALUE (repeatable)");
+                                         "Annotation KEY=VALUE (repeatable)")
+                         ->type_name("KEY=VALUE");
   auto* privileged = command->add_flag("--privileged", options.privileged,
                                        "Treat the container as privileged");
   auto* trust = command->add_flag("--trust-pid", options.trust_pid,
@@ -252,8 +258,10 @@ void add_log_command(CLI::App& app, LogOptions& options) {
   command->add_option("--outcome", options.outcomes, "Only this outcome (repeatable: any of them)")
       ->check(choice_of({"planned", "applied", "refused", "error"}));
   command->add_option("--rule", options.rule, "Only records with a decision by a rule matching this glob");
-  command->add_option("--since", options.since, "Only records at or after: RFC 3339, or a span back (30m, 1h, 2d)");
-  command->add_option("--until", options.until, "Only records at or before: RFC 3339, or a span back");
+  command->add_option("--since", options.since, "Only records at or after: RFC 3339, or a span back (30m, 1h, 2d)")
+      ->type_name("TIME");
+  command->add_option("--until", options.until, "Only records at or before: RFC 3339, or a span back")
+      ->type_name("TIME");
   command->add_option("--format", options.format, "text (one line per record) or json (the records)")
       ->check(CLI::IsMember({"text", "json"}))->capture_default_str();
 }
