@@ -72,7 +72,8 @@ rule("raises", function(req, host, grant)
   if req.annotations["example.com/tenant"] == "team-a" then error("lease service unreachable") end
 end)
 LUA
-sed -e "s|^rules = \[|rules = [\"$scratch/raises.lua\", |" "$old" >"$scratch/raises.toml"
+examples=$src/policies/examples
+sed -e "s|^rules = \[.*|rules = [\"$scratch/raises.lua\", \"$examples/tenant-gpu-lease.lua\"]|" "$old" >"$scratch/raises.toml"
 status=0
 out=$(run --old "$old" --new "$scratch/raises.toml") || status=$?
 echo "$out"

@@ -180,7 +180,7 @@ TEST_CASE("graft plan --record under a policy without an [audit] log says that n
 
 TEST_CASE("graft log --help's example names a rule that a shipped policy defines", "[log][cli]") {
   auto help = run_graft({"log", "--help"});
-  auto at = help.out.find("--rule ");
+  auto at = help.out.find("--rule ", help.out.find("Examples:"));
   REQUIRE(at != std::string::npos);
   std::string rule = help.out.substr(at + 7, help.out.find(' ', at + 7) - at - 7);
   bool defined = false;

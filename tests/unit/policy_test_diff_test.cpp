@@ -9,7 +9,9 @@ using namespace graft;
 
 namespace {
 
-DiffItem diff_item(std::string name, std::string origin = "rule r, r.lua:1") { return {std::move(name), "", std::move(origin)}; }
+DiffItem diff_item(std::string name, std::string origin = "rule r, r.lua:1") {
+  return {std::move(name), "", std::move(origin)};
+}
 
 DiffOutcome diff_outcome(std::vector<DiffItem> devices, std::vector<DiffItem> capabilities,
                          std::vector<DiffItem> mounts = {}) {
@@ -35,13 +37,15 @@ DiffOutcome diff_refused(const std::string& text, const std::string& origin) {
 }  // namespace
 
 TEST_CASE("the same outcome under both policies is no change", "[policy-test]") {
-  DiffOutcome outcome = diff_outcome({diff_item("0")}, {diff_item("compute")}, {diff_item("/usr/bin/smi (bind_mount)")});
+  DiffOutcome outcome =
+      diff_outcome({diff_item("0")}, {diff_item("compute")}, {diff_item("/usr/bin/smi (bind_mount)")});
   CHECK(diff_outcomes(outcome, outcome).empty());
 }
 
 TEST_CASE("devices, capabilities and mounts gained and lost are listed in plan order", "[policy-test]") {
-  DiffOutcome before = diff_outcome({diff_item("0"), diff_item("1")}, {diff_item("compute"), diff_item("display")},
-                                    {diff_item("/dev/gpu0 (device_node)"), diff_item("/usr/lib/libgl.so (bind_mount)")});
+  DiffOutcome before =
+      diff_outcome({diff_item("0"), diff_item("1")}, {diff_item("compute"), diff_item("display")},
+                   {diff_item("/dev/gpu0 (device_node)"), diff_item("/usr/lib/libgl.so (bind_mount)")});
   DiffOutcome after = diff_outcome({diff_item("1"), diff_item("3"), diff_item("2")}, {diff_item("compute")},
                                    {diff_item("/dev/gpu3 (device_node)"), diff_item("/dev/gpu2 (device_node)")});
   OutcomeChange change = diff_outcomes(before, after);
@@ -49,7 +53,8 @@ TEST_CASE("devices, capabilities and mounts gained and lost are listed in plan o
   CHECK(diff_names(change.devices_lost) == std::vector<std::string>{"0"});
   CHECK(change.capabilities_gained.empty());
   CHECK(diff_names(change.capabilities_lost) == std::vector<std::string>{"display"});
-  CHECK(diff_names(change.mounts_gained) == std::vector<std::string>{"/dev/gpu3 (device_node)", "/dev/gpu2 (device_node)"});
+  CHECK(diff_names(change.mounts_gained) ==
+        std::vector<std::string>{"/dev/gpu3 (device_node)", "/dev/gpu2 (device_node)"});
   CHECK(diff_names(change.mounts_lost) ==
         std::vector<std::string>{"/dev/gpu0 (device_node)", "/usr/lib/libgl.so (bind_mount)"});
   CHECK_FALSE(change.empty());
@@ -78,7 +83,8 @@ TEST_CASE("a plan's grants and denials carry the rule and file:line that decided
 
 TEST_CASE("a lost device is blamed on the new policy's denial of its GPU, else on the old grant",
           "[policy-test]") {
-  DiffOutcome before = diff_outcome({diff_item("2", "rule visible, v.lua:1"), diff_item("3", "rule visible, v.lua:1")}, {});
+  DiffOutcome before =
+      diff_outcome({diff_item("2", "rule visible, v.lua:1"), diff_item("3", "rule visible, v.lua:1")}, {});
   DiffOutcome after = diff_outcome({}, {});
   after.denials = {DiffItem{"GPU 2", "lease for team-b", "rule lease, l.lua:9"}};
   OutcomeChange change = diff_outcomes(before, after);
@@ -114,7 +120,8 @@ TEST_CASE("allowed to refused, refused to allowed and a changed refusal reason a
 TEST_CASE("the diff report names each change's rule, the verdict and the cases it counts", "[policy-test]") {
   CaseDiff same{"same-case", "/c/same.toml", {}, {}, {}, {}, false};
   CaseDiff lease{"lease", "/c/lease.toml", {}, {}, {}, {}, false};
-  lease.change = diff_outcomes(diff_refused("no lease", "rule lease, l.lua:9"), diff_refused("no tenant", "rule lease, l.lua:4"));
+  lease.change = diff_outcomes(diff_refused("no lease", "rule lease, l.lua:9"),
+                               diff_refused("no tenant", "rule lease, l.lua:4"));
   lease.change.devices_gained = {{diff_item("4", "rule lease, l.lua:12"), false}};
   std::string text = render_diff_text({same, lease});
   CHECK(text ==

@@ -110,9 +110,8 @@ std::vector<std::string> subcommand_patterns(const std::vector<CommandAt>& comma
 }
 
 bool wants_files(const CompletionCommand& command) {
-  return std::any_of(command.positionals.begin(), command.positionals.end(), [](const CompletionOption& positional) {
-    return positional.choices.empty() && positional.files;
-  });
+  return std::any_of(command.positionals.begin(), command.positionals.end(),
+                     [](const CompletionOption& positional) { return positional.choices.empty() && positional.files; });
 }
 
 std::vector<std::string> positional_choices(const CompletionCommand& command) {

@@ -32,13 +32,13 @@ void compare_list(const char* field, const std::optional<std::vector<std::string
 }
 
 Mismatch expected_denial(const ExpectedDenial& want) {
-  return {"denied", fmt::format("{{what = {}, reason = {}}}", toml_quoted(want.what), pattern_text(want.reason)), "",
-          {{"what", want.what}, {"reason", pattern_json(want.reason)}}, nullptr};
+  std::string text = fmt::format("{{what = {}, reason = {}}}", toml_quoted(want.what), pattern_text(want.reason));
+  return {"denied", text, "", {{"what", want.what}, {"reason", pattern_json(want.reason)}}, nullptr};
 }
 
 Mismatch actual_denial(const OutcomeDenial& have) {
-  return {"denied", "", fmt::format("{{what = {}, reason = {}}}", toml_quoted(have.what), toml_quoted(have.reason)),
-          nullptr, {{"what", have.what}, {"reason", have.reason}}};
+  std::string text = fmt::format("{{what = {}, reason = {}}}", toml_quoted(have.what), toml_quoted(have.reason));
+  return {"denied", "", text, nullptr, {{"what", have.what}, {"reason", have.reason}}};
 }
 
 // Element by element: each expected denial is matched with an unused actual

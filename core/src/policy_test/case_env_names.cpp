@@ -48,9 +48,8 @@ std::vector<Mismatch> misspelled_env_names(const Request& request, const Policy&
   std::vector<Mismatch> out;
   for (const auto& [name, _] : request.env) {
     if (is_declared(declared, name)) continue;
-    auto close = std::find_if(declared.names.begin(), declared.names.end(), [&](const std::string& known) {
-      return edit_distance(name, known) <= kMostEdits;
-    });
+    auto close = std::find_if(declared.names.begin(), declared.names.end(),
+                              [&](const std::string& known) { return edit_distance(name, known) <= kMostEdits; });
     if (close == declared.names.end()) continue;
     out.push_back({"request.env name", toml_quoted(*close) + "  (a name the policy reads)",
                    toml_quoted(name) + "  (one the policy does not read: a typo?)", *close, name});

@@ -2,9 +2,9 @@
 // reports are policy_diff_report.cpp.
 #include "policy_test/policy_diff.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "policy_test/case_file.hpp"
 #include "policy_test/run_case.hpp"
@@ -90,7 +90,9 @@ CaseDiff diff_case(const PolicyCase& policy_case, const Policy& old_policy, cons
   diff.new_error = after.error;
   if (before.error.empty() && after.error.empty()) diff.change = diff_outcomes(before.diff, after.diff);
   std::vector<Mismatch> now = compare_case(policy_case.expect, after.checked);
-  if (!now.empty() && compare_case(policy_case.expect, before.checked).empty()) diff.expect_broken = now;
+  // A new error is its own failure; its [expect] lines would only repeat it.
+  if (after.error.empty() && !now.empty() && compare_case(policy_case.expect, before.checked).empty())
+    diff.expect_broken = now;
   diff.new_error_expected = !after.error.empty() && policy_case.expect.error && now.empty();
   return diff;
 }
@@ -114,8 +116,8 @@ const char* to_string(Verdict verdict) {
 DiffOutcome diff_outcome_of(const Plan& plan) {
   DiffOutcome outcome;
   for (const auto& device : plan.devices) {
-    std::string name = device.partition ? fmt::format("{}:{}", device.index, *device.partition)
-                                        : std::to_string(device.index);
+    std::string name =
+        device.partition ? fmt::format("{}:{}", device.index, *device.partition) : std::to_string(device.index);
     outcome.devices.push_back({name, device.reason.text, origin_text(device.reason)});
   }
   for (const auto& capability : plan.intent.capabilities)
@@ -124,11 +126,12 @@ DiffOutcome diff_outcome_of(const Plan& plan) {
     outcome.denials.push_back({denial.what, denial.reason.text, origin_text(denial.reason)});
   for (const auto& action : plan.actions)
     if (action.kind == ActionKind::bind_mount || action.kind == ActionKind::device_node)
-      outcome.mounts.push_back({fmt::format("{} ({})", action.target, to_string(action.kind)), {},
+      outcome.mounts.push_back({fmt::format("{} ({})", action.target, to_string(action.kind)),
+                                {},
                                 action.provenance.origin.empty() ? "" : action.provenance.origin.brief()});
   if (plan.intent.refusal)
-    outcome.refusal = DiffItem{plan.intent.refusal->text, plan.intent.refusal->text,
-                               origin_text(*plan.intent.refusal)};
+    outcome.refusal =
+        DiffItem{plan.intent.refusal->text, plan.intent.refusal->text, origin_text(*plan.intent.refusal)};
   return outcome;
 }
 

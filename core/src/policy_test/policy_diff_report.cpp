@@ -1,8 +1,8 @@
 // render_diff_text and render_diff_json: a reviewer's view of a policy
 // change, each line naming the rule that made it.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "policy_test/policy_diff.hpp"
 
@@ -144,8 +144,9 @@ std::string render_diff_text(const std::vector<CaseDiff>& diffs) {
   }
   std::size_t changed = changed_count(diffs), broken = broken_count(diffs), failed = failed_count(diffs);
   text += fmt::format("{} cases: {} changed, {} unchanged", diffs.size(), changed, diffs.size() - changed);
-  if (broken > 0) text += fmt::format("; {} now break{} {} [expect]", broken, broken == 1 ? "s" : "",
-                                      broken == 1 ? "its" : "their");
+  if (broken > 0)
+    text +=
+        fmt::format("; {} now break{} {} [expect]", broken, broken == 1 ? "s" : "", broken == 1 ? "its" : "their");
   if (failed > 0) text += fmt::format("; the new policy fails on {}", failed);
   return text + "\n";
 }
