@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 namespace graft {
-namespace {
 
 // Names are short, so the two-row version is plenty.
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -24,8 +23,6 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   }
   return previous[b.size()];
 }
-
-}  // namespace
 
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates) {
   // Two edits catch most typos; longer words tolerate a little more (a plural, a suffix).

@@ -9,8 +9,13 @@
 -- the lease are removed from the grant and show in the plan as denials
 -- ("GPU 3 ... lease for team-a").
 --
---   * no tenant annotation: the rule does not apply;
 --   * not a GPU container (nothing injected): the rule does not apply;
+--   * a GPU container with no (or an empty) tenant annotation is REFUSED: it
+--     fails closed. An annotation can go missing on the way: on containerd a
+--     pod annotation reaches the container's config.json only when the
+--     runtime entry lists it in `pod_annotations` (CRI-O: the runtime
+--     handler's `allowed_annotations`), and a rule that skipped such a
+--     container would hand it every GPU;
 --   * a tenant without a lease, or whose lease leaves none of the GPUs the
 --     container was granted (another node's lease, a mistyped UUID): the
 --     container is REFUSED, rather than started with no GPUs, so it is a
@@ -18,6 +23,8 @@
 --
 -- Pod authors can set arbitrary annotations, so the annotation must come from
 -- something the site trusts (e.g. an admission webhook that overwrites it).
+-- Every GPU pod needs one, the site's own too (an operator's, a monitoring
+-- agent's): give them a tenant with its lease.
 --
 -- Site policy:
 --   rules = ["/usr/share/graft/policies/examples/tenant-gpu-lease.lua"]
@@ -28,8 +35,12 @@
 local ANNOTATION = "example.com/tenant"
 
 rule("tenant-gpu-lease", function(req, host, grant)
+  if not grant:injecting() then return end
   local tenant = req.annotations[ANNOTATION]
-  if tenant == nil or not grant:injecting() then return end
+  if tenant == nil or tenant == "" then
+    return grant:deny("no '" .. ANNOTATION .. "' annotation, so no GPU lease applies (does the runtime pass "
+      .. "it? containerd: list it in the runtime's pod_annotations)")
+  end
   local leases = policy.data.leases
   local lease = leases and leases[tenant]
   if lease == nil then

@@ -82,6 +82,17 @@ TEST_CASE("bash completes an option's values and a global option's after a comma
   CHECK(bash_completes(script, "graft completion ").out == "bash\nzsh\n");
 }
 
+TEST_CASE("bash offers no file names after an option whose value is KEY=VALUE or a time", "[completion]") {
+  fixture::TempDir dir("graft-completion-files-");
+  std::ofstream(dir.path() + "/a-file") << "";
+  std::string script = graft_script("bash");
+  for (std::string option : {"plan --env", "plan --annotation", "log --since", "log --until"}) {
+    INFO(option);
+    CHECK(bash_completes(script, "graft " + option + " " + dir.path() + "/a").out == "\n");
+  }
+  CHECK(bash_completes(script, "graft plan --rootfs " + dir.path() + "/a").out == dir.path() + "/a-file\n");
+}
+
 TEST_CASE("bash completes graft verify's options and its format's values", "[completion][verify]") {
   std::string script = graft_script("bash");
   CHECK(bash_completes(script, "graft ver").out == "verify\nversion\n");

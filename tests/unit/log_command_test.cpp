@@ -140,3 +140,56 @@ TEST_CASE("graft log without a file, under a policy that names no audit log, say
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::Contains("sets no [audit] log: name the log file"));
 }
+
+TEST_CASE("graft log --rule that matches no rule of the log says so and names the rules it has", "[log][cli]") {
+  auto& host = logged_host();
+  if (!host.host.device_nodes_created()) {
+    GRAFT_SKIP("device nodes need root");
+  }
+  auto typo = run_graft({"log", host.audit, "--rule", "nvidia-visibel-devices"});
+  CHECK(typo.exit_code == 0);
+  CHECK(typo.out.empty());
+  CHECK_THAT(typo.err, Catch::StartsWith("graft: --rule 'nvidia-visibel-devices' matches no rule in " + host.audit +
+                                         "; did you mean 'nvidia-visible-devices'? (its rules: "));
+  auto matched = run_graft({"log", host.audit, "--rule", "nvidia-*", "--container", "nothing-*"});
+  CHECK(matched.err.empty());
+}
+
+TEST_CASE("graft log --outcome with a value it does not know is a graft: usage error with a did you mean",
+          "[log][cli]") {
+  auto result = run_graft({"log", "/nonexistent.jsonl", "--outcome", "refuse"});
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::StartsWith("graft: --outcome: 'refuse' is not one of planned, applied, refused, "
+                                           "error; did you mean 'refused'?"));
+}
+
+TEST_CASE("graft log on a file it cannot open says why, in the system's words", "[log][cli]") {
+  auto result = run_graft({"log", "/nonexistent-dir/audit.jsonl"});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("audit log /nonexistent-dir/audit.jsonl: cannot open it: No such file or "
+                                         "directory"));
+}
+
+TEST_CASE("graft plan --record under a policy without an [audit] log says that nothing is written", "[log][cli]") {
+  auto& host = logged_host();
+  std::string policy = fixture::write_site_policy(host.host, "");
+  auto result = run_graft({"--policy", policy, "plan", "--record", "--env", "NVIDIA_VISIBLE_DEVICES=none"});
+  INFO(result.err);
+  CHECK_THAT(result.err, Catch::Contains("graft: --record: " + policy + " sets no [audit] log, so nothing is written"));
+}
+
+TEST_CASE("graft log --help's example names a rule that a shipped policy defines", "[log][cli]") {
+  auto help = run_graft({"log", "--help"});
+  auto at = help.out.find("--rule ", help.out.find("Examples:"));
+  REQUIRE(at != std::string::npos);
+  std::string rule = help.out.substr(at + 7, help.out.find(' ', at + 7) - at - 7);
+  bool defined = false;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(fixture::source_policy_dir())) {
+    if (entry.path().extension() != ".lua") continue;
+    std::ifstream in(entry.path());
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    defined |= text.find("rule(\"" + rule + "\"") != std::string::npos;
+  }
+  INFO(rule);
+  CHECK(defined);
+}

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "plan_support.hpp"
+#include "render/render.hpp"
 #include "skip.hpp"
 
 using namespace graft;
@@ -257,4 +258,22 @@ TEST_CASE("graphics writes a driver profile naming only the granted GPUs", "[pla
   CHECK(profile->provenance.origin.brief().starts_with("graphics.lua:"));
   Plan compute = host.plan({{"NVIDIA_VISIBLE_DEVICES", "1"}, {"NVIDIA_DRIVER_CAPABILITIES", "compute"}});
   CHECK(targets(compute, ActionKind::config_file).empty());
+}
+
+TEST_CASE("the text plan of a video container heads its [video] group by name, each pulled line saying via what",
+          "[plan][plan_text]") {
+  const auto& host = eight_gpu_host();
+  if (!nodes_available(host)) return;
+  Plan plan = host.plan({{"NVIDIA_VISIBLE_DEVICES", "0"}, {"NVIDIA_DRIVER_CAPABILITIES", "video"}});
+  std::string text = render_plan_text(plan);
+  INFO(text);
+  CHECK_THAT(text, Catch::Contains("\n[video]\n"));
+  std::istringstream in(text.substr(text.find("\n[video]\n") + 9));
+  for (std::string line; std::getline(in, line) && !line.empty();) {
+    INFO(line);
+    bool own = line.find("libnvcuvid") != std::string::npos || line.find("libnvidia-encode") != std::string::npos;
+    bool pulled = line.find("libcuda.so") != std::string::npos;
+    if (own) CHECK_THAT(line, !Catch::Contains("via compute"));
+    if (pulled) CHECK_THAT(line, Catch::Contains("via compute.libraries"));
+  }
 }

@@ -79,6 +79,20 @@ TEST_CASE("an unknown key in a case is an error at its line that suggests the ri
   CHECK(read.error().message == "/cases/typo.toml:5:1: expect.devics: unknown key; did you mean 'devices'?");
 }
 
+TEST_CASE("every unknown key in a case is reported, in each section, not only the first", "[policy-test]") {
+  auto read = parse_case_toml("nmae = 'x'\n[request]\nenvv = {}\n[host]\ngpu_count = 2\n"
+                              "[expect]\ndevics = [0]\ncapabilites = []\n",
+                              "/cases/typos.toml");
+  REQUIRE_FALSE(read.ok());
+  const std::string& message = read.error().message;
+  for (const char* key : {"nmae", "request.envv", "host.gpu_count", "expect.devics", "expect.capabilites"}) {
+    INFO(key);
+    CHECK_THAT(message, Catch::Contains(std::string(key) + ": unknown key"));
+  }
+  CHECK_THAT(message, Catch::Contains("/cases/typos.toml:8:1: expect.capabilites: unknown key; did you mean "
+                                      "'capabilities'?"));
+}
+
 TEST_CASE("an expected device must be a GPU index or GPU:PARTITION", "[policy-test]") {
   auto read = parse_case_toml("[expect]\ndevices = [\"GPU-1\"]\n", "/cases/bad.toml");
   REQUIRE_FALSE(read.ok());

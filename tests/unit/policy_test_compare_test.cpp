@@ -47,15 +47,47 @@ TEST_CASE("a missing or extra device, capability or denial is a mismatch", "[pol
   CHECK(fields_of(mismatches) == std::vector<std::string>{"devices", "capabilities", "denied"});
   CHECK(mismatches[0].expected == "[\"0\"]");
   CHECK(mismatches[0].actual == "[\"1\", \"0\"]");
-  CHECK(mismatches[2].actual == "[{what = \"GPU 2\", reason = \"lease for team-a\"}]");
+  CHECK(mismatches[2].expected.empty());
+  CHECK(mismatches[2].actual == "{what = \"GPU 2\", reason = \"lease for team-a\"}");
+}
+
+TEST_CASE("a denied mismatch is shown per element: the missing, the extra, and one whose reason differs",
+          "[policy-test]") {
+  CaseOutcome outcome = lease_outcome();
+  outcome.denied = {{"GPU 2", "lease for team-a"}, {"GPU 3", "lease for team-a"}, {"capability display", "x"}};
+  Expectation expect;
+  expect.denied = std::vector<ExpectedDenial>{{"GPU 2", {"team-a"}}, {"GPU 3", {"team-b"}}, {"GPU 5", {"lease"}}};
+  std::string text = render_mismatches(compare_case(expect, outcome), "  ");
+  CHECK(text ==
+        "  - denied = {what = \"GPU 3\", reason = /team-b/}\n"
+        "  + denied = {what = \"GPU 3\", reason = \"lease for team-a\"}\n"
+        "  - denied = {what = \"GPU 5\", reason = /lease/}\n"
+        "  + denied = {what = \"capability display\", reason = \"x\"}\n");
+}
+
+TEST_CASE("a mismatch's expected and actual are JSON values, a pattern an object", "[policy-test]") {
+  Expectation expect;
+  expect.devices = std::vector<std::string>{"0"};
+  expect.refused = true;
+  expect.refusal = TextPattern{"^no lease"};
+  expect.denied = std::vector<ExpectedDenial>{{"GPU 4", {"lease"}}};
+  auto mismatches = compare_case(expect, lease_outcome());
+  REQUIRE(mismatches.size() == 4);
+  CHECK(mismatches[0].expected_value == nlohmann::json::array({"0"}));
+  CHECK(mismatches[0].actual_value == nlohmann::json::array({"1", "0"}));
+  CHECK(mismatches[1].expected_value == nlohmann::json{{"what", "GPU 4"}, {"reason", {{"pattern", "lease"}}}});
+  CHECK(mismatches[1].actual_value.is_null());
+  CHECK(mismatches[2].actual_value == nlohmann::json{{"what", "GPU 2"}, {"reason", "lease for team-a"}});
+  CHECK(mismatches[3].expected_value == nlohmann::json{{"pattern", "^no lease"}});
+  CHECK(mismatches[3].actual_value == false);
 }
 
 TEST_CASE("a denial's reason is a pattern searched in the text, and its what is exact", "[policy-test]") {
   Expectation expect;
   expect.denied = std::vector<ExpectedDenial>{{"GPU 2", {"team-b"}}};
   CHECK(fields_of(compare_case(expect, lease_outcome())) == std::vector<std::string>{"denied"});
-  expect.denied = std::vector<ExpectedDenial>{{"GPU", {"team-a"}}};
-  CHECK(fields_of(compare_case(expect, lease_outcome())) == std::vector<std::string>{"denied"});
+  expect.denied = std::vector<ExpectedDenial>{{"GPU", {"team-a"}}};  // one missing, one not expected
+  CHECK(fields_of(compare_case(expect, lease_outcome())) == std::vector<std::string>{"denied", "denied"});
   expect.denied = std::vector<ExpectedDenial>{{"GPU 2", {"team-a$"}}};
   CHECK(compare_case(expect, lease_outcome()).empty());
 }

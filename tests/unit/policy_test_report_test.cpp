@@ -2,6 +2,7 @@
 // (escaped, one testcase per case, the diff as the failure), rule coverage.
 #include <catch2/catch.hpp>
 
+#include "policy_test/case_compare.hpp"
 #include "policy_test/junit.hpp"
 #include "policy_test/suite.hpp"
 
@@ -81,4 +82,17 @@ TEST_CASE("the JSON report carries every case, the summary and the coverage", "[
   CHECK(json["cases"][2]["error"] == "/c/broken.toml:2:1: request.envv: unknown key");
   CHECK(json["coverage"][2] ==
         nlohmann::json{{"rule", "late"}, {"origin", "/p/late.lua:9"}, {"ran", false}, {"changed", false}});
+}
+
+TEST_CASE("the JSON report gives a mismatch's expected and actual as JSON, not TOML text", "[policy-test]") {
+  Expectation expect;
+  expect.devices = std::vector<std::string>{"4"};
+  CaseOutcome outcome;
+  outcome.devices = {"0", "1"};
+  outcome.refusal = "no lease";
+  SuiteResult suite;
+  suite.cases.push_back(CaseResult{"lease", "/c/lease.toml", compare_case(expect, outcome), {}});
+  nlohmann::json mismatches = render_suite_json(suite)["cases"][0]["mismatches"];
+  CHECK(mismatches[0] == nlohmann::json{{"field", "devices"}, {"expected", {"4"}}, {"actual", {"0", "1"}}});
+  CHECK(mismatches[1] == nlohmann::json{{"field", "refused"}, {"expected", false}, {"actual", "no lease"}});
 }

@@ -159,6 +159,50 @@ end))");
   CHECK_THAT(error_of(bad), Catch::Contains("unknown option 'allownone' (the only option is allow_none)"));
 }
 
+TEST_CASE("grant:remove_device of the last granted GPU refuses the container, as restrict_devices does",
+          "[rules]") {
+  RuleDir dir;
+  Intent intent = run_ok(dir, R"(rule('r', function(req, host, grant)
+  grant:add_device(0, 'a')
+  grant:add_device(1, 'b')
+  grant:remove_device(0, 'lease for team-a')
+  grant:remove_device(1, 'lease for team-a')
+  grant:add_capability('compute', 'never reached')
+end))");
+  REQUIRE(intent.refusal);
+  CHECK(intent.refusal->text ==
+        "lease for team-a: the last granted GPU was removed, so the container would start with no GPU");
+  CHECK(intent.refusal->origin == at(dir, 5));
+  CHECK(intent.capabilities.empty());
+  CHECK(intent.denials.size() == 2);
+}
+
+TEST_CASE("grant:remove_device with allow_none may leave a container without GPUs", "[rules]") {
+  RuleDir dir;
+  Intent intent = run_ok(dir, R"(rule('r', function(req, host, grant)
+  grant:add_device(0, 'a')
+  grant:remove_device(0, 'cpu only', {allow_none = true})
+end))");
+  CHECK_FALSE(intent.refusal);
+  CHECK(intent.devices.empty());
+  auto bad = evaluate_files(dir, {{"api.lua", "rule('r', function(req, host, grant)\n"
+                                              "  grant:remove_device(0, 'x', {allownone = true})\nend)"}});
+  CHECK_THAT(error_of(bad), Catch::Contains("remove_device: unknown option 'allownone'"));
+}
+
+TEST_CASE("a refusal for a GPU-less container does not tell the container how a rule would allow it",
+          "[rules]") {
+  RuleDir dir;
+  for (const char* call : {"grant:restrict_devices({}, 'lease')", "grant:remove_device(0, 'lease')"}) {
+    Intent intent = run_ok(dir, std::string("rule('r', function(req, host, grant)\n  grant:add_device(0, 'a')\n  ") +
+                                    call + "\nend)");
+    INFO(call);
+    REQUIRE(intent.refusal);
+    CHECK(intent.refusal->text.ends_with("so the container would start with no GPU"));
+    CHECK_THAT(intent.refusal->text, !Catch::Contains("allow_none"));
+  }
+}
+
 TEST_CASE("grant:restrict_devices on a container granted no GPU refuses nothing", "[rules]") {
   RuleDir dir;
   Intent intent = run_ok(dir, R"(rule('r', function(req, host, grant)

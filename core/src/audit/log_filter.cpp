@@ -11,10 +11,6 @@ namespace {
 
 using json = nlohmann::json;
 
-bool log_glob_matches(const std::string& pattern, const std::string& text) {
-  return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
-}
-
 void add_rule_of(const json& decision, std::vector<std::string>& rules) {
   if (!decision.is_object()) return;
   auto rule = decision.find("rule");
@@ -29,6 +25,10 @@ void add_rules_of_list(const json& list, std::vector<std::string>& rules) {
 }
 
 }  // namespace
+
+bool log_glob_matches(const std::string& pattern, const std::string& text) {
+  return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
 
 std::vector<std::string> decision_rules(const json& record) {
   std::vector<std::string> rules;

@@ -23,6 +23,9 @@ struct LogFilter {
 // missing or of another type, which matches no rule.
 bool record_matches(const LogFilter& filter, const nlohmann::json& record);
 
+// Whether `text` matches the filter's glob `pattern` (fnmatch, no flags).
+bool log_glob_matches(const std::string& pattern, const std::string& text);
+
 // The rules named by the record's decisions (granted, denied, refusal), each once.
 std::vector<std::string> decision_rules(const nlohmann::json& record);
 

@@ -43,6 +43,23 @@ struct ParsedOptions {
   std::string completion_shell;
 };
 
+// One of `choices`; anything else is an error naming the closest, where
+// CLI11's IsMember says only "not in {...}". The description keeps
+// IsMember's "{a,b}" form, which the completion tree reads choices from.
+CLI::Validator choice_of(std::vector<std::string> choices) {
+  std::string list;
+  for (const auto& choice : choices) list += (list.empty() ? "" : ",") + choice;
+  return CLI::Validator(
+      [choices](std::string& value) -> std::string {
+        if (std::find(choices.begin(), choices.end(), value) != choices.end()) return {};
+        std::vector<std::string_view> names(choices.begin(), choices.end());
+        std::string listed;
+        for (const auto& choice : choices) listed += (listed.empty() ? "" : ", ") + choice;
+        return "'" + value + "' is not one of " + listed + did_you_mean(value, names);
+      },
+      "{" + list + "}");
+}
+
 void add_global_options(CLI::App& app, GlobalOptions& global) {
   global.policy_path = site_policy_path();
   app.add_option("--policy", global.policy_path, "Site policy file")->capture_default_str();
@@ -62,8 +79,10 @@ void add_plan_command(CLI::App& app, PlanOptions& options) {
       "  graft plan --explain --env VAR=VALUE          (then every rule: what it read, what it changed)");
   auto* bundle = command->add_option("--bundle", options.bundle, "OCI bundle directory");
   command->add_option("--id", options.id, "Container id to show (default: audit)");
-  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)");
-  command->add_option("--annotation", options.annotations, "Annotation KEY=VALUE (repeatable)");
+  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)")
+                  ->type_name("KEY=VALUE");
+  command->add_option("--annotation", options.annotations, "Annotation KEY=VALUE (repeatable)")
+      ->type_name("KEY=VALUE");
   command->add_option("--rootfs", options.rootfs, "Image rootfs, to pick library directories");
   command->add_flag("--privileged", options.privileged, "Treat the container as privileged");
   command->add_option("--format", options.format, "text or json")
@@ -103,7 +122,8 @@ void add_policy_diff_command(CLI::App& policy, PolicyDiffOptions& options) {
       "Examples:\n"
       "  graft policy diff --old /etc/graft/graft.toml --new ./graft.toml --cases /etc/graft/tests\n"
       "  graft policy diff --old a.toml --new b.toml --cases tests/ --format json --fail-on-change\n"
-      "Exit: 0, or 1 with --fail-on-change when any case changed (or on an error), 2 usage.");
+      "Exit: 1 when the new policy fails on a case, or with --fail-on-change when any case changed (or on\n"
+      "an error); else 0. 2 usage.");
   command->add_option("--old", options.old_policy, "The policy in use")->required();
   command->add_option("--new", options.new_policy, "The changed policy")->required();
   command->add_option("--cases", options.cases, "Case files, or directories of them")->required();
@@ -212,8 +232,10 @@ void add_apply_command(CLI::App& app, ApplyOptions& options) {
                       "Container id: its cgroup must name it; messages and the audit log use it");
   command->add_flag("--trust-pid", options.trust_pid,
                     "Do not check that --pid is in a cgroup named after --id");
-  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)");
-  command->add_option("--annotation", options.annotations, "Annotation KEY=VALUE (repeatable)");
+  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)")
+                  ->type_name("KEY=VALUE");
+  command->add_option("--annotation", options.annotations, "Annotation KEY=VALUE (repeatable)")
+      ->type_name("KEY=VALUE");
   command->add_flag("--privileged", options.privileged, "Treat the container as privileged");
   bundle->excludes(env);
 }
@@ -233,9 +255,11 @@ void add_verify_command(CLI::App& app, VerifyOptions& options) {
   auto* pid = command->add_option("--pid", options.pid, "The container's init process")
                   ->check(CLI::PositiveNumber);
   auto* bundle = command->add_option("--bundle", options.bundle, "OCI bundle with config.json");
-  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)");
+  auto* env = command->add_option("--env", options.env, "Container env KEY=VALUE (repeatable)")
+                  ->type_name("KEY=VALUE");
   auto* annotation = command->add_option("--annotation", options.annotations,
-                                         "Annotation KEY=VALUE (repeatable)");
+                                         "Annotation KEY=VALUE (repeatable)")
+                         ->type_name("KEY=VALUE");
   auto* privileged = command->add_flag("--privileged", options.privileged,
                                        "Treat the container as privileged");
   auto* trust = command->add_flag("--trust-pid", options.trust_pid,
@@ -257,15 +281,17 @@ void add_log_command(CLI::App& app, LogOptions& options) {
   command->footer(
       "Examples:\n"
       "  graft log --outcome refused --since 1h       (refusals in the last hour, from [audit] log)\n"
-      "  graft log /var/log/graft/audit.jsonl --container 'train-*' --rule tenant-lease --format json\n"
+      "  graft log /var/log/graft/audit.jsonl --container 'train-*' --rule tenant-gpu-lease --format json\n"
       "  graft log --since 2026-11-24T06:00:00Z --until 2026-11-24T07:00:00Z");
   command->add_option("file", options.file, "Audit log to read (default: the policy's [audit] log)");
   command->add_option("--container", options.container, "Only container ids matching this glob");
   command->add_option("--outcome", options.outcomes, "Only this outcome (repeatable: any of them)")
-      ->check(CLI::IsMember({"planned", "applied", "refused", "error"}));
+      ->check(choice_of({"planned", "applied", "refused", "error"}));
   command->add_option("--rule", options.rule, "Only records with a decision by a rule matching this glob");
-  command->add_option("--since", options.since, "Only records at or after: RFC 3339, or a span back (30m, 1h, 2d)");
-  command->add_option("--until", options.until, "Only records at or before: RFC 3339, or a span back");
+  command->add_option("--since", options.since, "Only records at or after: RFC 3339, or a span back (30m, 1h, 2d)")
+      ->type_name("TIME");
+  command->add_option("--until", options.until, "Only records at or before: RFC 3339, or a span back")
+      ->type_name("TIME");
   command->add_option("--format", options.format, "text (one line per record) or json (the records)")
       ->check(CLI::IsMember({"text", "json"}))->capture_default_str();
 }
@@ -402,6 +428,10 @@ CommandLine parse_command_line(int given_argc, char** given_argv) {
   // inherit this when they are added below).
   app.fallthrough();
   app.set_version_flag("--version", std::string("graft ") + build::version);
+  // Usage errors read like graft's other errors (subcommands inherit this).
+  app.failure_message([](const CLI::App* failed, const CLI::Error& error) {
+    return "graft: " + CLI::FailureMessage::simple(failed, error);
+  });
   app.footer(
       "Examples:\n"
       "  graft plan --bundle /run/containerd/.../3f2a --policy /etc/graft/graft.toml\n"

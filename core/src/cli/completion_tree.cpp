@@ -25,6 +25,13 @@ std::vector<std::string> option_choices(const CLI::Option& option) {
   return choices;
 }
 
+// A value CLI11 types as plain TEXT may be a path; one given its own type
+// name (KEY=VALUE, TIME) or a number is not.
+bool value_names_file(const CLI::Option& option) {
+  std::string type = option.get_type_name();
+  return type == "TEXT" || type.starts_with("TEXT:") || type == "FILE" || type == "DIR" || type == "PATH";
+}
+
 CompletionOption completion_option(const CLI::Option& option) {
   CompletionOption out;
   for (const auto& name : option.get_lnames()) out.names.push_back("--" + name);
@@ -32,6 +39,7 @@ CompletionOption completion_option(const CLI::Option& option) {
   out.takes_value = option.get_positional() || option.get_items_expected_max() > 0;  // flags expect 0
   out.choices = option_choices(option);
   out.description = option.get_description();
+  out.files = out.choices.empty() && value_names_file(option);
   return out;
 }
 

@@ -53,6 +53,9 @@ Result<int> run_plan(const GlobalOptions& global, const PlanOptions& options) {
   if (!request) return request.error();
   auto log = open_record_log(options, *policy, *request, deadline);
   if (!log) return log.error();
+  if (options.record && policy->audit_log.empty())
+    std::fprintf(stderr, "graft: --record: %s sets no [audit] log, so nothing is written\n",
+                 global.policy_path.c_str());
   std::vector<RuleActivity> explained;
   auto evaluation = [&] {
     RunningNote note("container " + request->container_id);

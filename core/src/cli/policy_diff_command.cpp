@@ -1,6 +1,7 @@
 // `graft policy diff`: the cases planned under an old and a new policy
-// (policy_test/policy_diff.hpp), what changes per case. Exit 0, or 1 with
-// --fail-on-change when any case changed.
+// (policy_test/policy_diff.hpp), what changes per case. Exit 1 when the new
+// policy fails on a case (an error the case does not expect), or with
+// --fail-on-change when any case changed; else 0.
 #include <algorithm>
 #include <cstdio>
 
@@ -30,7 +31,8 @@ Result<int> run_policy_diff(const GlobalOptions& global, const PolicyDiffOptions
   else
     std::fputs(render_diff_text(*diffs).c_str(), stdout);
   bool changed = std::any_of(diffs->begin(), diffs->end(), [](const CaseDiff& d) { return d.changed(); });
-  return options.fail_on_change && changed ? exit_error : exit_ok;
+  bool failed = std::any_of(diffs->begin(), diffs->end(), [](const CaseDiff& d) { return d.failed(); });
+  return failed || (options.fail_on_change && changed) ? exit_error : exit_ok;
 }
 
 }  // namespace graft::cli

@@ -12,8 +12,11 @@ namespace graft {
 struct CompletionOption {
   std::vector<std::string> names;    // "--format", "-h"; empty for a positional
   bool takes_value = false;          // false: a flag
-  std::vector<std::string> choices;  // the values it accepts; empty: any (a file is offered)
+  std::vector<std::string> choices;  // the values it accepts; empty: any
   std::string description;
+  // Without choices: whether the value names a file (files are offered) or
+  // is free text such as KEY=VALUE or a time (nothing is offered).
+  bool files = true;
 };
 
 struct CompletionCommand {

@@ -80,7 +80,8 @@ std::vector<const CompletionOption*> options_at(const CommandAt& at, const Compl
 // *" --name" for a global one, so the value's completion is the option's.
 struct ValueArm {
   std::vector<std::string> patterns;
-  std::vector<std::string> choices;  // empty: files
+  std::vector<std::string> choices;  // empty: files, or nothing when !files
+  bool files = true;
 };
 
 std::vector<ValueArm> value_arms(const std::vector<CommandAt>& commands, const CompletionCommand& root) {
@@ -93,6 +94,7 @@ std::vector<ValueArm> value_arms(const std::vector<CommandAt>& commands, const C
       for (const auto& name : option.names)
         if (plain_word(name)) arm.patterns.push_back(global ? "*\" " + name + "\"" : "\"" + at.path + " " + name + "\"");
       for (const auto& choice : option.choices) add_plain(arm.choices, choice);
+      arm.files = option.files;
       if (!arm.patterns.empty()) arms.push_back(arm);
     }
   }
@@ -109,7 +111,7 @@ std::vector<std::string> subcommand_patterns(const std::vector<CommandAt>& comma
 
 bool wants_files(const CompletionCommand& command) {
   return std::any_of(command.positionals.begin(), command.positionals.end(),
-                     [](const CompletionOption& positional) { return positional.choices.empty(); });
+                     [](const CompletionOption& positional) { return positional.choices.empty() && positional.files; });
 }
 
 std::vector<std::string> positional_choices(const CompletionCommand& command) {
@@ -152,13 +154,13 @@ std::string walk_words(const std::vector<CommandAt>& commands, std::string_view 
 }
 
 // The case on "$node $prev": after an option that takes a value, its
-// choices or files. `open` opens a pattern (zsh's "("); `action` completes.
+// choices, files, or nothing (a free value). `open` opens a pattern (zsh's "("); `action` completes.
 template <typename Action>
 std::string value_case(const std::vector<CommandAt>& commands, const CompletionCommand& root, std::string_view open,
                        Action action) {
   std::string out = "  case \"$node $prev\" in\n";
   for (const auto& arm : value_arms(commands, root))
-    out += fmt::format("    {}{}) {}; return 0 ;;\n", open, joined(arm.patterns, "|"), action(arm.choices));
+    out += fmt::format("    {}{}) {}; return 0 ;;\n", open, joined(arm.patterns, "|"), action(arm));
   return out + "  esac\n";
 }
 
@@ -175,8 +177,9 @@ std::string bash_completion(const CompletionCommand& root) {
       "  local node={0} word i words= flags= files=\n",
       root.name, fn);
   out += walk_words(commands, "${COMP_WORDS[i]}", "1", "COMP_CWORD", "");
-  out += value_case(commands, root, "", [](const std::vector<std::string>& choices) {
-    return "COMPREPLY=($(compgen " + (choices.empty() ? "-f" : "-W \"" + joined(choices, " ") + "\"") +
+  out += value_case(commands, root, "", [](const ValueArm& arm) {
+    if (arm.choices.empty() && !arm.files) return std::string("COMPREPLY=()");
+    return "COMPREPLY=($(compgen " + (arm.choices.empty() ? "-f" : "-W \"" + joined(arm.choices, " ") + "\"") +
            " -- \"$cur\"))";
   });
   out += "  case $node in\n";
@@ -212,8 +215,9 @@ std::string zsh_completion(const CompletionCommand& root) {
       "  local -a graft_commands graft_options graft_values\n",
       root.name, fn);
   out += walk_words(commands, "${words[i]}", "2", "CURRENT", "(");
-  out += value_case(commands, root, "(", [](const std::vector<std::string>& choices) {
-    return choices.empty() ? std::string("_files") : "compadd -- " + joined(choices, " ");
+  out += value_case(commands, root, "(", [](const ValueArm& arm) {
+    if (arm.choices.empty()) return std::string(arm.files ? "_files" : ":");
+    return "compadd -- " + joined(arm.choices, " ");
   });
   out += "  case $node in\n";
   for (const auto& at : commands) {

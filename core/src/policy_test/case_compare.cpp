@@ -18,6 +18,7 @@ bool pattern_matches(const TextPattern& pattern, const std::string& text) {
 }
 
 std::string pattern_text(const TextPattern& pattern) { return "/" + pattern.source + "/"; }
+nlohmann::json pattern_json(const TextPattern& pattern) { return {{"pattern", pattern.source}}; }
 
 std::vector<std::string> sorted_copy(std::vector<std::string> items) {
   std::sort(items.begin(), items.end());
@@ -27,44 +28,71 @@ std::vector<std::string> sorted_copy(std::vector<std::string> items) {
 void compare_list(const char* field, const std::optional<std::vector<std::string>>& expected,
                   const std::vector<std::string>& actual, std::vector<Mismatch>& out) {
   if (expected && sorted_copy(*expected) != sorted_copy(actual))
-    out.push_back({field, quoted_list(*expected), quoted_list(actual)});
+    out.push_back({field, quoted_list(*expected), quoted_list(actual), *expected, actual});
 }
 
-std::string denial_text(const std::string& what, const std::string& reason) {
-  return fmt::format("{{what = {}, reason = {}}}", toml_quoted(what), reason);
+Mismatch expected_denial(const ExpectedDenial& want) {
+  std::string text = fmt::format("{{what = {}, reason = {}}}", toml_quoted(want.what), pattern_text(want.reason));
+  return {"denied", text, "", {{"what", want.what}, {"reason", pattern_json(want.reason)}}, nullptr};
 }
 
+Mismatch actual_denial(const OutcomeDenial& have) {
+  std::string text = fmt::format("{{what = {}, reason = {}}}", toml_quoted(have.what), toml_quoted(have.reason));
+  return {"denied", "", text, nullptr, {{"what", have.what}, {"reason", have.reason}}};
+}
+
+// Element by element: each expected denial is matched with an unused actual
+// one; an expected one with no match pairs with an unmatched actual denial
+// of the same `what` (its reason differs), else stands alone, as does each
+// actual denial left over.
 void compare_denied(const std::vector<ExpectedDenial>& expected, const std::vector<OutcomeDenial>& actual,
                     std::vector<Mismatch>& out) {
   std::vector<bool> used(actual.size(), false);
-  bool all_found = true;
+  std::vector<const ExpectedDenial*> missing;
   for (const auto& want : expected) {
     bool found = false;
     for (std::size_t i = 0; i < actual.size() && !found; ++i)
       if (!used[i] && actual[i].what == want.what && pattern_matches(want.reason, actual[i].reason))
         used[i] = found = true;
-    all_found &= found;
+    if (!found) missing.push_back(&want);
   }
-  if (all_found && std::all_of(used.begin(), used.end(), [](bool u) { return u; })) return;
-  std::vector<std::string> want_texts, have_texts;
-  for (const auto& want : expected) want_texts.push_back(denial_text(want.what, pattern_text(want.reason)));
-  for (const auto& have : actual) have_texts.push_back(denial_text(have.what, toml_quoted(have.reason)));
-  out.push_back({"denied", "[" + fmt::format("{}", fmt::join(want_texts, ", ")) + "]",
-                 "[" + fmt::format("{}", fmt::join(have_texts, ", ")) + "]"});
+  for (const ExpectedDenial* want : missing) {
+    Mismatch mismatch = expected_denial(*want);
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+      if (used[i] || actual[i].what != want->what) continue;
+      used[i] = true;
+      Mismatch have = actual_denial(actual[i]);
+      mismatch.actual = have.actual;
+      mismatch.actual_value = have.actual_value;
+      break;
+    }
+    out.push_back(std::move(mismatch));
+  }
+  for (std::size_t i = 0; i < actual.size(); ++i)
+    if (!used[i]) out.push_back(actual_denial(actual[i]));
 }
 
 void compare_refusal(const Expectation& expect, const std::optional<std::string>& refusal,
                      std::vector<Mismatch>& out) {
   std::string want = !expect.refused ? "false" : expect.refusal ? pattern_text(*expect.refusal) : "true";
+  nlohmann::json want_value = !expect.refused ? nlohmann::json(false)
+                              : expect.refusal ? pattern_json(*expect.refusal)
+                                               : nlohmann::json(true);
   std::string have = refusal ? toml_quoted(*refusal) : "false";
   bool met =
       expect.refused ? refusal && (!expect.refusal || pattern_matches(*expect.refusal, *refusal)) : !refusal;
-  if (!met) out.push_back({"refused", want, have});
+  nlohmann::json have_value = refusal ? nlohmann::json(*refusal) : nlohmann::json(false);
+  if (!met) out.push_back({"refused", want, have, want_value, have_value});
 }
 
 std::string action_text(const std::string& kind, const std::string& target) {
   if (kind.empty()) return fmt::format("{{target = {}}}", toml_quoted(target));
   return fmt::format("{{kind = {}, target = {}}}", toml_quoted(kind), toml_quoted(target));
+}
+
+nlohmann::json action_json(const std::string& kind, const std::string& target) {
+  if (kind.empty()) return {{"target", target}};
+  return {{"kind", kind}, {"target", target}};
 }
 
 const OutcomeAction* find_action(const ExpectedAction& want, const std::vector<OutcomeAction>& actions) {
@@ -77,11 +105,21 @@ void compare_actions(const Expectation& expect, const std::vector<OutcomeAction>
                      std::vector<Mismatch>& out) {
   for (const auto& want : expect.actions_present)
     if (!find_action(want, actions))
-      out.push_back({"actions_present", action_text(want.kind, want.target), "(no such action)"});
+      out.push_back({"actions_present", action_text(want.kind, want.target), "(no such action)",
+                     action_json(want.kind, want.target), nullptr});
   for (const auto& unwanted : expect.actions_absent)
     if (const OutcomeAction* found = find_action(unwanted, actions))
       out.push_back({"actions_absent", action_text(unwanted.kind, unwanted.target),
-                     "present: " + action_text(found->kind, found->target)});
+                     "present: " + action_text(found->kind, found->target),
+                     action_json(unwanted.kind, unwanted.target), action_json(found->kind, found->target)});
+}
+
+void compare_error(const Expectation& expect, const CaseOutcome& outcome, std::vector<Mismatch>& out) {
+  std::string want = expect.error ? pattern_text(*expect.error) : "false";
+  std::string have = outcome.error ? toml_quoted(*outcome.error) : "false";
+  if (!expect.error || !outcome.error || !pattern_matches(*expect.error, *outcome.error))
+    out.push_back({"error", want, have, expect.error ? pattern_json(*expect.error) : nlohmann::json(false),
+                   outcome.error ? nlohmann::json(*outcome.error) : nlohmann::json(false)});
 }
 
 }  // namespace
@@ -114,14 +152,12 @@ CaseOutcome outcome_of_error(const std::string& message) {
 std::vector<Mismatch> compare_case(const Expectation& expect, const CaseOutcome& outcome) {
   std::vector<Mismatch> out;
   if (expect.error || outcome.error) {
-    std::string want = expect.error ? pattern_text(*expect.error) : "false";
-    std::string have = outcome.error ? toml_quoted(*outcome.error) : "false";
-    if (!expect.error || !outcome.error || !pattern_matches(*expect.error, *outcome.error))
-      out.push_back({"error", want, have});
+    compare_error(expect, outcome, out);
     return out;
   }
   if (expect.injected && *expect.injected != outcome.injected)
-    out.push_back({"injected", *expect.injected ? "true" : "false", outcome.injected ? "true" : "false"});
+    out.push_back({"injected", *expect.injected ? "true" : "false", outcome.injected ? "true" : "false",
+                   *expect.injected, outcome.injected});
   compare_list("devices", expect.devices, outcome.devices, out);
   compare_list("capabilities", expect.capabilities, outcome.capabilities, out);
   if (expect.denied) compare_denied(*expect.denied, outcome.denied, out);
@@ -132,9 +168,15 @@ std::vector<Mismatch> compare_case(const Expectation& expect, const CaseOutcome&
 
 std::string render_mismatches(const std::vector<Mismatch>& mismatches, const std::string& indent) {
   std::string text;
-  for (const auto& m : mismatches)
-    text += fmt::format("{}- {} = {}\n{}+ {} = {}\n", indent, m.field, m.expected, indent, m.field, m.actual);
+  for (const auto& m : mismatches) {
+    if (!m.expected.empty()) text += fmt::format("{}- {} = {}\n", indent, m.field, m.expected);
+    if (!m.actual.empty()) text += fmt::format("{}+ {} = {}\n", indent, m.field, m.actual);
+  }
   return text;
+}
+
+nlohmann::json mismatch_json(const Mismatch& mismatch) {
+  return {{"field", mismatch.field}, {"expected", mismatch.expected_value}, {"actual", mismatch.actual_value}};
 }
 
 }  // namespace graft

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "plan/plan.hpp"
 #include "policy_test/policy_case.hpp"
 
@@ -35,19 +37,28 @@ CaseOutcome outcome_of(const Plan& plan);
 CaseOutcome outcome_of_error(const std::string& message);
 
 // One difference: `field` with what the case expected and what the plan has,
-// each as one TOML-like line.
+// each as one TOML-like line and as a JSON value (a pattern is
+// {"pattern": SOURCE}). A list of denials differs element by element: a
+// denial expected and not found has no `actual` (empty text, null value),
+// one found and not expected no `expected`.
 struct Mismatch {
   std::string field;
   std::string expected;
   std::string actual;
+  nlohmann::json expected_value = nullptr;
+  nlohmann::json actual_value = nullptr;
 };
 
 // Every difference, in the order of docs/policy-test.md's [expect] keys;
 // empty when the outcome meets the expectation.
 std::vector<Mismatch> compare_case(const Expectation& expect, const CaseOutcome& outcome);
 
-// "    - devices = [\"4\"]\n    + devices = [\"0\"]\n" for each mismatch.
+// "    - devices = [\"4\"]\n    + devices = [\"0\"]\n" for each mismatch (a
+// side it lacks has no line).
 std::string render_mismatches(const std::vector<Mismatch>& mismatches, const std::string& indent);
+
+// {"field", "expected", "actual"}, the values as JSON.
+nlohmann::json mismatch_json(const Mismatch& mismatch);
 
 // ["a", "b"], quoted as TOML would.
 std::string quoted_list(const std::vector<std::string>& items);

@@ -55,7 +55,7 @@ Status read_denied(const TomlField& field, Expectation& into) {
   into.denied.emplace();
   return read_each(field, [&](const TomlField& element) {
     ExpectedDenial denial{"", TextPattern{""}};
-    if (auto status = read_table(element, readers, denial, FileContext{}); !status) return status;
+    if (auto status = read_every_key(element, readers, denial); !status) return status;
     if (denial.what.empty()) return Status(element.error("a denial needs `what`"));
     into.denied->push_back(std::move(denial));
     return ok_status();
@@ -80,7 +80,7 @@ Status read_actions(const TomlField& field, std::vector<ExpectedAction>& into) {
   };
   return read_each(field, [&](const TomlField& element) {
     ExpectedAction action;
-    if (auto status = read_table(element, readers, action, FileContext{}); !status) return status;
+    if (auto status = read_every_key(element, readers, action); !status) return status;
     if (action.target.empty()) return Status(element.error("an action needs `target`"));
     into.push_back(std::move(action));
     return ok_status();
@@ -106,7 +106,7 @@ Status read_expectation(const TomlField& field, Expectation& into) {
                              const FileContext&) { return read_actions(f, e.actions_absent); }},
   };
   if (const auto* array = field.node.as_array(); array && array->empty()) return ok_status();  // Lua's {}
-  return read_table(field, readers, into, FileContext{});
+  return read_every_key(field, readers, into);
 }
 
 }  // namespace graft

@@ -54,7 +54,7 @@ Status read_pairs(const TomlField& field, std::map<std::string, std::string>& in
 template <typename T, std::size_t N>
 Status read_section(const TomlField& field, const KeyReader<T> (&readers)[N], T& into) {
   if (const auto* array = field.node.as_array(); array && array->empty()) return ok_status();
-  return read_table(field, readers, into, FileContext{});
+  return read_every_key(field, readers, into);
 }
 
 Status read_mount(const TomlField& field, RequestMount& mount) {
@@ -64,7 +64,7 @@ Status read_mount(const TomlField& field, RequestMount& mount) {
       {"type", read_string<&RequestMount::type>},
       {"options", read_strings<&RequestMount::options>},
   };
-  if (auto status = read_table(field, readers, mount, FileContext{}); !status) return status;
+  if (auto status = read_every_key(field, readers, mount); !status) return status;
   if (mount.destination.empty()) return field.error("a mount needs a destination");
   return ok_status();
 }
@@ -129,7 +129,7 @@ Status read_listed_gpu(const TomlField& field, SyntheticGpu& gpu) {
       {"partition_uuids", +[](const TomlField& f, SyntheticGpu& g,
                               const FileContext&) { return store(as_string_list(f), g.partition_uuids); }},
   };
-  return read_table(field, readers, gpu, FileContext{});
+  return read_every_key(field, readers, gpu);
 }
 
 const KeyReader<HostFields> kCaseHostReaders[] = {
@@ -208,7 +208,7 @@ Result<PolicyCase> read_case_table(const toml::table& table, const std::string& 
       {"expect",
        +[](const TomlField& f, PolicyCase& c, const FileContext&) { return read_expectation(f, c.expect); }},
   };
-  if (auto status = read_table(root, readers, policy_case, FileContext{}); !status) return status.error();
+  if (auto status = read_every_key(root, readers, policy_case); !status) return status.error();
   return policy_case;
 }
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "policy_test/case_env_names.hpp"
 #include "policy_test/case_file.hpp"
 #include "rules/evaluate_rules.hpp"
 
@@ -42,7 +43,10 @@ CaseResult check_case(const PolicyCase& policy_case, const Policy& policy,
     return result;
   }
   add_coverage(run->activity, coverage);
-  result.mismatches = compare_case(policy_case.expect, outcome_of(run->plan));
+  // A misspelled request name first: it explains the mismatches after it.
+  result.mismatches = misspelled_env_names(policy_case.request, policy);
+  std::vector<Mismatch> expected = compare_case(policy_case.expect, outcome_of(run->plan));
+  result.mismatches.insert(result.mismatches.end(), expected.begin(), expected.end());
   return result;
 }
 
@@ -97,8 +101,7 @@ nlohmann::json render_suite_json(const SuiteResult& result) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : result.cases) {
     nlohmann::json mismatches = nlohmann::json::array();
-    for (const auto& m : c.mismatches)
-      mismatches.push_back({{"field", m.field}, {"expected", m.expected}, {"actual", m.actual}});
+    for (const auto& m : c.mismatches) mismatches.push_back(mismatch_json(m));
     nlohmann::json entry{
         {"name", c.name}, {"file", c.file}, {"passed", c.passed()}, {"mismatches", mismatches}};
     if (!c.error.empty()) entry["error"] = c.error;

@@ -36,6 +36,8 @@ void line(std::string& out, std::string_view label, std::string_view text, std::
   padded(out, text, 64);
   out += ' ';
   out += origin;
+  // A line without an origin (a request note) ends at its text, not in padding.
+  while (!out.empty() && out.back() == ' ') out.pop_back();
   out += '\n';
 }
 
@@ -133,14 +135,18 @@ std::string render_plan_text(const Plan& plan) {
     members.push_back(&action);
   }
   for (const auto& group : groups) {
-    // The group's first reason heads it; lines repeat a reason only if theirs differs.
-    const std::string& reason = by_group[group].front()->provenance.reason;
-    out += reason == group ? fmt::format("\n[{}]\n", group)
-                           : fmt::format("\n[{}]  {}\n", group, reason);
-    for (const Action* action : by_group[group]) {
+    // A reason every member shares heads the group; otherwise each line
+    // names its own (a [video] group holds video's libraries and those it
+    // pulls via compute.libraries: no one reason heads both).
+    const std::vector<const Action*>& members = by_group[group];
+    const std::string& first = members.front()->provenance.reason;
+    bool shared = std::all_of(members.begin(), members.end(),
+                              [&](const Action* action) { return action->provenance.reason == first; });
+    const std::string& reason = shared ? first : group;
+    out += reason == group ? fmt::format("\n[{}]\n", group) : fmt::format("\n[{}]  {}\n", group, reason);
+    for (const Action* action : members) {
       std::string origin = action->provenance.origin.brief();
-      if (action->provenance.reason != reason && action->provenance.reason != group)
-        origin += "  " + action->provenance.reason;
+      if (action->provenance.reason != reason) origin += "  " + action->provenance.reason;
       line(out, "", describe(*action), origin);
     }
   }

@@ -90,9 +90,11 @@ void Grant::remove_gpu(unsigned gpu, const Reason& reason) {
   intent_.denials.push_back(Denial{fmt::format("GPU {}", gpu), reason});
 }
 
-Status Grant::remove_device(std::int64_t gpu, const Reason& reason) {
+Status Grant::remove_device(std::int64_t gpu, const Reason& reason, bool allow_none) {
   if (auto status = check_gpu(gpu); !status.ok()) return status;
+  bool had_devices = !intent_.devices.empty();
   remove_gpu(static_cast<unsigned>(gpu), reason);
+  if (had_devices && !allow_none) refuse_if_none_left(reason, "the last granted GPU was removed");
   return ok_status();
 }
 
@@ -102,11 +104,16 @@ void Grant::restrict_devices(std::span<const unsigned char> keep, const Reason& 
     if (gpu < keep.size() && keep[gpu] != 0) continue;
     remove_gpu(static_cast<unsigned>(gpu), reason);
   }
-  if (had_devices && intent_.devices.empty() && intent_.inject && !allow_none)
-    deny(Reason{fmt::format("{}: none of the granted GPUs is in the list, so the container would start with "
-                            "no GPU (pass {{allow_none = true}} to allow that)",
-                            reason.text),
-                reason.origin, reason.rule});
+  if (had_devices && !allow_none) refuse_if_none_left(reason, "none of the granted GPUs is in the list");
+}
+
+// The refusal says what happened and why it is one; how a rule allows a
+// GPU-less container ({allow_none = true}) is docs/rules.md's business, not
+// the container's or the audit log's.
+void Grant::refuse_if_none_left(const Reason& reason, std::string_view what) {
+  if (!intent_.devices.empty() || !intent_.inject) return;
+  deny(Reason{fmt::format("{}: {}, so the container would start with no GPU", reason.text, what), reason.origin,
+              reason.rule});
 }
 
 std::optional<unsigned> Grant::gpu_by_uuid(std::string_view uuid) const noexcept {

@@ -26,7 +26,9 @@ class Grant {
 
   Status add_device(std::int64_t gpu, const Reason& reason);
   Status add_partition(std::int64_t gpu, std::int64_t partition, const Reason& reason);
-  Status remove_device(std::int64_t gpu, const Reason& reason);
+  // Removing the last GPU of an injecting container refuses it, as
+  // restrict_devices does, unless `allow_none`.
+  Status remove_device(std::int64_t gpu, const Reason& reason, bool allow_none);
   // keep[i] != 0 keeps GPU i; every other granted GPU is removed and denied.
   // A restriction that leaves an injecting container, which had GPUs, with
   // none refuses it, unless `allow_none`: a mistyped lease must not start a
@@ -67,6 +69,7 @@ class Grant {
   Status check_gpu(std::int64_t gpu) const;
   void add_device_grant(DeviceGrant grant);
   void remove_gpu(unsigned gpu, const Reason& reason);
+  void refuse_if_none_left(const Reason& reason, std::string_view what);
 
   const Inventory& inventory_;
   const Policy& policy_;

@@ -102,11 +102,35 @@ int add_partition(lua_State* L) {
   return finish(L, guarded([&] { return call.grant->add_partition(gpu, partition, reason_of(call)); }));
 }
 
+// The optional last argument of remove_device and restrict_devices:
+// {allow_none = true} lets them leave an injecting container without GPUs;
+// by default that is a refusal, so a lease that matches nothing is loud
+// rather than a silent CPU-only job.
+bool allow_none_option(lua_State* L, int arg, const char* method) {
+  if (lua_isnoneornil(L, arg)) return false;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  lua_pushnil(L);
+  while (lua_next(L, arg) != 0) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING || std::string_view(lua_tostring(L, -1)) != "allow_none")
+      luaL_error(L, "%s: unknown option '%s' (the only option is allow_none)", method,
+                 luaL_tolstring(L, -1, nullptr));
+  }
+  lua_getfield(L, arg, "allow_none");
+  bool allow = lua_toboolean(L, -1) != 0;
+  lua_pop(L, 1);
+  return allow;
+}
+
 int remove_device(lua_State* L) {
   check_may_change(L, "remove_device");
   lua_Integer gpu = luaL_checkinteger(L, 2);
   Call call = begin(L, 3);
-  return finish(L, guarded([&] { return call.grant->remove_device(gpu, reason_of(call)); }));
+  bool allow_none = allow_none_option(L, 4, "remove_device");
+  Failure failure = guarded([&] { return call.grant->remove_device(gpu, reason_of(call), allow_none); });
+  if (failure.failed) return raise(L, failure);
+  if (call.grant->refused()) return Sandbox::of(L).halt(L);
+  return 0;
 }
 
 // Whether `id` has the shape of a device UUID: 8-4-4-4-12 hex digits, alone
@@ -151,31 +175,12 @@ void mark_entry(lua_State* L, const Grant& grant, unsigned char* keep, lua_Integ
   }
 }
 
-// The optional last argument: {allow_none = true} lets a restriction leave
-// an injecting container without GPUs; by default that is a refusal, so a
-// lease that matches nothing is loud rather than a silent CPU-only job.
-bool allow_none_option(lua_State* L, int arg) {
-  if (lua_isnoneornil(L, arg)) return false;
-  luaL_checktype(L, arg, LUA_TTABLE);
-  lua_pushnil(L);
-  while (lua_next(L, arg) != 0) {
-    lua_pop(L, 1);
-    if (lua_type(L, -1) != LUA_TSTRING || std::string_view(lua_tostring(L, -1)) != "allow_none")
-      luaL_error(L, "restrict_devices: unknown option '%s' (the only option is allow_none)",
-                 luaL_tolstring(L, -1, nullptr));
-  }
-  lua_getfield(L, arg, "allow_none");
-  bool allow = lua_toboolean(L, -1) != 0;
-  lua_pop(L, 1);
-  return allow;
-}
-
 int restrict_devices(lua_State* L) {
   check_may_change(L, "restrict_devices");
   int list_type = lua_type(L, 2);
   luaL_argexpected(L, list_type == LUA_TTABLE || list_type == LUA_TUSERDATA, 2, "list of GPU indices or UUIDs");
   Call call = begin(L, 3);
-  bool allow_none = allow_none_option(L, 4);
+  bool allow_none = allow_none_option(L, 4, "restrict_devices");
   std::size_t count = call.grant->gpu_count();
   // Scratch space owned by Lua, so an error while reading the list leaks nothing.
   auto* keep = static_cast<unsigned char*>(lua_newuserdatauv(L, count + 1, 0));

@@ -3,6 +3,7 @@
 return {
   request = {
     env = { NVIDIA_VISIBLE_DEVICES = "0", NVIDIA_DRIVER_CAPABILITIES = "graphics,display" },
+    annotations = { ["example.com/tenant"] = "platform" },
     privileged = true,
   },
   expect = {

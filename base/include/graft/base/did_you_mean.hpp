@@ -9,6 +9,9 @@
 
 namespace graft {
 
+// Insertions, deletions and substitutions that turn `a` into `b`.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
 // "; did you mean 'libraries'?" when a candidate is close to `word`, else "".
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
 

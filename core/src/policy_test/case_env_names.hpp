@@ -1,0 +1,21 @@
+// A case's request env names checked against the names its policy reads, so
+// a case that sets NVIDIA_VISIBLE_DEVICE (one letter short) fails as a typo
+// instead of passing because nothing was injected. Core knows no vendor's
+// names: they come from the loaded policy. Pure.
+#pragma once
+
+#include <vector>
+
+#include "policy/policy.hpp"
+#include "policy_test/case_compare.hpp"
+#include "request/request.hpp"
+
+namespace graft {
+
+// One mismatch ("request.env name") per env name of `request` that the
+// policy declares nowhere ([audit] env, whose patterns are the variables it
+// reads, and [sample.NAME] env) and that is one or two edits from a name it
+// does declare.
+std::vector<Mismatch> misspelled_env_names(const Request& request, const Policy& policy);
+
+}  // namespace graft
