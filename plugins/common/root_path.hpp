@@ -28,8 +28,8 @@ enum class Leaf { file, directory, device };
 
 // Who owns what a plugin creates in the rootfs (graft_apply_context).
 struct Owner {
-  int uid = 0;
-  int gid = 0;
+  uid_t uid = 0;
+  gid_t gid = 0;
 };
 
 // "/a/b/c" -> {"a", "b", "c"}. Refuses relative paths, "." and "..", so a
