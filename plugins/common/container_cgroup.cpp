@@ -17,6 +17,7 @@
 
 #include "graft/base/bounded_read.hpp"
 #include "graft/base/pidfd.hpp"
+#include "graft/base/proc_cgroup.hpp"
 
 namespace graft::cgroup {
 
@@ -81,19 +82,6 @@ std::vector<MountEntry> parse_cgroup_mounts(std::string_view text) {
   return mounts;
 }
 
-std::vector<CgroupLine> parse_proc_cgroup(std::string_view text) {
-  std::vector<CgroupLine> lines;
-  for (std::string_view line : split(text, '\n')) {
-    size_t first = line.find(':');
-    if (first == std::string_view::npos) continue;
-    size_t second = line.find(':', first + 1);
-    if (second == std::string_view::npos) continue;
-    lines.push_back(CgroupLine{.controllers = std::string(line.substr(first + 1, second - first - 1)),
-                               .path = std::string(line.substr(second + 1))});
-  }
-  return lines;
-}
-
 bool has_item(std::string_view options, std::string_view word) {
   for (std::string_view item : split(options, ','))
     if (item == word) return true;
@@ -128,13 +116,13 @@ Result<CgroupMode> detect_mode(const std::string& cgroup_root) {
 
 // The process's device cgroup line and the mount its path is relative to.
 struct CgroupPlace {
-  CgroupLine line;
+  ProcCgroupLine line;
   MountEntry mount;
 };
-static Result<CgroupPlace> device_cgroup_place(CgroupMode mode, const std::vector<CgroupLine>& lines,
+static Result<CgroupPlace> device_cgroup_place(CgroupMode mode, const std::vector<ProcCgroupLine>& lines,
                                                const std::vector<MountEntry>& mounts,
                                                const std::string& root, int pid) {
-  const CgroupLine* line = nullptr;
+  const ProcCgroupLine* line = nullptr;
   const MountEntry* mount = nullptr;
   if (mode == CgroupMode::v2) {
     for (const auto& candidate : lines)
@@ -166,7 +154,7 @@ static Result<CgroupPlace> device_cgroup_place(CgroupMode mode, const std::vecto
 // v2 the one at the cgroup root, in v1 those below it), else from every
 // mount in mountinfo: the kernel's answer is taken only where mountinfo's
 // would be the same mount, and mountinfo words any error.
-static Result<CgroupPlace> find_cgroup_place(CgroupMode mode, const std::vector<CgroupLine>& lines,
+static Result<CgroupPlace> find_cgroup_place(CgroupMode mode, const std::vector<ProcCgroupLine>& lines,
                                              const std::string& root, int pid) {
   std::optional<std::vector<MountEntry>> by_id;
   if (mode == CgroupMode::v2) {

@@ -1,6 +1,6 @@
 // Finding a container's device cgroup from its pid, the way runc/crun and
 // the kernel see it: the mode from statfs(cgroup_root), the cgroup from
-// /proc/<pid>/cgroup (confirmed through the pidfd), the mount point from the
+// /proc/<pid>/cgroup (confirmed through the pidfd; graft_base parses it), the mount point from the
 // kernel by mount id (mount_by_id.hpp) or else /proc/self/mountinfo. Runs in the
 // host's mount namespace (prepare); the result is an O_PATH fd of the
 // cgroup directory that later phases use instead of any path. Shared: the
@@ -21,17 +21,10 @@ namespace graft::cgroup {
 
 enum class CgroupMode { v1, v2 };
 
-// One /proc/<pid>/cgroup line: "5:devices:/docker/abc" or "0::/user.slice".
-struct CgroupLine {
-  std::string controllers;  // "devices", "cpu,cpuacct", "" for v2
-  std::string path;
-};
-
 // The cgroup (v1) and cgroup2 mounts of a mountinfo text, in its order. A
 // node running many containers has thousands of other mounts: their lines
 // are looked at, never copied.
 std::vector<MountEntry> parse_cgroup_mounts(std::string_view text);
-std::vector<CgroupLine> parse_proc_cgroup(std::string_view text);
 
 // Whether `options` (comma-separated) contains `word` as one item.
 bool has_item(std::string_view options, std::string_view word);

@@ -188,7 +188,7 @@ struct Glue {
     d.apply = &apply;
     d.destroy = &destroy;
     d.last_error = &last_error;
-    d.expand = nullptr;
+    d.reserved = nullptr;
     d.prepare = &prepare;
     d.finish = &finish;
     d.verify = kVerifies ? &verify : nullptr;  // NULL tells the host "not checked"

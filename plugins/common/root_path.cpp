@@ -81,6 +81,14 @@ std::string joined_path(std::span<const std::string> names) {
 
 }  // namespace
 
+Status check_plain_container_path(const std::string& path, const char* what) {
+  bool ok = !path.empty() && path.front() == '/' && path.find("/../") == std::string::npos &&
+            !path.ends_with("/..");
+  for (char c : path) ok = ok && static_cast<unsigned char>(c) >= 0x20;
+  if (!ok) return make_error("{} '{}' is not a plain absolute container path", what, path);
+  return ok_status();
+}
+
 Result<std::vector<std::string>> split_container_path(const std::string& path) {
   if (path.empty() || path[0] != '/')
     return make_error("container path '{}' is not absolute", path);

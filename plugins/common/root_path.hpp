@@ -28,9 +28,15 @@ enum class Leaf { file, directory, device };
 
 // Who owns what a plugin creates in the rootfs (graft_apply_context).
 struct Owner {
-  int uid = 0;
-  int gid = 0;
+  uid_t uid = 0;
+  gid_t gid = 0;
 };
+
+// A path a plan names inside the container that is safe to hand on as text
+// (to ldconfig's command line, into a cache entry): absolute, no "..", no
+// control character that could be read as a separator. `what` names it in
+// the error.
+Status check_plain_container_path(const std::string& path, const char* what);
 
 // "/a/b/c" -> {"a", "b", "c"}. Refuses relative paths, "." and "..", so a
 // path means what it says before resolution even starts.

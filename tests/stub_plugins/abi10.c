@@ -1,7 +1,8 @@
-/* A plugin as ABI 1.0 built it: its struct_size ends after `expand`, so the
- * host must not read prepare or finish. The members past that size hold
- * pointers that crash if called, the way stale bytes after an old plugin's
- * descriptor would, so a host that ignored struct_size fails loudly. */
+/* A plugin as ABI 1.0 built it: its struct_size ends after `reserved` (then
+ * `expand`), so the host must not read prepare or finish. The members past
+ * that size hold pointers that crash if called, the way stale bytes after an
+ * old plugin's descriptor would, so a host that ignored struct_size fails
+ * loudly. */
 #include <graft/plugin.h>
 
 #include <stddef.h>
@@ -35,7 +36,7 @@ static const uint32_t abi10_kinds[] = {GRAFT_ACTION_SYMLINK};
 static const struct graft_plugin abi10_plugin = {
     .abi_major = 1,
     .abi_minor = 0,
-    .struct_size = offsetof(struct graft_plugin, expand) + sizeof(void*),
+    .struct_size = offsetof(struct graft_plugin, reserved) + sizeof(void*),
     .name = "abi10",
     .version = "1.0",
     .kinds = abi10_kinds,
@@ -44,7 +45,7 @@ static const struct graft_plugin abi10_plugin = {
     .apply = abi10_apply,
     .destroy = abi10_destroy,
     .last_error = abi10_last_error,
-    .expand = NULL,
+    .reserved = NULL,
     .prepare = (int (*)(void*, const struct graft_action*, const struct graft_apply_context*))(uintptr_t)1,
     .finish = (int (*)(void*, const struct graft_apply_context*))(uintptr_t)1,
 };

@@ -111,7 +111,7 @@ static const struct graft_plugin crash_plugin = {
     .apply = crash_apply,
     .destroy = crash_destroy,
     .last_error = crash_last_error,
-    .expand = NULL,
+    .reserved = NULL,
     .prepare = crash_prepare,
     .finish = crash_finish,
 };

@@ -76,7 +76,7 @@ static const struct graft_plugin good_plugin = {
     .apply = good_apply,
     .destroy = good_destroy,
     .last_error = good_last_error,
-    .expand = NULL,
+    .reserved = NULL,
 };
 
 const struct graft_plugin* graft_plugin_entry(void) { return &good_plugin; }

@@ -75,7 +75,7 @@ struct Rootfs {
   }
   std::string path(std::string_view rel) const { return join(dir.path(), rel); }
   std::string lib_dir() const { return path(FakeHost::lib_dir()); }
-  ApplyTarget target(int uid = 0) {
+  ApplyTarget target(std::uint32_t uid = 0) {
     if (fd < 0) fd = ::open(dir.path().c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     REQUIRE(fd >= 0);
     return ApplyTarget{.container_id = "c-ldcache", .rootfs_fd = fd, .rootfs = dir.path(),
@@ -100,7 +100,7 @@ inline std::unique_ptr<LoadedPlugin> load(const std::string& config = R"({"metho
 }
 
 // prepare in "the host's namespace" (no root yet), then apply into `rootfs`.
-inline Status prepare_and_apply(LoadedPlugin& plugin, Rootfs& rootfs, int uid = 0,
+inline Status prepare_and_apply(LoadedPlugin& plugin, Rootfs& rootfs, std::uint32_t uid = 0,
                                 const Action& action = ldcache_action()) {
   if (auto prepared = plugin.prepare(action, 7, ApplyTarget{.container_id = "c-ldcache"});
       !prepared.ok())

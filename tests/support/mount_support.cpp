@@ -49,7 +49,7 @@ MountSandbox::~MountSandbox() {
   if (mounted_) ::umount2(rootfs().c_str(), MNT_DETACH);
 }
 
-ApplyTarget MountSandbox::target(int uid, int gid) const {
+ApplyTarget MountSandbox::target(std::uint32_t uid, std::uint32_t gid) const {
   return ApplyTarget{.container_id = "test",
                      .rootfs_fd = rootfs_fd_,
                      .rootfs = rootfs(),

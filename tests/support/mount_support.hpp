@@ -39,7 +39,7 @@ class MountSandbox {
   // rootfs() + container path ("/dev/nvidia1").
   std::string path(std::string_view inside) const { return rootfs() + std::string(inside); }
   // What apply gets: the root fd and the container owner.
-  ApplyTarget target(int uid = 0, int gid = 0) const;
+  ApplyTarget target(std::uint32_t uid = 0, std::uint32_t gid = 0) const;
 
  private:
   fixture::TempDir rootfs_{"graft-rootfs-"};

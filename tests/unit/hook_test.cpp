@@ -137,7 +137,7 @@ TEST_CASE("a hook that cannot load its plugins fails closed and logs the error",
 
 TEST_CASE("a plan that sets an environment variable cannot be applied by a hook", "[hook]") {
   Plan plan;
-  Action env{.kind = ActionKind::env, .plugin = "env", .target = "SITE_TOKEN", .content = "x"};
+  Action env{.kind = ActionKind::env, .plugin = kRuntimeConfigExecutor, .target = "SITE_TOKEN", .content = "x"};
   env.provenance.origin = Origin{"/etc/graft/site.lua", 12, 3};
   plan.actions.push_back(env);
   PluginSet none;

@@ -175,3 +175,12 @@ TEST_CASE("an environment grant becomes one env action with its value", "[planne
   CHECK(env[0].target == "GPU_VISIBLE");
   CHECK(env[0].content == "0");
 }
+
+TEST_CASE("an env action names the runtime config as its executor rather than a plugin", "[planner]") {
+  Intent intent = granting({0}, {});
+  intent.env.push_back({"GPU_VISIBLE", "0", {"visible", {}}});
+  Plan plan = planned(planning_host().build(), intent);
+  auto env = actions_of(plan, ActionKind::env);
+  REQUIRE(env.size() == 1);
+  CHECK(env[0].plugin == "runtime-config");
+}

@@ -96,6 +96,22 @@ TEST_CASE("A plugin built for another ABI major is refused naming both versions"
   CHECK_THAT(refusal("abi2"), Catch::EndsWith("ABI 2.0, this graft speaks 1.x"));
 }
 
+TEST_CASE("A plugin built for a newer ABI minor is refused naming the versions this graft speaks",
+          "[plugins]") {
+  std::string newer = std::to_string(GRAFT_PLUGIN_ABI_MAJOR) + "." +
+                      std::to_string(GRAFT_PLUGIN_ABI_MINOR + 1);
+  std::string speaks = std::to_string(GRAFT_PLUGIN_ABI_MAJOR) + ".0 to " +
+                       std::to_string(GRAFT_PLUGIN_ABI_MAJOR) + "." +
+                       std::to_string(GRAFT_PLUGIN_ABI_MINOR);
+  CHECK_THAT(refusal("abinext"), Catch::EndsWith("ABI " + newer + ", this graft speaks " + speaks));
+}
+
+TEST_CASE("A plugin that sets the reserved member (once expand) is refused", "[plugins]") {
+  CHECK_THAT(refusal("reserved"),
+             Catch::EndsWith("sets the reserved member after last_error (was expand, never "
+                             "called); it must be NULL"));
+}
+
 TEST_CASE("A plugin without the entry symbol is refused", "[plugins]") {
   CHECK_THAT(refusal("nosymbol"), Catch::EndsWith("no graft_plugin_entry symbol"));
 }

@@ -81,7 +81,7 @@ TEST_CASE("a finding comes back with the action's kind, target and provenance", 
   Action bind{.kind = ActionKind::bind_mount, .plugin = "libraries", .source = library,
               .target = "/graft-verify-no-such-target/libx.so.1", .options = {"ro"}};
   bind.provenance = {"compute", "compute", Origin{"/etc/graft/graft.toml", 12, 1}};
-  Action env{.kind = ActionKind::env, .plugin = "env", .target = "A", .content = "b"};
+  Action env{.kind = ActionKind::env, .plugin = kRuntimeConfigExecutor, .target = "A", .content = "b"};
   auto report = verify_here(plan_of({bind, env}), plugins);
   INFO((report.ok() ? std::string() : report.error().message));
   REQUIRE(report.ok());

@@ -37,11 +37,22 @@
  * every host object it needs in prepare (O_PATH fds, detached mount clones,
  * file contents) and only attaches them in apply.
  *
- * Versioning: the host refuses a plugin whose abi_major differs from its own.
- * Minor versions only append members to the end of structs; every struct that
- * may grow starts with (or carries) a struct_size so either side can tell
- * which members the other one knows. Read a member only when the struct_size
- * the other side reported covers it.
+ * Versioning: the host refuses a plugin whose abi_major differs from its own,
+ * and one whose abi_minor is newer than its own ("ABI 1.4, this graft speaks
+ * 1.0 to 1.3"): such a plugin may rely on members or calls this host does not
+ * have (a context member it would read as garbage, a call never made), and
+ * nothing in its descriptor says which, so it is refused rather than run
+ * half-served. A plugin of an older minor loads: the host treats every member
+ * past its struct_size as NULL. Minor versions only append members to the end
+ * of structs; every struct that may grow starts with (or carries) a
+ * struct_size so either side can tell which members the other one knows. Read
+ * a member only when the struct_size the other side reported covers it.
+ *
+ * Widths: integer members have fixed widths (uint32_t, int32_t), so the
+ * layout is the same for every compiler of a platform. size_t lengths and
+ * pointers are the platform's own width. Function parameters and returns
+ * that are fds, open(2) flags, -errno, a status or a log level stay `int`,
+ * as in the POSIX calls they mirror (int is int32_t on every Linux ABI).
  */
 #ifndef GRAFT_PLUGIN_H
 #define GRAFT_PLUGIN_H
@@ -61,8 +72,9 @@ extern "C" {
 #define GRAFT_PLUGIN_ENTRY_SYMBOL "graft_plugin_entry"
 #define GRAFT_PLUGIN_EXPORT __attribute__((visibility("default")))
 
-/* Status codes returned by init, apply and expand. Any non-zero value is a
- * failure; the message comes from the out-parameter (init) or last_error. */
+/* Status codes returned by init, prepare, apply, finish and verify. Any
+ * non-zero value is a failure; the message comes from the out-parameter
+ * (init) or last_error. */
 #define GRAFT_OK 0
 #define GRAFT_ERROR 1
 
@@ -119,20 +131,20 @@ struct graft_action {
 struct graft_apply_context {
   uint32_t struct_size;            /* sizeof(struct graft_apply_context) as the host knows it */
   const char* container_id;        /* the OCI container id; "" when unknown */
-  int rootfs_fd;                   /* O_PATH directory fd of the container's root filesystem,
+  int32_t rootfs_fd;               /* O_PATH directory fd of the container's root filesystem,
                                       owned by the host (do not close); -1 when there is none.
                                       Resolve container paths through resolve_in_root. */
   const char* rootfs_path;         /* the same root as a host path, for messages only */
   int32_t pid;                     /* the container's init pid; 0 when unknown */
   /* ABI 1.1 */
-  int container_uid;               /* owner for what a plugin creates in the rootfs (the */
-  int container_gid;               /*   rootfs owner, as the runtime mapped it); 0 for root */
+  uint32_t container_uid;          /* owner for what a plugin creates in the rootfs (the */
+  uint32_t container_gid;          /*   rootfs owner, as the runtime mapped it); 0 for root */
   /* ABI 1.2 */
-  int pidfd;                       /* pidfd of the container's init, owned by the host (do not
+  int32_t pidfd;                   /* pidfd of the container's init, owned by the host (do not
                                       close); -1 when unknown. Read /proc/<pid>/... then check
                                       the process still runs (poll: the pidfd turns
                                       readable once it has exited) */
-  int source_root_fd;              /* O_PATH fd of the host root the plan's sources live under
+  int32_t source_root_fd;          /* O_PATH fd of the host root the plan's sources live under
                                       (the driver root), owned by the host; -1 when sources are
                                       plain host paths. Valid in prepare, where sources are
                                       opened */
@@ -190,10 +202,6 @@ struct graft_finding_sink {
   void (*report)(void* host, const struct graft_finding* finding);
 };
 
-/* Reserved for planning contributions (a later minor version defines them). */
-struct graft_expand_request;
-struct graft_expand_result;
-
 /* The descriptor a plugin returns from graft_plugin_entry. Owned by the
  * plugin, static storage: it must stay valid and unchanged until the host
  * dlcloses the plugin. The first three members never move. */
@@ -209,8 +217,10 @@ struct graft_plugin {
   uint32_t kind_count;             /*   static storage. kind_count may be 0 (kinds then unused) */
 
   /* Creates the plugin's state. `services` is borrowed until destroy (see
-   * graft_host_services). `config_json` is a JSON object the host has
-   * validated ("{}" when the policy configures nothing), borrowed for the call.
+   * graft_host_services). `config_json` is the policy's [plugins.config.NAME]
+   * table as a JSON object (the host checked it is a table; its keys are the
+   * plugin's to check), "{}" when the policy configures nothing, borrowed for
+   * the call.
    * On success return GRAFT_OK and set *state (NULL is allowed). On failure
    * return non-zero and set *error to a message that is either static or owned
    * by *state; the host copies it at once, then calls destroy(*state), so a
@@ -234,11 +244,14 @@ struct graft_plugin {
    * valid until the next call on the same state. May return NULL. Required. */
   const char* (*last_error)(void* state);
 
-  /* Reserved for plugins that contribute to planning (expand an action into
-   * more, resolve host paths). ABI 1.0 hosts never call it; set it to NULL.
-   * Optional: a plugin whose struct_size ends before it is treated as NULL. */
-  int (*expand)(void* state, const struct graft_expand_request* request,
-                struct graft_expand_result* result);
+  /* Was `expand` (reserved for planning contributions, but never
+   * defined and never called); kept so the members after it do not move and
+   * plugins built against 1.3 still load. Must be NULL: the host refuses a
+   * plugin that sets it. Such a plugin expects a call no graft makes (or
+   * holds stale bytes here), and a refusal says so where silence would run
+   * it without that call. Planning stays in core: what a container gets is
+   * decided from the policy, not by plugins. */
+  void* reserved;
 
   /* ABI 1.1. Called once for every action this plugin will apply, in plan
    * order, before any apply, while the host is still in its own mount

@@ -63,8 +63,8 @@ Status open_root(const ApplySite& site, ApplyTarget& target, UniqueFd& root_fd) 
   if (::fstat(root_fd.get(), &st) != 0)
     return make_error("container root {}: {}", site.rootfs, std::strerror(errno));
   target.rootfs_fd = root_fd.get();
-  target.uid = static_cast<int>(st.st_uid);
-  target.gid = static_cast<int>(st.st_gid);
+  target.uid = st.st_uid;
+  target.gid = st.st_gid;
   return ok_status();
 }
 

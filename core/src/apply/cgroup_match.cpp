@@ -4,6 +4,7 @@
 #include <string>
 
 #include "graft/base/one_line.hpp"
+#include "graft/base/proc_cgroup.hpp"
 
 namespace graft {
 namespace {
@@ -42,22 +43,12 @@ bool component_names(std::string_view component, std::string_view id) {
   return false;
 }
 
-// "5:devices:/docker/abc" -> "/docker/abc"
-std::string_view path_of(std::string_view line) {
-  std::size_t first = line.find(':');
-  if (first == std::string_view::npos) return {};
-  std::size_t second = line.find(':', first + 1);
-  return second == std::string_view::npos ? std::string_view{} : line.substr(second + 1);
-}
-
 }  // namespace
 
 bool cgroup_names_container(std::string_view proc_cgroup, std::string_view id) {
   if (id.empty()) return false;
-  while (!proc_cgroup.empty()) {
-    std::size_t eol = proc_cgroup.find('\n');
-    std::string_view path = path_of(proc_cgroup.substr(0, eol));
-    proc_cgroup = eol == std::string_view::npos ? std::string_view{} : proc_cgroup.substr(eol + 1);
+  for (const ProcCgroupLine& line : parse_proc_cgroup(proc_cgroup)) {
+    std::string_view path = line.path;
     while (!path.empty()) {
       std::size_t slash = path.find('/');
       if (component_names(path.substr(0, slash), id)) return true;

@@ -64,7 +64,7 @@ void add_config_file_actions(PlanContext& context) {
 void add_env_actions(PlanContext& context) {
   for (const auto& env : context.intent.env)
     context.plan.actions.push_back(Action{.kind = ActionKind::env,
-                                          .plugin = "env",
+                                          .plugin = kRuntimeConfigExecutor,
                                           .source = env.name,
                                           .target = env.name,
                                           .content = env.value,

@@ -31,9 +31,15 @@ struct Provenance {
   Origin origin;
 };
 
+// The executor env actions name: no plugin sets a variable (a hook runs after
+// the runtime built the process), the container's runtime config does, as
+// graft-runtime and CDI write it; `graft hook` and `graft apply` refuse them.
+inline constexpr const char* kRuntimeConfigExecutor = "runtime-config";
+
 struct Action {
   ActionKind kind = ActionKind::bind_mount;
-  std::string plugin;  // executing plugin: devices, libraries, ipc, procfs, cgroup, ldcache
+  std::string plugin;  // executing plugin: devices, libraries, ipc, procfs, cgroup, ldcache;
+                       //   kRuntimeConfigExecutor for env
   std::string source;  // host path (or link value for symlinks, content name for configs)
   std::string target;  // container path; for cgroup_allow "c MAJ:MIN"
   std::vector<std::string> options;  // "ro", "nosuid", "nodev", "noexec", "rw", "mkdir"...

@@ -22,7 +22,7 @@ struct ApplyTarget {
   int rootfs_fd = -1;  // O_PATH fd of the container root, owned by the caller
   std::string rootfs;  // for messages
   int pid = 0;
-  int uid = 0, gid = 0;  // owner for what plugins create in the rootfs
+  std::uint32_t uid = 0, gid = 0;  // owner for what plugins create in the rootfs (uid_t)
   int pidfd = -1;        // of the container's init, owned by the caller; -1 when unknown
   int source_root_fd = -1;  // O_PATH fd of the driver root, owned by the caller; -1: "/"
   std::string source_root;  // its host path ("" with -1)

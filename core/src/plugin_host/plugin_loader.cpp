@@ -21,8 +21,8 @@ namespace graft {
 
 namespace {
 
-// The host reads every member up to and including last_error; expand is the
-// only optional (trailing) one.
+// The host reads every member up to and including last_error; the members
+// after it are optional (NULL when struct_size ends before them).
 constexpr std::size_t kRequiredSize = offsetof(graft_plugin, last_error) + sizeof(void*);
 
 struct DlCloser {
@@ -30,13 +30,33 @@ struct DlCloser {
 };
 using DlHandle = std::unique_ptr<void, DlCloser>;
 
-Status check_header(const std::string& path, const graft_plugin& d, const std::string& name) {
+// A newer minor may count on members or calls this host lacks (plugin.h,
+// "Versioning"), so only the host's own minor and older ones load.
+Status check_version(const std::string& path, const graft_plugin& d) {
   if (d.abi_major != GRAFT_PLUGIN_ABI_MAJOR)
     return make_error("plugin {}: ABI {}.{}, this graft speaks {}.x", path, d.abi_major,
                       d.abi_minor, GRAFT_PLUGIN_ABI_MAJOR);
+  if (d.abi_minor > GRAFT_PLUGIN_ABI_MINOR)
+    return make_error("plugin {}: ABI {}.{}, this graft speaks {}.0 to {}.{}", path, d.abi_major,
+                      d.abi_minor, GRAFT_PLUGIN_ABI_MAJOR, GRAFT_PLUGIN_ABI_MAJOR,
+                      GRAFT_PLUGIN_ABI_MINOR);
+  return ok_status();
+}
+
+// The slot that was `expand` must be NULL (plugin.h says why).
+bool sets_reserved(const graft_plugin& d) {
+  return d.struct_size >= offsetof(graft_plugin, reserved) + sizeof d.reserved &&
+         d.reserved != nullptr;
+}
+
+Status check_header(const std::string& path, const graft_plugin& d, const std::string& name) {
+  if (auto version = check_version(path, d); !version) return version;
   if (d.struct_size < kRequiredSize)
     return make_error("plugin {}: descriptor is {} bytes, this graft needs at least {}", path,
                       d.struct_size, kRequiredSize);
+  if (sets_reserved(d))
+    return make_error("plugin {}: sets the reserved member after last_error (was expand, "
+                      "never called); it must be NULL", path);
   if (d.name == nullptr || name != d.name)
     return make_error("plugin {}: calls itself '{}', expected '{}'", path,
                       d.name ? d.name : "(null)", name);

@@ -36,8 +36,8 @@ Status open_container_root(const ContainerProcess& process, ApplyTarget& target,
     return make_error("{}: {}", target.rootfs, std::strerror(errno));
   fds.root = std::move(*root);
   target.rootfs_fd = fds.root.get();
-  target.uid = static_cast<int>(st.st_uid);
-  target.gid = static_cast<int>(st.st_gid);
+  target.uid = st.st_uid;
+  target.gid = st.st_gid;
   return ok_status();
 }
 
