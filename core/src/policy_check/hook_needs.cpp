@@ -26,7 +26,7 @@ namespace kinds = check_kinds;
 
 std::string key_with_origin(const Policy& policy, const std::string& key) {
   auto found = policy.key_origins.find(key);
-  return found == policy.key_origins.end() ? key : fmt::format("{} ({})", key, found->second.full());
+  return found == policy.key_origins.end() ? key : fmt::format("{} ({})", key, found->second.origin.full());
 }
 
 std::string stat_problem(const std::string& path, bool want_directory) {
