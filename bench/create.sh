@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Container create: `runc create` of a busybox bundle (8-GPU fake host, GPU 1,
 # compute+utility) with no hook, with a createRuntime hook that does nothing
 # (/bin/true: what running any hook costs runc), with `graft hook` as its

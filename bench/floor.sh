@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Floor: graft's apply against floor/floor.c doing exactly the plan's syscalls
 # on the same kind of scratch root, interleaved, medians of ROUNDS. graft's
 # side is read two ways: the audit line's plugin phases (prepare, enter, apply,

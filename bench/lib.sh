@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bench/lib.sh: what every benchmark script shares: the run's settings, a
 # clock read without forking, medians, and the fake host + policy the figures
 # are taken on. Sourced, never run.

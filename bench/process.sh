@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Whole process: `graft plan` and `graft hook` from exec to exit against
 # /bin/true and a static C hello (hello/hello.c), interleaved rounds, medians;
 # peak RSS from one more run of each under /usr/bin/time -f %M (the children's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Writes docs/performance.md and the scaling plot from one run's results
 # (bench/run.sh calls it): the machine and its load, the targets with what was
 # measured, each benchmark's table, and what dominates, in sentences built

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The bench command (README "Where to read next", docs/performance.md): builds what the benchmarks need, runs every one of
 # them in one go and writes docs/performance.md (a table per benchmark, the
 # targets, the machine, the load before and after) and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Scaling: what one container costs as the host and the policy grow: GPUs
 # (1, 8, 64; all requested), MIG instances (0: the 8-GPU row; 56: 8 GPUs with
 # 7 each, every instance requested by GPU:instance index),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What graft builds against, all from Debian packages, and how it links them.
 #
 # The hook runs on the start path of every GPU container, and most of a short

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The Debian package: `cpack -G DEB` in a build tree configured with
 # CMAKE_INSTALL_PREFIX=/usr (the multiarch plugin directory, and the path the
 # hooks.d file names, come from the prefix at configure time) packages what

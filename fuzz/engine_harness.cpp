@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fake host and shipped policy for the engine fuzz targets, built on first use,
 // kept for the life of the process and removed at exit (the fuzz input never touches them).
 #include "engine_harness.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shared half of the fuzz targets that drive the rules engine: a fake
 // 8-GPU host (with MIG) and the shipped NVIDIA policy, built once per
 // process, and a splitter that turns fuzz bytes into a flags byte plus

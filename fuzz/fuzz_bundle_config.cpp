@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: a bundle's config.json as the hook reads it
 // (parse_bundle_config in core/src/request/request_from_bundle.cpp), for a
 // bundle directory that does not exist, so root paths resolve nowhere real.

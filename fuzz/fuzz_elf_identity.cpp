@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: read_elf_identity (core/src/inventory/elf_identity.cpp), which
 // discovery applies to every candidate file of a [discovery] library_dirs
 // directory: arbitrary bytes as the file, through a memfd so the reader sees

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the device-list and capability parsing of the shipped NVIDIA
 // rules (policies/nvidia/visible_devices.lua, capabilities.lua, mig.lua), run
 // through the engine against the fake host. Input: a flags byte (see

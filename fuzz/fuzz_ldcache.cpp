@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the ld.so.cache parser (base/src/ldcache.cpp) on
 // arbitrary bytes, old, new and combined layouts alike, plus the flag helpers
 // discovery applies to every entry.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the OCI state a runtime writes to the hook's stdin
 // (core/src/request/oci_state.cpp). Whatever it accepts must satisfy the
 // checks the hook relies on: id non-empty, pid > 0, bundle absolute.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the policy loader (core/src/policy/load.cpp and the section
 // readers and validation behind it). The input is written to policy.toml in
 // a per-process temporary directory and loaded with the shipped policies as

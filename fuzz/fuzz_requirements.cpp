@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the requirement expressions of the shipped NVIDIA rules
 // (policies/nvidia/requirements.lua), run through the engine against the fake
 // host with every GPU requested, so the requirements are always checked.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The replay driver: a main() for the fuzz targets built without libFuzzer
 // (any compiler). Runs LLVMFuzzerTestOneInput once on every file of each
 // directory (or file) named on the command line, in name order, so ctest can

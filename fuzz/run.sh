@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer targets with clang in build-fuzz/ and runs each for
 # SECONDS (default 60): `bash fuzz/run.sh [SECONDS] [TARGET...]`.
 # GRAFT_FUZZ_PARALLEL=N runs N targets at a time (default 1). New corpus

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One man page for a program, from its own --help: help2man writes the page
 # from `PROGRAM --help` and `--version`, and a COMMANDS section gets every
 # subcommand's --help, found by walking the "Subcommands:" lists (so a new

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Capped whole-file reads (bounded_read.hpp).
 #include "graft/base/bounded_read.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // /dev/char/MAJ:MIN links (device_number_link.hpp).
 #include "graft/base/device_number_link.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Levenshtein distance with a limit that grows with the word.
 #include "graft/base/did_you_mean.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fmt's compiled part, built once into graft_base when fmt is not linked as
 // Debian's shared library (GRAFT_STATIC_LIBS, cmake/dependencies.cmake).
 // Debian ships no static libfmt, and FMT_HEADER_ONLY would compile this part

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ld.so.cache reader. Layouts follow glibc's sysdeps/generic/dl-cache.h; the
 // cache is written in host byte order, so fields are copied out with memcpy.
 #include "graft/base/ldcache.hpp"

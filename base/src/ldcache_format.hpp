@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // glibc's ld.so.cache layout (sysdeps/generic/dl-cache.h), as the reader
 // (ldcache.cpp) and the writer (ldcache_write.cpp) both need it: one place
 // for the magic, the offsets, the flags and the extension directory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ld.so.cache writer. The layout is the one ldcache.cpp reads (glibc's
 // sysdeps/generic/dl-cache.h): header, entries, string table, then the
 // extension directory (generator, glibc-hwcaps), in host byte order.

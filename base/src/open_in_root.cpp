@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // openat2 inside a root, with the one EAGAIN retry rule (open_in_root.hpp).
 #include "graft/base/open_in_root.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pidfd liveness (pidfd.hpp).
 #include "graft/base/pidfd.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parsing /proc/<pid>/cgroup (proc_cgroup.hpp).
 #include "graft/base/proc_cgroup.hpp"
 

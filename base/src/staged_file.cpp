@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // StagedFile: the new file created exclusively beside the name, owned and
 // filled, renamed over it by commit() or removed.
 #include "graft/base/staged_file.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sd_booted(3) without libsystemd (systemd_booted.hpp).
 #include "graft/base/systemd_booted.hpp"
 

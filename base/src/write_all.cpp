@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "graft/base/write_all.hpp"
 
 #include <unistd.h>

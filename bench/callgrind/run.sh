@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Instruction counts: `graft plan` and `graft apply` (the hook's work, on a
 # fresh target) under valgrind --tool=callgrind, children not traced (the
 # ldconfig method's exec is outside the count). Ir totals do not depend on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* valgrind_helper: makes, natively, the syscalls valgrind 3.19 does not know,
  * for the graft process valgrind_shim.c is preloaded into (see there). Reads
  * requests on fd 3 until graft closes its end; exits then. Never run by hand. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* What valgrind_shim.c and valgrind_helper.c say to each other: one request
  * per syscall (its number, its arguments, the strings and mount_attr they
  * point to, the fds among them as SCM_RIGHTS), one reply (the result and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Preloaded only under valgrind 3.19 (Debian 12), which answers ENOSYS to
  * syscalls newer than it: openat2, pidfd_open and the mount API (fsopen,
  * fsconfig, fsmount, open_tree, move_mount, mount_setattr). The instructions

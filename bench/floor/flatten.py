@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Turns `graft plan --format json` into the floor program's input: one
 action per line, fields separated by tabs, only what the syscalls need, so the
 C program (floor.c) reads its plan without a JSON library.

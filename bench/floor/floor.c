@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* floor: the syscalls of one graft plan and nothing else, the floor graft's
  * apply is measured against (bench/floor.sh).
  *

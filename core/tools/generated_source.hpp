@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the build tools that embed shipped text in graft share: reading a
 // file whole, spelling any bytes as a C++ string literal, and writing the
 // generated source only when it changed (so nothing recompiles for nothing).

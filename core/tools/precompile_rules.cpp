@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Build tool: compiles the shipped Lua rule files and modules with the Lua
 // graft links and writes their bytecode as a C++ source defining
 // kPrecompiledChunks (core/src/rules/precompiled_chunks.hpp).

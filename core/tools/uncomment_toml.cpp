@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Build tool: the shipped TOML files with their comment lines blanked, checked
 // with toml++ to parse to the same document, written as a C++ source defining
 // kUncommentedToml (core/src/policy/uncommented_toml.hpp).

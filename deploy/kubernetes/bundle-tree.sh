@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Makes an installed graft tree (`cmake --install` into TREE) self-contained,
 # for the node agent image: the host runs the tree's programs with its own
 # libraries, so the tree carries the shared libraries graft and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # node-agent.sh: what the graft DaemonSet runs on each GPU node (daemonset.yaml);
 # the image has it as /usr/local/bin/graft-node-agent (Containerfile).
 #

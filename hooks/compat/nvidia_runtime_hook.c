@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nvidia-container-runtime-hook: graft under the name Docker's `--gpus`
 // looks for. dockerd 20.10 to 29.1 looks the name up on its PATH at start-up
 // and, for `--gpus`, adds a prestart hook [nvidia-container-runtime-hook,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Opening, and where none is mounted mounting, the bpf filesystem that
 // keeps cgroup v2 device filters reachable (bpf_filesystem.hpp says why).
 #include "bpf_filesystem.hpp"

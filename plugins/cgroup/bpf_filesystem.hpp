@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bpf filesystem that keeps cgroup v2 device filters reachable
 // (device_filter_v2.cpp pins each one's prog array there).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bpf(2) by hand: the handful of commands the v2 device filter needs.
 #include "bpf_program.hpp"
 

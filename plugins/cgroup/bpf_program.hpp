@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Raw BPF without libbpf: instruction constructors for the few forms the
 // device filter uses, and thin bpf(2) wrappers that return owned fds or
 // errors naming the command (also the reads `graft verify` makes of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cgroup plugin: cgroup_allow actions into the container's device cgroup.
 //
 // prepare (host mount namespace) finds the container's cgroup from its pid

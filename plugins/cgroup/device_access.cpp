@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a device cgroup's rules back (device_access.hpp).
 #include "device_access.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a container's device cgroup allows now, for `graft verify`: on
 // cgroup v1 its devices.list (device_list_v1.hpp), on v2 every device
 // program the kernel runs for the cgroup (BPF_PROG_QUERY with

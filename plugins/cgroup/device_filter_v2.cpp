@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cgroup v2 device rules by wrapping the runtime's BPF device programs.
 //
 // On the unified hierarchy the kernel asks the BPF_PROG_TYPE_CGROUP_DEVICE

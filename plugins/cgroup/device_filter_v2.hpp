@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cgroup v2 device rules: wrap each BPF device program attached to the
 // container's cgroup in one that allows our rules first (design at the top
 // of device_filter_v2.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The device program interpreter (device_interpreter.hpp). Registers carry
 // what they hold (a number, the context pointer, a map, the stack pointer),
 // so an instruction that would need memory or a pointer value graft does

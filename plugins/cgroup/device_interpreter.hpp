@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small, bounded user-space interpreter for cgroup v2 device programs
 // (BPF_PROG_TYPE_CGROUP_DEVICE), so `graft verify` can ask the programs the
 // kernel runs for a container whether a device access is still allowed,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading and asking a v1 devices.list (device_list_v1.hpp).
 #include "device_list_v1.hpp"
 

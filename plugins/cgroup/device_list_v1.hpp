@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cgroup v1: what a devices cgroup allows, read back from devices.list.
 // The kernel prints a cgroup whose default is to allow (no "a" written to
 // devices.deny) as the single line "a *:* rwm", and then hides the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checking a cgroup_allow action into a DeviceRule, and the questions it asks.
 #include "device_rule.hpp"
 

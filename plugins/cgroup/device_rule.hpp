@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One device cgroup rule as a cgroup_allow action carries it: type, numbers
 // and access, checked once so both backends can trust it; and the question
 // one access asks the kernel, which `graft verify` asks both backends.

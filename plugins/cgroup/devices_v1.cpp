@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cgroup v1 device rules: the kernel's devices controller takes one rule per
 // write(2) to devices.allow, opened relative to the cgroup fd from prepare.
 #include "devices_v1.hpp"

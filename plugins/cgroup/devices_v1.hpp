@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cgroup v1: one write of "c MAJ:MIN rw" to the cgroup's devices.allow per rule.
 #pragma once
 

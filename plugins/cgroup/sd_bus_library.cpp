@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Loading libsystemd's sd-bus on demand (sd_bus_library.hpp).
 #include "sd_bus_library.hpp"
 

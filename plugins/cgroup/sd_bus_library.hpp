@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libsystemd's sd-bus, loaded with dlopen only when a container's cgroup is
 // a systemd unit: the hook links nothing but glibc (docs/performance.md),
 // and most containers never need a bus. The table holds exactly the calls

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Telling systemd what graft allowed (systemd_scope.hpp).
 #include "systemd_scope.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Telling systemd what graft allowed in a container's device cgroup.
 //
 // With a systemd cgroup driver (runc or crun --systemd-cgroup, podman's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checking planned binds and nodes in a running container (bind_check.hpp).
 #include "bind_check.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft verify` for what a plan put at a container path: a bind of a host
 // file, directory or device node must still be that very object (the same
 // st_dev and st_ino as the host source) and still a mount point (its statx

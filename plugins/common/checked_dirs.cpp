@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checked container directories for checked_dirs.hpp.
 #include "checked_dirs.hpp"
 

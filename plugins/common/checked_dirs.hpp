@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The directories of a container root one plugin has already resolved and
 // checked (root_mount.hpp) during its apply phase, by container path. A plan
 // puts most files in a few directories (/usr/lib/<multiarch>, /usr/bin,

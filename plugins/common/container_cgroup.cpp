@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding the container's cgroup: /proc/<pid>/cgroup joined with the right
 // mount, by mount id or from /proc/self/mountinfo (never linux.cgroupsPath,
 // whose meaning depends on the runtime's cgroup driver).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding a container's device cgroup from its pid, the way runc/crun and
 // the kernel see it: the mode from statfs(cgroup_root), the cgroup from
 // /proc/<pid>/cgroup (confirmed through the pidfd; graft_base parses it), the mount point from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading /proc/<pid>/... of the container's init and confirming it through
 // its pidfd (container_process.hpp).
 #include "container_process.hpp"

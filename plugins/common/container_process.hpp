@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a plugin reads about the container's init through /proc/<pid>/...
 // belongs to that process only if it still runs once the bytes are in hand:
 // a pid can be reused the moment its process exits, a pidfd cannot. The host

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The new mount API through raw syscalls: glibc 2.36's <sys/mount.h> wrappers
 // cannot be included next to <linux/mount.h>, which has the constants, and
 // older glibc has no wrappers at all.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Mounts by file descriptor (the new mount API): a host source is cloned into
 // a detached mount in prepare, while graft is still in the host's mount
 // namespace (the kernel refuses to clone a mount of another namespace, so

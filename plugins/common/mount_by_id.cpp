@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // statmount(2) and listmount(2) through syscall(): Debian 12's headers
 // predate them, so the few uapi definitions used are spelled here, as
 // include/uapi/linux/mount.h publishes them (the layout is append-only).

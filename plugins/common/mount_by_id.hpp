@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Asking the kernel about a few mounts by id (statx's mount id, then
 // statmount(2) and listmount(2), Linux 6.8) instead of reading every line of
 // /proc/self/mountinfo: on a node running many containers that file holds

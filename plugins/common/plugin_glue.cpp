@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host conveniences and config parsing for plugin_glue.hpp.
 #include "plugin_glue.hpp"
 

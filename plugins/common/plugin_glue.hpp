@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C side of a C++ mechanism plugin, written once. A plugin is a class P:
 //
 //   static Result<std::unique_ptr<P>> create(const Host& host, const nlohmann::json& config);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bind mounts in two phases for prepared_bind.hpp.
 #include "prepared_bind.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A bind mount split across the two namespaces: prepare checks the host
 // source and clones it into a detached mount with the plan's flags (host
 // mount namespace); apply makes the mountpoint inside the container root and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Mount checks for root_mount.hpp.
 #include "root_mount.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which mount a container target must land on. RESOLVE_IN_ROOT keeps a path
 // inside the container root, not on the root's *mount*: an image symlink can
 // steer a target onto a volume the runtime mounted (a bind of a host

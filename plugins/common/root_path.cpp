@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Safe container paths for root_path.hpp.
 #include "root_path.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Container paths, resolved only inside the container's root. The rootfs
 // belongs to whoever built the image, so every existing path is opened with
 // Host::resolve_in_root (openat2 RESOLVE_IN_ROOT|RESOLVE_NO_MAGICLINKS: "..",

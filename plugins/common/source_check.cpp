@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host source checks for source_check.hpp.
 #include "source_check.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host sources, opened and checked before anything is cloned from them. The
 // leaf is opened O_PATH|O_NOFOLLOW, so a symlink planted at a source path is
 // refused instead of followed, and the type is checked on the opened inode

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Errors from failed system calls, worded one way across the plugins:
 // "<syscall> <path>: <strerror>", where <path> is the container or host path
 // the call was about (the loader prefixes the action kind and target).

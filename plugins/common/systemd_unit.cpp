@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Units and their names (systemd_unit.hpp).
 #include "systemd_unit.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Naming a container's systemd unit from its cgroup, and the names systemd
 // gives a unit and a device over D-Bus. Pure.
 // The cgroup plugin uses them to tell systemd what it allowed

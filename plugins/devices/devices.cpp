@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // devices: makes host device nodes appear inside the container.
 //
 // device_node with "bind" (the host has the node): prepare checks the host

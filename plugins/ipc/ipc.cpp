@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipc: the driver daemons' sockets and pipes inside the container
 // (nvidia-persistenced, fabric manager, the MPS pipe directory). Like a
 // library bind, but the source must be a socket, FIFO or directory, and the

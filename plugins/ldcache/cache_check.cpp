@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks a freshly written ld.so.cache inside a container root, reading it
 // with graft_base's bounds-checked parser through an fd from
 // resolve_in_root.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What ldconfig must have done before an ldcache_update counts as applied:
 // the container's cache lists every entry the plan expects (each injected
 // library under its soname) and each of those paths still leads to a file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writing the container's ld.so.cache directly (the plugin's default
 // method): the image's cache is read inside the root, the injected
 // libraries are added (graft_base's ldcache_write.hpp, as ldconfig orders

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ldcache plugin: executes ldcache_update actions (target: the cache
 // file, "/etc/ld.so.cache"; paths: the container's library directories),
 // then checks that the new cache lists what the plan expects (content: one

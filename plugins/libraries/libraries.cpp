@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libraries: the driver's files inside the container. bind_mount binds a
 // host file or directory (libraries, binaries, firmware) read-only unless the
 // plan says rw, with the plan's nosuid/nodev/noexec; symlink makes the

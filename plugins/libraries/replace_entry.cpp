@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Atomic symlinks and files for replace_entry.hpp.
 #include "replace_entry.hpp"
 

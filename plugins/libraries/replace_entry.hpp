@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Entries written whole or not at all: a symlink or a file is made under a
 // temporary name in the target's own (resolved) directory and renamed over
 // the final name, so the container never sees half a file or a missing link,

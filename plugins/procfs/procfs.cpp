@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // procfs: hides the driver's procfs directory behind a mask and shows
 // through it only what the plan grants.
 //

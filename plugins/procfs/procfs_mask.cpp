@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading, rewriting and building the mask for procfs_mask.hpp.
 #include "procfs_mask.hpp"
 

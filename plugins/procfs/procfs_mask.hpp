@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The content of a procfs mask: copies of a few files of a host procfs
 // directory (read in prepare, in the host namespace), edited by the plan's
 // rewrites ("params: ModifyDeviceFiles: 1 => ModifyDeviceFiles: 0"), put in

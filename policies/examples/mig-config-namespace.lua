@@ -37,3 +37,4 @@ rule("mig-config-namespace", function(req, host, grant)
   local where = namespace and ("namespace '" .. namespace .. "'") or "a container outside any pod namespace"
   grant:deny(table.concat(asked, " and ") .. " is reserved for policy.data.mig_admin_namespaces, not " .. where)
 end)
+-- SPDX-License-Identifier: Apache-2.0

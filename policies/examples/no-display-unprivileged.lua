@@ -28,3 +28,4 @@ rule("no-display-unprivileged", function(req, host, grant)
     if defined(name) then grant:drop_capability(name, "unprivileged container") end
   end
 end)
+-- SPDX-License-Identifier: Apache-2.0

@@ -48,3 +48,4 @@ rule("tenant-gpu-lease", function(req, host, grant)
   end
   grant:restrict_devices(lease, "lease for " .. tenant)
 end)
+-- SPDX-License-Identifier: Apache-2.0

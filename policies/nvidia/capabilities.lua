@@ -74,3 +74,4 @@ rule("nvidia-driver-capabilities", "request", function(req, host, grant)
   grant:note("capabilities=" .. table.concat(names, ",") .. " (env " .. reason .. ")")
   add_all(grant, names, reason)
 end)
+-- SPDX-License-Identifier: Apache-2.0

@@ -32,3 +32,4 @@ function M.is_legacy_image(env)
 end
 
 return M
+-- SPDX-License-Identifier: Apache-2.0

@@ -43,3 +43,4 @@ rule("nvidia-feature-devices", "request", function(req, host, grant)
     end
   end
 end)
+-- SPDX-License-Identifier: Apache-2.0

@@ -32,3 +32,4 @@ rule("nvidia-graphics-profile", "derive", function(req, host, grant)
     '"rules":[{"pattern":[],"profile":"_container_"}]}\n', mask)
   grant:write_file(profile_path, content, "EGL/Vulkan limited to the granted GPUs")
 end)
+-- SPDX-License-Identifier: Apache-2.0

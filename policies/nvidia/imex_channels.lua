@@ -83,3 +83,4 @@ rule("nvidia-imex-channels", "request", function(req, host, grant)
   local class = settings.device_class or "imex-channel"
   for _, item in ipairs(request.ids) do grant_id(host, grant, class, item) end
 end)
+-- SPDX-License-Identifier: Apache-2.0

@@ -48,3 +48,4 @@ rule("nvidia-mig-management", "request", function(req, host, grant)
     end
   end
 end)
+-- SPDX-License-Identifier: Apache-2.0

@@ -305,3 +305,4 @@ rule("nvidia-requirements", "check", function(req, host, grant)
     end
   end
 end)
+-- SPDX-License-Identifier: Apache-2.0

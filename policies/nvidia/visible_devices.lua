@@ -305,3 +305,4 @@ rule("nvidia-visible-devices", "request", function(req, host, grant)
     grant:skip("no GPU requested (" .. ENV_NAME .. " unset or empty)")
   end
 end)
+-- SPDX-License-Identifier: Apache-2.0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding, reading and replacing the spec a runtime creates a container
 // from: <bundle>/config.json, or for crun a file its --config names. The
 // bundle belongs to the engine that called the runtime; graft replaces the

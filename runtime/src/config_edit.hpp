@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What graft-runtime changes in a bundle's config.json, as pure functions
 // over the parsed document. nlohmann::ordered_json keeps every field graft
 // does not know, in its place, so the runtime reads back what the engine

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Declarative mode: a plan written into config.json itself, so the runtime
 // carries out what it can (split_plan, core/src/edits/container_edits.hpp):
 // device nodes into linux.devices, their rules into linux.resources.devices,

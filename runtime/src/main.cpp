@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft-runtime: an OCI runtime in front of the real one. It reads the site
 // policy (--graft-policy FILE among the global options, else the one graft
 // reads), reads its command line as the policy's runtime will, and before

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What graft-runtime does to a bundle before `create`, `run` or `restore`
 // reaches the real runtime: read the spec the runtime will read as `graft
 // plan --bundle` reads config.json, evaluate the container, and leave the

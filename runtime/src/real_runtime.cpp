@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "real_runtime.hpp"
 
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The runtime graft-runtime hands every command to ([runtime] path: runc
 // unless the policy names another), and the hand-over itself: execve, so
 // the engine waits on the real runtime's process and gets its exit status,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the real runtime will do with the arguments graft-runtime hands it:
 // the command, and for a command that creates a container (create, run,
 // restore) the bundle, crun's --config file and the container id, read as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The global options are read leniently, for graft's own option and the log
 // only: `-name` and `--name` alike, a value either as the next argument or
 // after `=`, and they end at the first argument that is not one. The

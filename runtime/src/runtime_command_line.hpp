@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft-runtime's command line: the real runtime's command line (global
 // options, a command, its options and arguments) with graft's own
 // `--graft-policy FILE` among the global options. Read here only as far as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tables are runc's (main.go, create.go, run.go, restore.go of 1.1.5,
 // and 1.2's --pidfd-socket) and crun's (crun.c, create.c, run.c,
 // restore.c of 1.8 and later, plus the options argp adds to every parser:

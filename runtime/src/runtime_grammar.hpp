@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How each real runtime reads its command line, as far as graft-runtime
 // must know it to find the command and, for a command that creates a
 // container, the spec it will run: the options before the command, the

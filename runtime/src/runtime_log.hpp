@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft-runtime's errors: one line "graft-runtime: ..." on stderr, and the
 // same message appended to the file runc's --log names, in runc's format,
 // because that file is where containerd and Docker look for why a runtime

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading one argument of a real runtime's command line as its parser
 // reads it (runtime_grammar.hpp): an operand, the `--` that ends the
 // options, one or more options with their values, or an argument

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // /dev/char links for a spec's devices (systemd_links.hpp).
 #include "systemd_links.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a spec's device rules need before runc's systemd cgroup driver sees
 // them: runc hands systemd a rule as DeviceAllow=/dev/char/MAJ:MIN only when
 // that path (or /sys/dev/char/MAJ:MIN) exists, and GPU nodes made by mknod

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # cuda-probe against a stand-in libcuda.so.1 (mock_libcuda.c), so that its
 # calls, arguments and checks are exercised before a real driver sees them:
 # `lookup` names the library it loaded, `compute` lists the one device and

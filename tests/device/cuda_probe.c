@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cuda-probe: what a CUDA application does first, through the driver API
    alone, so it needs no CUDA toolkit to build (no nvcc, no CUDA headers: the
    few prototypes are declared here) and runs anywhere a driver is.

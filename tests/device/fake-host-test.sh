@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # real-gpu.sh in the suite: make-carry.sh's directory from this build tree,
 # a fake host of two GPUs (tests/fixture) as every host root, --fake-host,
 # its nvidia-smi replaced by nvidia-smi-stand-in.sh (which prints -q and -L

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make-carry.sh: everything real-gpu.sh needs on a GPU host that has none of
 # it, in one directory, from this build tree and this machine:
 #   install/      `cmake --install BUILD --prefix ...`, stripped

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A stand-in libcuda.so.1 for cuda-probe's own test (cuda-probe-test.sh): the
    fifteen driver API calls the probe makes, with the signatures of the CUDA
    driver API, on host memory. Its "GPU" runs the one kernel it knows, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A stand-in for nvidia-smi on the fake host (fake-host-test.sh installs it
 # as the fake driver's usr/bin/nvidia-smi): `-q` and `-L` in the real one's
 # format, with its upper-case, 8-digit-domain bus ids, from the driver's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # real-gpu.sh: graft against a real NVIDIA driver, from a prebuilt install
 # tree, on a host that may have no network, no container runtime and the
 # driver under another root. What it needs is carried in: graft's install

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft apply` for runtimes without hooks: a runc container started with no
 // graft hook at all gets GPU 1 afterwards, from outside, and a process
 // started in it with `runc exec` sees the result.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A CDI spec's edits applied to a bundle's config.json the way a CDI engine
 // applies them (podman, containerd and CRI-O use the CDI project's library;
 // this follows its ContainerEdits.Apply), for runtimes driven without an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What "the container got exactly what graft plan printed" means, as Catch2
 // checks over a ProbedContainer: one function per behaviour, shared by the
 // runc (cgroup v1 and v2) and crun test cases.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The same hook under crun. Debian 12's crun 1.8.1 may refuse a host whose
 // cgroup layout it does not support (this CI machine's v1 hybrid layout); a
 // container without any hook tells whether crun runs here at all, and when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a running container may do with a device node, asked from inside it
 // (`runc exec`) at any moment of its life: before and after something that
 // rewrites its device cgroup (runc update, a systemd reload). Each function

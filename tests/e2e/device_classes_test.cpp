@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IMEX channels, feature-gated devices and DRM nodes in a real container:
 // runc with graft as its prestart hook, on the fake host that has IMEX
 // channels 0 and 1, every feature node and each GPU's DRM nodes. A granted node opens as far as the absent

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Docker's own `--gpus`, with nothing configured for graft: Debian's dockerd
 // 20.10 with no `runtimes` entry and an empty daemon.json, started with the
 // compat entry point nvidia-container-runtime-hook on its PATH (a symlink to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A host whose driver sits under /usr/local/nvidia (lib64/, lib/, bin/),
 // listed in no ld.so.cache, as on CUDA-ready cloud images: with
 // [discovery] library_dirs naming it, runc with graft as its prestart hook

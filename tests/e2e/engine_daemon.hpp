@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A container engine's daemon (dockerd, containerd) started by a test with
 // all its state in the test's own directories: its own process, its output
 // in a log file, stopped by its pid (SIGTERM, then SIGKILL after a bound)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CUDA forward compatibility end to end: a runc container whose image ships
 // /usr/local/cuda/compat/libcuda.so.<version> (a copy of the fake driver's
 // libcuda, renamed) and the libcuda.so.1 link beside it. With a version newer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft as runc's prestart hook gives a busybox container exactly what
 // `graft plan` printed for it, in cgroup v1 and in cgroup v2 mode. Each case
 // runs once per mode (GENERATE; a failure names the mode), starting one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host side of every end-to-end test: a fake 8-GPU NVIDIA host (driver
 // libraries, ld.so.cache, procfs, real device nodes, IMEX channels 0 and 1,
 // the feature-gated nodes, DRM nodes found through sysfs) and a site policy that

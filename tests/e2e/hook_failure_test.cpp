@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A hook that fails must keep the container from starting: runc reports the
 // failure and the container's process never runs.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How long a container's prestart hook may take, scaled to the build. The
 // sanitizer build runs graft about five times slower than Release
 // (GRAFT_SLOWDOWN, set by tests/e2e/CMakeLists.txt), and under ctest -j2 on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host's mount table before and after a test: a container runtime, the
 // hook's prepare phase or a failed apply must never leave a mount behind in
 // the namespace the test (the "host") runs in.

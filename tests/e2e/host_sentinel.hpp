@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A host directory tree that a hostile image's symlinks point at. Every
 // entry's type, mode, owner, size, mtime, link value and content checksum is
 // recorded; changes() lists what differs now (a file written, created,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile images in cgroup v2 mode: runc inside a private
 // mount namespace with cgroup2 on /sys/fs/cgroup (runtime.hpp), so graft's
 // device rules go through its eBPF program instead of devices.allow. One

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile images under crun: the same hostile targets with
 // crun as the runtime that runs graft's hook. Debian 12's crun 1.8.1 refuses
 // this CI machine's hybrid cgroup v1 layout; a container without a hook

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile images: the places graft writes only for some
 // requests: the 32-bit library directory (compat32), /dev/nvidia-caps and
 // its nodes (a MIG partition, and MIG management in a privileged

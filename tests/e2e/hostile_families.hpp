@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The target families of the hostile-image table: for each place graft
 // writes or mounts into a container, the container paths a hostile image
 // plants at and the request that makes graft write there. Shared by the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile images: the machinery every hostile-image case shares.
 // A Target is a container path graft writes or mounts at; a Trick is what
 // the image plants there (a symlink to the host sentinel, a ../ chain, a

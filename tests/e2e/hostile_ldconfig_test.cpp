@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Nothing graft gives a container may reach back to the host:
 // the in-container ldconfig and device nodes the image plants. An image
 // puts a character device behind a library-named symlink, and another

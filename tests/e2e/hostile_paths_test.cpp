@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile images: the places every GPU container gets written
 // (the library directory and its parents, the soname links graft makes,
 // /usr/bin, /dev, the firmware directory, the IPC paths, /etc,

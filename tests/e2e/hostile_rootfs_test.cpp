@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile images: the root filesystem as a whole is hostile or
 // unusual: read-only, lacking the directories graft writes into, on a
 // filesystem mounted nosuid,nodev (and noexec). Each case is one `runc run`

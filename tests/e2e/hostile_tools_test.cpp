@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile images: what the image ships to be run or mounted
 // by a privileged hook: its own ldconfig, CUDA compat libraries, and an
 // environment aimed at dynamic helpers (CVE-2024-0136/0137, CVE-2024-0132's

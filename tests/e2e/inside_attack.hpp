@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The container that turns on what graft gave it: a busybox sh
 // script, generated from `graft plan --format json`, that a root container
 // holding CAP_SYS_ADMIN, CAP_CHOWN and CAP_FOWNER runs against every object

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Nothing graft gives a container may reach back to the host. The
 // host's driver tree sits on a shared mount, as /, /dev, /run and /proc do on
 // a systemd host (tests/e2e/shared_host_tree.hpp). A root container holding

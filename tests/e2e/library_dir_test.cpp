@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One library directory whichever route starts the container: a busybox
 // root with an empty /usr/lib/x86_64-linux-gnu and no /etc/debian_version
 // (the issue-31 image) gets the driver libraries in the directory `graft

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The audit log of the load tests, read back line by line. The hooks log to
 // gpu_host()'s log and `graft plan` (which the check scripts are made from)
 // logs nothing, so in a process of its own the file holds exactly one line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the load tests assert about one container among many and about the
 // host after a batch: each container got what its own request asked for and
 // nothing a neighbour asked for, the audit log has one whole line per hook,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Many containers started at once: one thread per container builds its
 // bundle (and, for the plan probe, its plan and check script), all threads
 // wait for the last one, then each runs `runc run` in the foreground with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Load: 500 container start/stop cycles, as rounds of 50 started at
 // once (the same 50 requests as load_test.cpp), each container only listing
 // its /dev and /proc/driver/nvidia/gpus so that a cycle costs little more

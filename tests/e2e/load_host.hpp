@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host as the load tests see it, and what they count on it. The test
 // process moves into a private mount namespace with fresh tmpfs on /tmp, /run
 // and /dev/shm before anything is built, so runc, the graft hooks and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Load: 50 containers started at once by runc (cgroup v1), each
 // with graft as its prestart hook and a request of its own (GPU i % 8, by
 // index or UUID, capability sets taking turns), each running the check

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MIG by UUID end to end: a fake 2-GPU MIG host (instances (1,0), (2,0),
 // (2,1) on each) whose MIG manager wrote the MIG UUID file the policy names
 // ([discovery] partition_uuid_file). A runc container asking for

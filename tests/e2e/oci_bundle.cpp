@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "oci_bundle.hpp"
 
 #include <sys/stat.h>

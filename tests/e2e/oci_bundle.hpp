@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An OCI bundle built in code: a busybox root filesystem laid out like a
 // Debian image (etc/debian_version, libraries in /usr/lib/x86_64-linux-gnu),
 // like a lib64 distribution (/usr/lib64), or like a bare busybox image (an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The graft the Debian package installs, used as a hook: what
 // tests/scripts/package-test.sh unpacked (`dpkg -x`) into a scratch root,
 // named by GRAFT_E2E_INSTALLED_ROOT. Left out of the regular e2e run

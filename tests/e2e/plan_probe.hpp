@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // From `graft plan --format json` to proof inside the container: a busybox
 // sh script generated from the plan's actions that looks at every planned
 // path from inside (node type and numbers, whether it opens and with which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running a container with Debian's podman (4.3.1) the way it works on these
 // machines: runc, the cgroupfs manager, no network, bounded ulimits, a root
 // filesystem directory (--rootfs) rather than an image. Each Podman keeps

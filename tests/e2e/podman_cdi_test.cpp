@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Debian's podman 4.3.1 as a real CDI consumer: `graft cdi generate` writes
 // the spec for the e2e fake host into /etc/cdi, and `podman run --device
 // KIND=1` injects it, graft's own hooks (`graft cdi-hook createRuntime`)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // podman and the hooks.d file graft ships (hooks/oci-hooks.d/graft.json.in,
 // docs/hooks.md "podman and CRI-O: hooks.d"): Debian's podman 4.3.1, given
 // the file with --hooks-dir, runs `graft hook prestart` and the container

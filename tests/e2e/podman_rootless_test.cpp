@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rootless podman with graft's CDI spec, as NVIDIA tells workstation and HPC
 // users to run GPU containers: a test user with subordinate ids runs
 // `podman --runtime runc run --device KIND=1` (the GPU alone, which carries

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The podman runner itself (podman.hpp): what the hooks.d and CDI cases
 // build on must run a container, report its id, and leave nothing behind.
 #include <catch2/catch.hpp>

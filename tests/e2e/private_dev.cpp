@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "private_dev.hpp"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A /dev of the test's own, in the private mount namespace the process is
 // in (private_namespace.hpp), holding the fake host's GPU nodes at their real
 // paths. Rootless runc cannot make a device node in its user namespace: it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A private mount namespace this process enters for the object's life: made
 // with unshare(CLONE_NEWNS) and then rprivate, so nothing mounted in it
 // reaches the machine's mount table or a test running in parallel, while

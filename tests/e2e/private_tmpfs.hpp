@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A tmpfs mounted with chosen flags (nosuid, nodev, noexec) for one test,
 // in a private mount namespace this process enters for the object's life:
 // the mount never shows in the host's mountinfo, where a test running in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One end-to-end run: build a bundle, print its plan with `graft plan`,
 // generate the check script from that plan, start the container with graft
 // as its prestart hook, and collect what the script saw, whether the runtime

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "race_hook.hpp"
 #include "hook_timing.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The prestart hook of a raced container: a host /bin/sh wrapper around
 // `graft hook prestart` that plays the hook's half of the swapper's
 // handshake (race_swapper.hpp) and, once graft has exited and while the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "race_run.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One raced container start: a busybox image whose directory `target` is
 // flipped with a symlink to the host sentinel (race_swapper.hpp) for as long
 // as graft's prestart hook runs under `runc run` (cgroup v1). After the run

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The hostile image's half of a check-then-mount race (CVE-2024-0132,
 // CVE-2025-23359): a thread that, while graft's prestart hook runs, flips a
 // real directory of the rootfs with a symlink beside it, with

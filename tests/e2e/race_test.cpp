@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile images: the race behind CVE-2024-0132 and
 // its bypass CVE-2025-23359. The image owns its rootfs and can change it
 // while graft works: here it flips each directory graft mounts into or under

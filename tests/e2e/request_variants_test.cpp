@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The other requests a busybox container can make through its environment,
 // each started once by runc (cgroup v1) with graft as its prestart hook.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NVIDIA_REQUIRE_* arch and brand terms end to end: the fake host's GPUs are
 // "NVIDIA H100 80GB HBM3", which the shipped policy's model tables make
 // arch 9.0, brand nvidia. A requirement they do not meet keeps runc from

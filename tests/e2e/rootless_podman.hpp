@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rootless podman as a workstation user runs it: a test user of its own
 // (graft-rl-<pid>) with subordinate uid and gid ranges in /etc/subuid and
 // /etc/subgid, podman run as that user (setpriv, a clean env) with a HOME,

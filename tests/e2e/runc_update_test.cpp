@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `runc update` of a running GPU container (runc's cgroupfs driver, the
 // container's cgroup written by runc itself) leaves the device rules graft
 // added alone: runc skips devices on update, so that rules a hook added

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running an OCI bundle with a real runtime (runc or crun), with a private
 // state directory (--root) and a unique container id per container, in the
 // host's cgroup v1 layout or, for cgroup v2, inside a private mount

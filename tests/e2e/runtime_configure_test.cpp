@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft runtime configure` against the real engines of the suite: the file
 // it writes is the one the engine is started with. Docker: `docker run
 // --runtime graft` then gives the probe exactly its planned GPU 1.

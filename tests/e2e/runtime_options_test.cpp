@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft-runtime reads its command line as the real runtime will: crun's
 // --config, attached and grouped letters and abbreviations, runc's options
 // after the container id, restore, runc 1.2's --pidfd-socket, and no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft-runtime behind the real engines, driven as users drive them:
 // Debian's Docker 20.10 (`docker run --runtime graft`, the policy passed by
 // daemon.json's runtimeArgs) and containerd 1.6 (`ctr run --runc-binary`).

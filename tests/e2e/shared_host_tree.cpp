@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "shared_host_tree.hpp"
 
 #include <sys/mount.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A host set up like a systemd host for the tests of attacks from inside a
 // container: this process enters a private mount namespace (so nothing here
 // reaches the machine's real mount table or a test running in parallel) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The real engines in front of graft-runtime (tests/e2e/runtime_shim_test.cpp):
 // Debian's dockerd and containerd, each started by the test with its state
 // in private temp dirs, and one busybox image both run, holding the probe

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The graft-cdi-refresh units (hooks/systemd/, docs/cdi.md "Keeping the
 // spec current") under a real systemd 252 as PID 1 (systemd_host.hpp). The
 // units are the ones this build configured, with graft's path the build

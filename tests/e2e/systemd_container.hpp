@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A GPU container on the systemd test host (systemd_host.hpp), started by
 // one of the routes graft documents, with runc's systemd cgroup driver
 // (cgroupsPath "system.slice:runc:<id>", so systemd owns its scope

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A host whose cgroups systemd manages, for the tests of what a systemd
 // reload does to a running GPU container (systemd_reload_test.cpp): systemd
 // 252 as PID 1 of a privileged podman container, on a Debian 12 root

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A GPU container keeps its GPU when systemd re-applies its cgroup's device
 // rules (issue 29; nvidia-container-toolkit issue 48). On a host whose
 // cgroups systemd manages (systemd_host.hpp), runc with its systemd cgroup

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Targets can land on mounts inside the root: a real
 // volume in config.json (an rbind of a host directory at /data) and an image
 // whose library directory is a symlink to it. RESOLVE_IN_ROOT alone would

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tree_snapshot.hpp"
 
 #include <sys/stat.h>

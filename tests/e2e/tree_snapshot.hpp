@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a host directory tree looks like, entry by entry: type, mode, owner,
 // size, times, link value and a content checksum. Taken before a container
 // runs and compared after it, it proves that nothing done inside the

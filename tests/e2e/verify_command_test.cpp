@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft verify` on real runc containers that graft's prestart hook gave GPU
 // 1: right after the start nothing has drifted (exit 0); then the host takes
 // things away as a cgroup manager, an operator or the image would, and each

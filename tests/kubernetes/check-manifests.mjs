@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // check-manifests.mjs: validates Kubernetes manifests offline against the
 // Kubernetes OpenAPI schema, strictly (an unknown field is an error, as
 // `kubectl --validate=strict` makes it one).

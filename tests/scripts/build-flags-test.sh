@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The build leaves a packager's flags alone: what is given as
 # CMAKE_CXX_FLAGS_RELEASE reaches every compile, -Werror is there only when
 # GRAFT_WERROR asks for it, and a configure that names no build type gets

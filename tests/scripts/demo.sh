@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The README demo command: builds graft, generates a fake 8-GPU host (driver
 # libraries, ld.so.cache, procfs, device nodes when run as root) and a sample
 # OCI bundle asking for GPU 1 with compute+utility, prints the plan, then

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what graft builds and tests with, from Debian packages only (and,
 # with --tests, the npm-packaged Kubernetes manifest checker Debian lacks).
 # Idempotent and quick when everything is already there.

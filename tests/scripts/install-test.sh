@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # An install under another prefix than the configured one, and one staged
 # with DESTDIR, find their shipped policies and plugins from where the
 # binary is: `graft version` names the directories, they hold what was

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Validates every manifest under deploy/kubernetes/ against the Kubernetes
 # OpenAPI schema, strictly (unknown fields are errors), with no cluster:
 # tests/kubernetes/check-manifests.mjs and the npm packages pinned beside it,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The Kubernetes node agent (deploy/kubernetes/node-agent.sh) run as its pod
 # runs it, with no cluster: a fake GPU node's root stands for the pod's
 # /host, `cmake --install` into a scratch prefix made self-contained by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # What the installed packages point a reader to, checked in ROOT, where the
 # graft, graft-nvidia-compat and graft-dev packages are unpacked (called by
 # package-test.sh):

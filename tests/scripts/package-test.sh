@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The Debian packages (cmake/packaging.cmake), built with `cpack -G DEB` from
 # this build tree. graft: its files are exactly what the install rules
 # install, less the nvidia-compat component, plus the site policy, which is a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Each plugin carries its own libstdc++ (GRAFT_STATIC_LIBS), so what of it a
 # plugin links is mapped and relocated on every hook, six times over. fmt is
 # built without its locale hooks (cmake/dependencies.cmake), and with them

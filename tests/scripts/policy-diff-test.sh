@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `graft policy diff` over the example cases: the same policy twice changes
 # nothing (exit 0 even with --fail-on-change). A changed policy (team-b's
 # lease moved from GPUs 2,3 to 3,4; the display and MIG rules dropped; the

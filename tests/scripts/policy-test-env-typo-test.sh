@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `graft policy test` flags a case whose request sets an env name one or two
 # edits from a name the policy reads ([audit] env): NVIDIA_VISIBLE_DEVICE
 # injects nothing, and a case expecting exactly that must not pass quietly.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `graft policy test` fails loudly: a case whose expectation the policy does
 # not meet exits 1, prints FAIL with the "- expected" / "+ actual" lines, and
 # the JUnit file holds a <failure> for it (and none for the passing case).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Prints the figures table of docs/security.md from one ctest run: the
 # outcome lines the hostile-image, race and load tests print, the [hostile]
 # request cases, and every sanitizer report or signal death in the log.

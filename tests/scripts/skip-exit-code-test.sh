@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # How a test run that skipped ends (tests/support/catch_main.cpp): one case
 # prints the skip marker and exits 0, for ctest's SKIP_REGULAR_EXPRESSION;
 # a run of many cases with --skipped-exit-code exits that code when a case

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The README test command: installs dependencies, builds, and runs every test
 # with ctest (the Debian package is built and tested from the Release tree);
 # then rebuilds everything under AddressSanitizer and UndefinedBehaviorSanitizer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A plugin as ABI 1.0 built it: its struct_size ends after `reserved` (then
  * `expand`), so the host must not read prepare or finish. The members past
  * that size hold pointers that crash if called, the way stale bytes after an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A plugin as ABI 1.2 built it: its struct_size ends after `finish`, so the
  * host must not read verify (ABI 1.3). The member past that size holds a
  * pointer that crashes if called, the way stale bytes after an old plugin's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Built for a future ABI major: the host must refuse it before reading more. */
 #include "stub.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Built for the next ABI minor of this host's major: it may count on members
  * or calls this host lacks, so the host must refuse it, naming both
  * versions. Otherwise a complete, working descriptor. */

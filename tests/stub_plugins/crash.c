@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A stand-in that breaks on purpose. It takes the name of the file it is
  * loaded from (libcgroup.so calls itself "cgroup"), so a test can put it in a
  * copy of the real plugin directory in place of one mechanism, and claims

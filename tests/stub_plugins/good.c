@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A well-behaved test plugin: claims bind_mount and symlink, keeps state,
  * logs through the host, warns on targets starting with "/warn", and fails
  * on targets starting with "/echo" with a message that spells out the action

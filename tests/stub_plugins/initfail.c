@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* init fails with a static message; the host must report it and still call
  * destroy once. */
 #include "stub.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Claims device_node but has no apply function: refused at load. */
 #include "stub.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Exports a misspelt entry point: the host must find no graft_plugin_entry. */
 #include <graft/plugin.h>
 

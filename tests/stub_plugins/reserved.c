@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Sets the slot that was `expand` (declared, never called): the host
  * must refuse it rather than run a plugin that expects that call. */
 #include "stub.h"

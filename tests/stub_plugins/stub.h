@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Shared stubs for the test plugins that exist to be refused. */
 #include <graft/plugin.h>
 

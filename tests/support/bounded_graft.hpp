@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The graft binary under coreutils timeout(1), for tests of graft's own
 // deadline: should that deadline ever fail to fire, the test fails with exit
 // 137 (SIGKILL) after a minute instead of hanging the whole suite.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Catch2's entry point, shared by the unit tests (graft_tests) and the
 // end-to-end tests (graft_e2e_tests), and the listener that turns a case's
 // recorded skip (skip.hpp) into the line ctest reports as "Skipped", or,

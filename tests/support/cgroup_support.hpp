@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Support for the cgroup plugin tests: a probe process that reports what it
 // may open, device nodes with no driver behind them, throwaway cgroups, the
 // plugin driven through its phases, and for v2 a private cgroup2 + bpf

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared setup for the [env] tests of the shipped NVIDIA env contract
 // (policies/nvidia/*.lua) that a policy test case cannot state (notes,
 // reasons, other site policies, hostile values at scale; the contract itself

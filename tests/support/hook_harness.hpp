@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The harness for tests that run the real `graft hook`/`graft apply` on bad
 // inputs (hostile, broken and hung: tests/README.md) and on stand-in
 // containers (hostile_*, broken_*, hung_*, apply_*_test.cpp): a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An Inventory written in code, for tests of the pure stages (planner,
 // rules) that need no fake host on disk and no root. Each call adds one
 // thing the host has; build() returns the value. Host paths are whatever

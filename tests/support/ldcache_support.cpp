@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Out-of-line skip reasons for ldcache_support.hpp.
 #include "ldcache_support.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Support for the ldcache plugin tests: container roots built in code with
 // the fixture's libcuda, the plugin driven through prepare/apply, and tiny
 // static x86-64 probes written byte by byte that stand in for ldconfig to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fake host the library-plugin tests share: one GPU, libraries only,
 // and the bind of the driver's libcuda they plan.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Mount namespaces, a tmpfs root, plugin runs and read-back helpers for
 // mount_support.hpp.
 #include "mount_support.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the mechanism plugin tests (*_plugin_test.cpp): a private mount
 // namespace with a fresh tmpfs as the container root, the real plugins
 // loaded from the build tree and driven through prepare/apply/finish as the

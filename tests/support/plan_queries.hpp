@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What plan tests ask of a Plan: the actions of one kind, the one at a
 // target, whether a file is mounted anywhere.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "plan_support.hpp"
 
 #include "request/request.hpp"

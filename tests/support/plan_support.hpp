@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared helpers for whole-pipeline tests: a fake host with a site policy,
 // evaluation of a request against it, and queries over the resulting plan.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The other inputs of make_plan, written in code beside InventoryBuilder: a
 // small vendor-neutral policy, an Intent granting GPUs and capability sets,
 // and queries over the Plan that comes out. For pure planner tests: no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared setup for the [policy] tests: a fresh temp dir that each test writes
 // its policy files into.
 #pragma once

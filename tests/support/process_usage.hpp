@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a process holds that a leak makes grow: open fds, mount table lines,
 // heap bytes in use. For tests that repeat a path many times in one process
 // and compare before and after (apply_leak_test.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Renames going on elsewhere on the host while a test runs: a thread renames
 // a file back and forth in its own temp directory until the object is gone.
 // openat2(RESOLVE_IN_ROOT) answers EAGAIN when such a rename races one of a

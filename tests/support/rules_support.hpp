@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared setup for the [rules] tests: a temporary directory for rule files
 // and small Request / Inventory / Policy values built in code.
 #pragma once

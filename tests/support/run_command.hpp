@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a command (argv, no shell) and captures its exit code, stdout and
 // stderr, for tests that exercise the real `graft` binary.
 #pragma once

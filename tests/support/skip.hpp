@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A test case that cannot run here (not root, no runc, no 32-bit libraries)
 // reports a skip, never a pass. GRAFT_SKIP records why and leaves the case;
 // when the case ends without a failure, the listener in catch_main.cpp

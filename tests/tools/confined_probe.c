@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A static stand-in for ldconfig that reports, on one stderr line, what the
  * confined child may do: each system call below that escapes or multiplies
  * (mount, fork, keyctl, unshare of a user namespace, ptrace), opening the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft-fake-host: builds a fake GPU host (see tests/fixture/fake_host.hpp)
 // into a directory that stays, with a site policy pointing at it. Used by the
 // README demo, the benchmarks (bench/) and for poking at graft by hand

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft apply` under a low open-file limit: preparing holds each host object
 // open until it is applied (apply/open_file_limit.hpp), so the soft
 // RLIMIT_NOFILE is raised to the hard one first. The limits are set with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Load: the hook's whole path (policy, evaluation, plugin loading,
 // prepare/enter/apply/finish, audit line) run 100 times in one process
 // against a stand-in container, a process in a mount namespace and a devices

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft apply --pid N --id ID` on a running container: N must be the
 // container's. Its pidfd is taken first, then /proc/N/cgroup must name ID
 // (as runc, crun, containerd, podman, docker and LXC name their cgroups),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `graft apply` says when a plan stops part-way on a running container
 // (core/src/apply/apply_progress.hpp): which action stopped it, why, and how
 // many of each kind stayed in the container.

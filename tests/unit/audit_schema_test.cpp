@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Real audit records validate against the published JSON Schema
 // (docs/audit-record.schema.json, docs/audit-log.md), checked with a real
 // validator (python3-jsonschema), and the schema can reject a record.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft verify` for what the mount plugins put in a root (plugins/common
 // bind_check.hpp), through the real devices and libraries plugins: after
 // they applied their actions in a sandbox root, verify finds nothing; then

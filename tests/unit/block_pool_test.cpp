@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The memory behind the rules' Lua state (core/src/rules/block_pool.hpp):
 // blocks keep their bytes across resizes, a freed block serves its size
 // class again, and no two live blocks overlap. Pure: memory only.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Broken plugins under the real `graft hook` and `graft apply`: a missing or
 // ABI-mismatched plugin stops the hook before anything is prepared; a plugin
 // that fails half-way through a plan stops it there (fail closed: exit 1, one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A broken site policy or rule, seen from the real `graft hook`. A policy
 // whose TOML does not load decides nothing: the hook ends in exactly one line
 // on stderr naming the file (and line where there is one) and exit 1, for

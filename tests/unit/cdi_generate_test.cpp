@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft cdi generate` on the fake 2-GPU host with the shipped NVIDIA
 // policy: what a site writes to /etc/cdi. The spec's contents are tested
 // purely in cdi_spec_test.cpp; here the command, its formats and versions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft cdi-hook` as a runtime calls it from a CDI spec: the OCI state on
 // stdin, the actions on its command line, applied by the real plugins into a
 // stand-in container (hook_harness.hpp) with the same in-root lookups as

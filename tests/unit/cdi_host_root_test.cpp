@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a host mounted elsewhere (a pod's /host) while naming the host's
 // own paths: the pure path arithmetic of cdi/host_root.hpp.
 #include <catch2/catch.hpp>

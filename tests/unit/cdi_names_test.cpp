@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CDI names: the vendor, class and device name rules of the CDI spec, and
 // parsing "vendor/class=name" into its parts.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft cdi generate` for device classes only rules grant (grant:add_node):
 // each node of a per-minor class the host has becomes CDI device
 // "<class>-<minor>" (IMEX channels: "imex-channel-0"), each fixed or glob

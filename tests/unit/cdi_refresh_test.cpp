@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft cdi refresh`, what the graft-cdi-refresh units run at boot and on
 // every driver or policy change (docs/cdi.md "Keeping the spec current"):
 // with a driver it writes the spec as `cdi generate --output` does; without

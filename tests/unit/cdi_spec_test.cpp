@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // generate_spec: the CDI spec as data, from make_plan with Intents made
 // directly (cdi/cdi_spec.hpp). Inventory and policy are built in code
 // (planning_inputs.hpp); no fake host, no root.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // validate_spec: a CDI spec document checked against the CDI rules, one
 // line per problem naming its JSON path (cdi/cdi_validate.hpp). Pure.
 #include <catch2/catch.hpp>

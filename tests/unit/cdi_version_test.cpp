@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CDI versions: which cdiVersion introduced which spec feature, and the
 // lowest version a set of features needs.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading CDI specs written in YAML (cdi/cdi_yaml.hpp): the JSON document
 // the validator judges, typed as YAML 1.2's core schema types plain scalars,
 // and bounded against hostile files.

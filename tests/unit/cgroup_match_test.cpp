@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How `graft apply --pid N --id ID` knows N is container ID's
 // (core/src/apply/cgroup_match.hpp): some cgroup path component of N names ID
 // in one of the forms the runtimes write, and in no other. A process whose

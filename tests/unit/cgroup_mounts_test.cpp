@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading /proc/self/mountinfo for the cgroup plugins (plugins/common/
 // container_cgroup.hpp): only cgroup and cgroup2 mounts are kept, unescaped,
 // in the file's order, whatever else a busy node has mounted. Pure: text in,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cgroup plugin, loaded from the build tree and driven through
 // prepare/apply/finish against a real child process in a fresh cgroup: a
 // device the plan grants opens (ENXIO: major 195 has no driver here, so the

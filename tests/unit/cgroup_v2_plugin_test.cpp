@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cgroup plugin on cgroup v2: the runtime's eBPF device program is
 // replaced by a wrapper that allows the planned devices and tail-calls the
 // original for everything else. Each case runs in a private mount namespace

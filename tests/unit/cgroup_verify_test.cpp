@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cgroup plugin's verify (`graft verify`) against real device cgroups:
 // after the plugin granted its rules to a child process, verify finds
 // nothing; once the cgroup loses a rule (v1: devices.deny; v2: a program

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Directories a plugin keeps across its apply calls (plugins/common/
 // checked_dirs.hpp): what it keeps, what placing something forgets, and,
 // through the real libraries plugin in a private mount namespace, that a

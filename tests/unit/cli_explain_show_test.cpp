@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft plan --explain` and `graft policy show` as an admin runs them: the
 // shipped vendor policy on an 8-GPU fake host, through the graft binary.
 #include <catch2/catch.hpp>

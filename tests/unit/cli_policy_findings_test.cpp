@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy check` and `graft policy show KEY` through the graft binary:
 // the override warning, the undeclared [data] read, and one key's origin.
 #include <string>

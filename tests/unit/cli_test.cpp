@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `graft` command line as runtimes, admins and auditors use it: exit
 // codes, one-line errors, JSON that matches the published schema, the audit log.
 #include <catch2/catch.hpp>

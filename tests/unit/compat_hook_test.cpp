@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nvidia-container-runtime-hook (hooks/compat/): graft under the hook name
 // Docker's --gpus runs. Each case runs a copy of the built program beside a
 // stand-in `graft` that prints what it was given, so what the entry point

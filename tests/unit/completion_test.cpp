@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shell completion (`graft completion bash|zsh`): the scripts come from the
 // command tree, and a real bash (and zsh, where installed) completes
 // commands, subcommands and option values with them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // split_plan: a plan as what a config expresses natively (device nodes,
 // device rules, bind mounts, env) and the residual actions `graft cdi-hook`
 // carries (edits/container_edits.hpp). Plans from make_plan with inputs

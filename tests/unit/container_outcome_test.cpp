@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The outcome words the audit log records: scripts and the docs
 // (docs/policy.md, [audit]) rely on them.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The container's init behind a pidfd (core/src/apply/container_process.hpp):
 // what graft reads under /proc/<pid>/ counts only while the pidfd's process
 // still runs, and neither a hook nor `graft apply` ever applies into graft's

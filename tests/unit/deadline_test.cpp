@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The deadline and the running note at the C++ level: what the SIGALRM
 // handler writes (one stderr line, one audit record) before it exits 1, and
 // that a Deadline and the plugin crash handlers leave the process's signal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The user-space interpreter `graft verify` asks cgroup v2 device programs
 // with (plugins/cgroup/device_interpreter.hpp), on hand-assembled programs:
 // what it allows and denies, how several attached programs combine, how it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a cgroup v1 devices.list says is allowed (plugins/cgroup/device_list_v1.hpp),
 // read as the kernel's devices controller decides: one line must cover the
 // type, both numbers and every access letter asked together.

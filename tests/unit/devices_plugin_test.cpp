@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The devices plugin against a real mount namespace: host nodes bound into
 // the root (nodev cleared so they work), nodes made with mknod, and what is
 // accepted or refused at a target. Opening a fake node gives ENXIO: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The docs say what graft does: the messages docs/rules.md quotes are the
 // ones graft prints, and every policy.data key the shipped rules read is in
 // docs/policy.md's [data] table.

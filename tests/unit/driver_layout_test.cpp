@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Driver layouts beyond the ld.so.cache ([discovery] library_search and
 // library_dirs, docs/policy.md): a fake host with the driver under
 // /usr/local/nvidia (lib64/, lib/, bin/), listed in no cache, as CUDA-ready

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The libraries and loader files recent drivers added, planned on the fake
 // host: each in the capability set the NVIDIA toolkit mounts it with, and a
 // name the host lacks (the fake host has no libnvidia-egl-xlib) a warning

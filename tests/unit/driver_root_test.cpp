@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host paths under [host] driver_root (a driver container's
 // /run/nvidia/driver) are resolved inside that root: an absolute symlink
 // there names the driver root's file, never the host's. Discovery

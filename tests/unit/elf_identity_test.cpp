@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // read_elf_identity: what a library found by a directory scan says about
 // itself (ABI, DT_SONAME), read from a file someone else may have written.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The --explain part of `graft plan`: rules in the order they ran, each with
 // phase, name and full path:line, its reads and changes, "no change", or
 // "not reached". Pure: activity built in code.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fake host fixture: what it builds is what discovery will read, so each
 // piece is checked against the format the real driver and tools produce.
 #include "fake_host.hpp"

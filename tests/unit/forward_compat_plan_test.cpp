@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CUDA forward compatibility in the plan ([forward_compat] of the shipped
 // policy): an image's /usr/local/cuda/compat/libcuda.so.<version> newer than
 // the fake host's driver (560.35.03) makes the container's loader prefer that

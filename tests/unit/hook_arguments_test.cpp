@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The residual actions as `graft cdi-hook` options and back
 // (edits/hook_arguments.hpp): what the options say is what the hook does,
 // nothing more, and an action no option says exactly is an error. Pure.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft hook` as a runtime calls it: the OCI state on stdin, one line and a
 // non-zero exit for anything wrong, nothing touched for a container that asks
 // for no GPU. The end-to-end tests (tests/e2e) run it under real runc.

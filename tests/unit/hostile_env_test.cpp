@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile values in the NVIDIA env contract that the shipped policy's cases
 // (policies/nvidia/tests) do not already cover (docs/security.md maps each
 // item to its test): very long and repetitive device lists, malformed ids,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile and broken OCI requests through the real `graft hook` (state on
 // stdin) and `graft plan --bundle`: each ends in one line and a non-zero
 // exit, or a documented outcome, never a crash, a hang or a partial

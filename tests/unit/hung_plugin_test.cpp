@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A plugin that never returns, under the real `graft hook` and `graft
 // apply`: whichever phase it hangs in (load's init, prepare, apply, finish,
 // destroy), the policy's [limits] deadline_ms ends graft with exit 1 and one

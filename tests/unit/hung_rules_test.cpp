@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An admin rule that hangs where the sandbox's instruction budget cannot
 // see it: a Lua string pattern backtracks inside C (string.find, match,
 // gmatch, gsub), so `("a"):rep(40000):find(".-.-.-b")` runs for minutes in

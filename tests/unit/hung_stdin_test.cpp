@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A runtime that writes part of the OCI state and never closes the hook's
 // stdin. graft reads the state until EOF, so nothing in the state can end
 // the read; graft arms its deadline before it reads the policy or stdin, so [limits]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one rule for where libraries go in an image (core/src/request/
 // image_layout.cpp), on small rootfs trees built in code: the image's
 // multiarch directory, else the multiarch directory of a Debian image, else

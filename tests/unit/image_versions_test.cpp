@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // image_versioned_files: the versions an untrusted image's file names claim,
 // read with the directory opened inside the root and its entries only
 // lstat'ed (forward compatibility reads /usr/local/cuda/compat this way).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where an installed graft looks for its policies and plugins: next to its
 // own binary when that directory is there, else where it was configured.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // intent_changes: what one rule changed, as the lines `graft plan --explain`
 // prints under it. Pure: Intents built in code.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Inventory: discovery on a generated fake host, driven by the shipped policy.
 #include <catch2/catch.hpp>
 

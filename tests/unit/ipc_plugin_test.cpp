@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ipc plugin against a real mount namespace: daemon sockets and the MPS
 // pipe directory bound writable with nosuid/nodev/noexec, and sources of the
 // wrong type refused before anything is cloned.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An image's ld.so.conf lines as glibc's ldconfig reads them
 // (core/src/files/ld_so_conf.cpp): directories, include patterns, comments.
 // Pure: text in, lines out.

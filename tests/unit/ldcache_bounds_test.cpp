@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ld.so.cache parsing copies strings out of a hostile file: whatever the
 // file's offsets say, what is copied stays within a small multiple of its
 // size. The caches here are built byte by byte, each entry pointing at one

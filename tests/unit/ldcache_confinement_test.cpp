@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the confined ldconfig may not do, seen from outside and from inside:
 // a device node the image plants behind a library name is never opened
 // (watched with inotify), a static stand-in for ldconfig reports that the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ldcache plugin's default method, "write": the container's cache is
 // written directly, with the image's entries kept and the injected
 // libraries added, through fds below the root; nothing is executed. Driven

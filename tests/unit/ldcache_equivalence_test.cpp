@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The direct cache write is equivalent to ldconfig: on copies of the same
 // container root, the ldcache plugin's "write" and "ldconfig" methods leave
 // caches that the host's `ldconfig -p -C` lists identically (the generator

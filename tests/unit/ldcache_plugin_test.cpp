@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ldcache plugin, loaded from the build tree and driven through
 // LoadedPlugin::prepare/apply against container roots built here. Needs root
 // (chroot, a mount namespace, capabilities to drop); skipped otherwise. The

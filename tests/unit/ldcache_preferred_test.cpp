@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ldcache plugin and an image directory whose libraries must win
 // (forward compatibility, docs/policy.md "[forward_compat]"): an expected
 // entry outside the action's library directories, listed first, is the

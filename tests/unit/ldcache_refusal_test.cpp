@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ldcache plugin's refusals and failures: host ldconfig binaries it must
 // not run (dynamic, writable by others, not root's, symlinked, a script),
 // an /etc leading out of the root, bad config, an ldconfig that hangs or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ld cache writer reads the image's /etc/ld.so.cache as host root,
 // outside the container's memory cgroup: a crafted cache must not make
 // `graft apply` grow with what the file's offsets ask for. Each case runs

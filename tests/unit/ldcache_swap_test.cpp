@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A running container (`graft apply --pid`) can change its root while the
 // cache writer works. A thread here swaps /etc with a symlink to a volume
 // (another mount inside the root, as a bind-mounted host directory is)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ld.so.cache parsing: real caches written by the system ldconfig, caches
 // built byte by byte here (old, new, combined layouts), and damaged ones.
 #include "graft/base/ldcache.hpp"

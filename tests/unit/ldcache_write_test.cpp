@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writing ld.so.cache without ldconfig (graft/base/ldcache_write.hpp): the
 // order ldconfig stores entries in, and files the reader reads back whole.
 // Equivalence with ldconfig itself is ldcache_equivalence_test.cpp.

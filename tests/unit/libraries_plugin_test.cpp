@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The libraries plugin against a real mount namespace: read-only library
 // binds with the planned flags, directories made for the container's owner,
 // soname symlinks and config files written atomically, and symlinks planted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The check-then-mount race of CVE-2024-0132 and CVE-2025-23359 at the
 // plugin level, many times faster than tests/e2e/race_test.cpp: the real
 // libraries plugin binds libcuda and makes its soname link, again and again,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft log` on audit logs that `graft plan --record` wrote on a fake host
 // (docs/audit-log.md#graft-log): filters, formats, and lines that are no record.
 #include <catch2/catch.hpp>

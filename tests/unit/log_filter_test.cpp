@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which records `graft log` keeps (docs/audit-log.md#graft-log): a pure
 // predicate, so each filter is checked on records built here.
 #include <catch2/catch.hpp>

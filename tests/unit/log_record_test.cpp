@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How `graft log` reads one line of the audit log and shows a record
 // (docs/audit-log.md#graft-log): any line is read without throwing, and a
 // record becomes one readable line.

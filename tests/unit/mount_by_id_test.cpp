@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Asking the kernel about mounts by id (plugins/common/mount_by_id.hpp) names
 // the mounts /proc/self/mountinfo lists, and the device cgroup found that way
 // is the one found through mountinfo. Skips where the kernel has no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft's binds never stay peers of the host's mounts. The
 // host source sits on a shared mount (as /, /dev, /run and /proc do on a
 // systemd host); the plugins clone and attach it; a mount made on top of the

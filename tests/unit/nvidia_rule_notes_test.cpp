@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The NVIDIA rules' notes and grant reasons (policies/nvidia/*.lua): what
 // `graft explain` and the audit log show beside a decision. The decisions
 // themselves are policies/nvidia/tests/*.toml cases, run by `graft policy

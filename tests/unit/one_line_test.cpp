@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // one_line: text quoted into an error, a refusal or a log stays one line.
 #include <catch2/catch.hpp>
 

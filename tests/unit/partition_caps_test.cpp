@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PartitionCaps (core/src/inventory/partition_caps.hpp): the partition
 // capability minors, name -> minor, kept sorted by name in one buffer. It
 // must answer as the std::map it replaced did, whatever order names come in.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MIG by UUID without NVML: [discovery] partition_uuid_file, a file a MIG
 // manager writes ("<uuid> <gpu minor> <gi> <ci>" per line), gives the fake
 // host's partitions their UUIDs; NVIDIA_VISIBLE_DEVICES=MIG-<uuid> then

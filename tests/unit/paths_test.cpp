@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Path arithmetic (core/src/files/paths.hpp): normalize_path and join_root,
 // pure string work on the paths policies and inventories are made of.
 #include <catch2/catch.hpp>

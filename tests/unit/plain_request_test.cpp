@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deciding without the rules whether a container asks for anything
 // (engine/plain_request.hpp): only what a channel the policy trusts for the
 // container reads counts; the env channel reads the variables the policy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whole-pipeline tests for DRM nodes (the shipped policy's per-GPU sysfs
 // classes dri-card and dri-render, listed by the graphics and display
 // capability sets) on a fake host whose GPUs have DRM nodes found through

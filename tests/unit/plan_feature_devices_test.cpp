@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whole-pipeline tests for the feature-gated devices (the shipped policy's
 // feature_devices.lua and its fixed and glob device classes) on a fake host
 // that has every such node: NVIDIA_GDS, NVIDIA_MOFED, NVIDIA_NVSWITCH and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whole-pipeline golden tests: a generated fake host, the shipped policy, a
 // request, and the plan that comes out. Each case names one behaviour of the
 // plan an auditor (or the hook) would rely on.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whole-pipeline tests for IMEX channels (the shipped policy's
 // imex_channels.lua and its per-minor device class "imex-channel") on a
 // fake host with channels 0 and 1: what NVIDIA_IMEX_CHANNELS grants, the

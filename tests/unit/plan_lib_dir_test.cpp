@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft plan` names the library directory an image gets and why, in text
 // and JSON, with --rootfs (the image decides: image_layout.cpp) and without
 // (the multiarch directory is assumed, and the plan says the image decides).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whole-pipeline tests for GPU partitions (MIG): access to one partition,
 // and the privileged management extras.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plan order and merging: deterministic order, duplicates merged, and
 // disagreeing actions on one target refused with both origins named.
 #include <catch2/catch.hpp>

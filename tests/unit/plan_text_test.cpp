@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plan as text (core/src/render/plan_text.cpp): each decision and action
 // on one line, its label in 9 columns and its text in 64 (as fmt counts
 // columns, one a code point), then where it came from.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // make_plan, called directly: the libraries, links, ld cache refresh, binaries,
 // firmware, IPC paths and config files that granted capability sets yield,
 // with their mount options. Inputs built in code; no fake host, no root.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // make_plan, called directly: when a plan is empty or an error, and the
 // device nodes, cgroup rules and partition files that granted GPUs, sets and
 // extras yield. Every input is built in code (tests/support/planning_inputs.hpp):

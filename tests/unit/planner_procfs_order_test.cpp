@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // make_plan, called directly: the driver procfs view (a masking tmpfs plus
 // the granted GPUs' directories) and the order a whole plan comes out in.
 // Inputs built in code; no fake host, no root.

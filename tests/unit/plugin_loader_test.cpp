@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plugin loader: loading and calling a good plugin, and refusing each bad
 // one with a line naming the file. Plugins are copied from the build tree into
 // a private 0700 temp dir first, so the permission checks see known modes.

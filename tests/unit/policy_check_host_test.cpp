@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy check` checks the host the policy will run on: every [host]
 // root is a directory and holds what discovery reads there (docs/policy.md,
 // "Checking a policy"); `--offline` checks the policy alone and says so.
@@ -182,8 +183,10 @@ TEST_CASE("graft policy check fails on an [audit] log whose directory is missing
   auto result = run_graft({"--policy", policy, "policy", "check"});
   INFO(result.out << result.err);
   CHECK(result.exit_code == 1);
-  CHECK_THAT(result.out, Catch::Contains("error    audit.log: " + log + ": its directory " +
-                                         host().path("/no-such-log-dir") + ": not found"));
+  // The key names the file:line that set it.
+  CHECK_THAT(result.out, Catch::Contains("error    audit.log (" + policy + ":") &&
+                             Catch::Contains("): " + log + ": its directory " + host().path("/no-such-log-dir") +
+                                             ": not found"));
   auto offline = run_graft({"--policy", policy, "policy", "check", "--offline"});
   CHECK(offline.exit_code == 0);  // host-dependent: not checked offline
   CHECK_THAT(offline.out, Catch::Contains("needs    not checked (--offline)"));
@@ -205,7 +208,8 @@ TEST_CASE("graft policy check fails on a [runtime] path that is not an executabl
   auto result = run_graft({"--policy", policy, "policy", "check"});
   INFO(result.out << result.err);
   CHECK(result.exit_code == 1);
-  CHECK_THAT(result.out, Catch::Contains("error    runtime.path: " + runtime + ": not found"));
+  CHECK_THAT(result.out, Catch::Contains("error    runtime.path (" + policy + ":") &&
+                             Catch::Contains("): " + runtime + ": not found"));
 }
 
 }  // namespace policy_check_host_test

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `graft policy check` says it saw (docs/policy.md, "Checking a
 // policy"): one line per sample with its outcome, a refusal with its rule and
 // file:line; a rule that raises on a sample fails the check naming both; a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // [data_schema]: a declared shape for [data], checked when the policy loads
 // (undeclared keys, types, required keys), and the rule reads of data keys
 // it does not declare, which `graft policy check` reports.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // load_policy on broken policies: every error is one line that names the
 // file, line, column and key path, and suggests the closest known key or name.
 // Policy files are written into a fresh temp dir by each test.

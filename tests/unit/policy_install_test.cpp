@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy install NEW`: NEW is checked strictly where it will live,
 // then renamed over the live policy keeping its mode; a check that fails
 // leaves the live policy byte for byte as it was and nothing beside it.

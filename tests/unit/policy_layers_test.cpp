@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Policy layers: a shipped (vendor) policy's files merge before the site's,
 // whatever the include order, and a security-relevant key a later site file
 // sets over an earlier site file's is reported (Policy::overrides).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // load_policy on well-formed policies: include and drop-in resolution, merge
 // order and merge rules, defaults, origins, and the shipped NVIDIA policy.
 // Policy files are written into a fresh temp dir by each test.

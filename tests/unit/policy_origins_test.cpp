@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every key and table of a policy keeps the file:line:col it was set at and
 // what it replaced (Policy::key_origins), and `graft policy show [KEY]`
 // prints them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy show`'s renderers over a Policy built in code: JSON with
 // origins, capability sets with what their pulls bring, rules in run order,
 // and TOML that toml++ parses back to the same values.

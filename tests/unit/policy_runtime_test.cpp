@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The [runtime] section: which runtime graft-runtime hands commands to, and
 // how it edits a bundle. Defaults, values and the errors of a bad one.
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Policy test case files (docs/policy-test.md): TOML or Lua, every key
 // checked like the policy loader's, with file:line and a "did you mean".
 #include <catch2/catch.hpp>

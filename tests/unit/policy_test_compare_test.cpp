@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A case's expectation against a plan's outcome: pure comparisons, each
 // difference an "- expected" / "+ actual" pair.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy diff`'s comparison of one request's outcome under two
 // policies: pure, what a container gains, loses, how its verdict moved and
 // which rule made each change.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy test` with rules that do not load (a syntax error, a
 // duplicate rule name): one load error, exit 1, and one JUnit error, not a
 // failed case per case file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy test`'s reports: the text a person reads, JUnit XML for CI
 // (escaped, one testcase per case, the diff as the failure), rule coverage.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shipped rule text loads from the bytecode compiled at build time
 // (core/src/rules/precompiled_chunks.hpp): only for exactly that text, only
 // with the Lua that compiled it, and as the very chunk the text compiles to,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PrefixIndex (inventory/prefix_index.hpp): which library name prefixes a
 // cache key starts with. Pure; checked against comparing with every prefix.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft_base's /proc/<pid>/cgroup parser (base/include/graft/base/proc_cgroup.hpp),
 // which core's container match and the plugins' cgroup lookup both use:
 // cgroup v1, v2 and hybrid texts, lines it skips, and a real file read with

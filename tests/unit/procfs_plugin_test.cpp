@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The procfs plugin against a real mount namespace: a tmpfs mask over the
 // driver's procfs directory holding only the copied (and rewritten) files,
 // the granted GPU's entries bound read-only beneath it, and the mask made

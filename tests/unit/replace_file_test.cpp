@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Replacing a file whole (graft/base/replace_file.hpp), as `graft cdi
 // generate --output` and graft-runtime's config.json edit do.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Request channel trust under hardened site policies: [requests] lists the
 // channels core trusts per privilege (rules/request_view.cpp gives the rules
 // req.trusted), and visible_devices.lua honours the first present, trusted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The hook's Request: the OCI state's bundle, ids and annotations together.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Request: what graft reads from an OCI bundle, and what it refuses to read.
 #include <catch2/catch.hpp>
 

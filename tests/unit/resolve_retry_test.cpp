@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A path lookup that openat2 answers with EAGAIN. The kernel does that for a
 // RESOLVE_IN_ROOT lookup when a rename or mount anywhere on the host happened
 // during one of its ".." steps: it cannot prove the walk stayed in the root,

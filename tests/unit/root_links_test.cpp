@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RootLinks (core/src/files/root_links.hpp): a host root's paths resolved as
 // follow_links_in_root resolves them, each directory resolved once.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // grant:add_node: rules grant the nodes of a device class by name (a fixed
 // or glob class), by minor (a per-minor class) or by GPU (a per-GPU sysfs
 // class), and host.class_minors lists the minors a per-minor class has.

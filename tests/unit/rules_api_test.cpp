@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rules Lua API: what each grant method records (with the file:line of
 // the call), the read-only views, and how rules are registered and run.
 #include <catch2/catch.hpp>

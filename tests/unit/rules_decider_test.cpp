@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Each decision's Reason names the rule that made it, so the audit log can
 // be searched by rule (`graft log --rule`, docs/audit-log.md).
 #include <catch2/catch.hpp>

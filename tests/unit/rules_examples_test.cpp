@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The example site rules in policies/examples behave as their headers say.
 // A stand-in vendor rule runs first and grants what a GPU container asked for.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `graft plan --explain` learns from an evaluation: per rule, the values
 // it read through the views (req, host, policy) and what it changed; and
 // nothing of that when not explaining.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rules' `host` view (core/src/rules/host_view.cpp): the Inventory as a
 // rule reads it, field by field, with partition_caps and char_majors as
 // read-only maps.

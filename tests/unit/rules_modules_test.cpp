@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rule modules: helpers a policy declares once (rule_modules) and each rule
 // file takes with require(). They run in the rules sandbox like rule files,
 // load only from the policy's declared files, and report errors at their own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rule phases: rules run phase by phase (request, restrict, derive, check),
 // in registration order within a phase, so the order of the policy's files
 // cannot switch a site rule off, and what derives from the grant sees it final.

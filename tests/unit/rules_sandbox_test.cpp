@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rules sandbox: no way out to the host, hard limits that rule code
 // cannot swallow, read-only views, and no state shared between files or
 // between evaluations.

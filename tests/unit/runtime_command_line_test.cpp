@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft-runtime's own command line: what Docker and containerd send runc
 // (global options in every Go flag form, a command, its options), with
 // graft's --graft-policy among the global options. The real runtime must get

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the real runtime will do with graft-runtime's arguments, read as
 // that runtime reads them: runc (Go's flag package through urfave/cli),
 // crun (argp's getopt_long), or a runtime graft does not know. Each form

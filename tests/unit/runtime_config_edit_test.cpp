@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The edit graft-runtime makes to config.json in hook mode: graft's
 // createRuntime hook, with an env of PATH alone, added once, after the hooks
 // the engine put there, every other field kept as it was and where it was.

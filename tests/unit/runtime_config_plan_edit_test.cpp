@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Declarative mode's edit of config.json: a split plan's device nodes,
 // device rules, binds and env written where the runtime carries them out,
 // graft cdi-hook for the residual actions, each once, and everything the

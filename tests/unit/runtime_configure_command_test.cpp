@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft runtime configure` as an admin runs it: the files it writes or
 // would write (--dry-run), what a second run and --remove do, and the one
 // line it prints when it cannot.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft runtime configure --runtime containerd`: graft's CRI runtime in a
 // marked block at the end of config.toml, the rest of the file (comments,
 // the node's runc entry, NVIDIA's runtime) byte for byte as it was.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The unified diff `graft runtime configure --dry-run` prints: diff -u's
 // headers and hunks, /dev/null for a file created or removed.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft runtime configure --runtime docker`: graft's runtime merged into
 // daemon.json as a site has it (NVIDIA's runtime, unrelated keys in their
 // order), once, and taken out again exactly.

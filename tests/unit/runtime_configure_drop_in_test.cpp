@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft runtime configure --runtime crio|podman`: a drop-in file graft
 // owns, marked by its first line; a file of that name the admin wrote is
 // neither replaced nor removed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // prepare_bundle, what graft-runtime does before create: a bundle of the
 // fake host evaluated as `graft plan --bundle` would, then left byte for byte
 // as it was, refused, or given graft's hook. The real runtimes and engines

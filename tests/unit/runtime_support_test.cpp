@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft-runtime's small pieces: its error entries in runc's log formats, and
 // how it finds the real runtime (a name on PATH, or an absolute path).
 #include <catch2/catch.hpp>

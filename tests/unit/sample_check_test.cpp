@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy check` runs every rule against sample requests on a sample
 // host: each sample's outcome is kept (a refusal with its rule and file:line,
 // a run-time error with the sample and the rule's file:line); a rule that ran

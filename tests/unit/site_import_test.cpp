@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy import`: a site moving from NVIDIA's toolkit keeps every
 // setting of its config.toml, in each shape the toolkit shipped (fixtures in
 // tests/import/nvidia), and every generated policy passes `graft policy check`.

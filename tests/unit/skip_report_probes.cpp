@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cases the suite never runs by themselves (hidden, "[.]"): the test of how
 // a run that skipped ends (tests/scripts/skip-exit-code-test.sh) runs them to
 // see the marker and the exit codes of catch_main.cpp at work.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The synthetic host `graft policy test` cases and `graft policy check`'s
 // samples run on: built in memory from a HostShape and the policy, holding
 // every node and file the policy names, so planning on it needs no disk.

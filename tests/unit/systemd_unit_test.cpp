@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the cgroup plugin tells systemd and about which unit
 // (plugins/common/systemd_unit.hpp), and the /dev/char links graft-runtime
 // makes so runc's systemd driver passes a spec's devices on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Targets must land on the mount they belong to (plugins/common/root_mount):
 // RESOLVE_IN_ROOT keeps an image symlink inside the root, but not off a
 // volume the runtime mounted there, or off /dev/shm. Real mounts inside a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The times `graft log --since/--until` accept and the time its text lines
 // show (docs/audit-log.md#graft-log).
 #include <catch2/catch.hpp>

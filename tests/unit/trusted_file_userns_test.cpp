@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Trusted files seen from inside a user namespace (docs/security.md, "Trusted
 // files in a user namespace"), with the real kernel: `graft policy show`
 // runs as root of a namespace whose uid map the test writes, as rootless

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shipped TOML files are parsed without their comment lines
 // (core/src/policy/uncommented_toml.hpp): only a byte-for-byte shipped text,
 // and only when the uncommented text parses to the same document, every node

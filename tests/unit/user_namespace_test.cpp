@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What an owner uid seen inside a user namespace can mean
 // (core/src/files/user_namespace.hpp), as pure functions of the uid map's
 // text: host root and any user the map leaves out show as the overflow uid;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft verify` on the command line, without a real container: how it is
 // called (usage errors exit 2), and how it asks the OCI runtime for a
 // container's state (a stand-in runtime script here): the arguments it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Core's side of `graft verify` (core/src/verify/verify_plan.hpp): each
 // action goes to its plugin's verify, findings come back with the action's
 // kind, target and provenance, and what no plugin checks is counted rather

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The traits [discovery] version_pattern compiles with
 // (core/src/policy/version_regex.hpp): a cheaper primary collation key that
 // is, character for character, the standard one in the classic locale, so a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * graft plugin ABI: the only header a graft plugin needs.
  *

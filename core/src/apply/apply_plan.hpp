@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Applying a Plan: every action goes to the plugin it names, in plan order,
 // in three phases (plugin.h): prepare all in our own mount namespace, enter
 // the container's, apply all inside root.path, then finish each plugin. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The line that says what a stopped `graft apply` left in the container.
 #include "apply/apply_progress.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How far applying a plan got, and the one line `graft apply` prints when it
 // stopped after changing a running container. A hook needs neither: the
 // runtime kills a container whose prestart hook failed. `graft apply` has no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Matching a process's cgroups to a container id (cgroup_match.hpp).
 #include "apply/cgroup_match.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft apply --pid N --id ID`: is N the init of container ID? A pid typed
 // by an operator or passed along by a script may be stale, and the wrong
 // process would get the container's GPUs (or graft would apply into a

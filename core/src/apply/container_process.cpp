@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The container's init process behind a pidfd, and the checks made on what
 // is read about it through /proc (see container_process.hpp).
 #include "apply/container_process.hpp"

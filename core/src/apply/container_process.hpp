@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The container's init process, held by a pidfd from the moment graft hears
 // its pid (the hook's state, `graft apply --pid`) until the plan is applied.
 // A pid is only a number: the process may exit and the number be reused by

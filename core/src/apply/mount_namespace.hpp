@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Entering a container's mount namespace. graft opens and verifies every
 // host object first (plugins' prepare), then joins the namespace of the
 // container's init process, where apply attaches them inside root.path.

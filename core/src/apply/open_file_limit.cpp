@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The soft open-file limit raised for applying a plan (open_file_limit.hpp).
 #include "apply/open_file_limit.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How many files a hook may hold open while it applies a plan.
 //
 // Preparing a plan opens every host object before the container is entered

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The audit log: one JSON line per evaluated container (id, request, the
 // decisions with their origins, action count, phase durations, graft's peak
 // memory), appended with a single write so concurrent hooks never interleave

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "audit/late_error_record.hpp"
 
 #include <nlohmann/json.hpp>

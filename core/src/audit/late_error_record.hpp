@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The audit record a deadline's signal handler writes (fault/deadline.hpp):
 // the "error" record the command would have written itself, prepared while
 // it runs, with the error text and the time left as holes the handler fills

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which audit records `graft log` shows: a pure predicate over one record
 // (docs/audit-log.md), so the command only reads lines and prints.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One line of the audit log as `graft log` reads it: parsed without
 // throwing, checked for the fields every record has, and shown as one
 // readable line. A reader must survive any line: a torn write, a hand edit,

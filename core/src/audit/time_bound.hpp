@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Times as `graft log` reads and prints them: the audit record's `time` is
 // Unix seconds; an admin writes RFC 3339 ("2026-11-24T05:00:00Z") or a span
 // back from now ("30m", "1h30m", "2d"), and reads RFC 3339 in UTC.

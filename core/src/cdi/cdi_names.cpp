@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CDI name rules, kept in one place so generate and validate agree.
 #include "cdi/cdi_names.hpp"
 

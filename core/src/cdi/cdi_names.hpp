@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CDI names: vendor, class, device name and the qualified device name
 // "vendor/class=name" (a spec's kind is "vendor/class"). The rules are those
 // of the CDI spec 1.1.0 (SPEC.md "Kind" and "CDI Devices") as its reference

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A CDI spec (cdi_spec.hpp) as the JSON or YAML file runtimes read. Only
 // fields the spec's features account for are written, so nothing appears
 // above the declared cdiVersion. The YAML is written by hand for this one

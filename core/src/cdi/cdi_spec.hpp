@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A CDI spec as data, built from the same planner `graft plan` uses: each
 // CDI device is the plan of an Intent made directly (one GPU, one
 // partition, all GPUs, each with the capability sets GPU devices carry

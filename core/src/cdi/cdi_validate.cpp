@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cdi/cdi_validate.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checking a CDI spec document against the CDI rules (spec 1.1.0, as
 // docs/cdi.md cites them): names, cdiVersion, the fields each version
 // allows, unknown fields, required fields, hook names, absolute paths.

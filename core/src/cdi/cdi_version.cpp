@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CDI version table: which released cdiVersion introduced which feature.
 #include "cdi/cdi_version.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CDI spec versions and which spec features each one introduced, so a
 // generated spec can declare the lowest cdiVersion a runtime must accept.
 // Facts from cncf-tags/container-device-interface SPEC.md ("Released

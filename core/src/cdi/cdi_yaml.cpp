@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cdi/cdi_yaml.hpp"
 
 #include <regex>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a CDI spec written in YAML (block style, as `graft cdi generate
 // --format yaml` and most tools write it) into the JSON document the
 // validator judges (cdi_validate.hpp). Plain scalars take their type from

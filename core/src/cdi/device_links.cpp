@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // /dev/char links for a CDI spec's nodes (device_links.hpp).
 #include "cdi/device_links.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // /dev/char links for every device node a CDI spec names, made when the
 // spec is installed (`graft cdi generate --output FILE`). A CDI engine puts
 // the spec's nodes and their rules into the container's config; runc's

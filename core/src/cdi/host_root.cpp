@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cdi/host_root.hpp"
 
 #include "files/paths.hpp"

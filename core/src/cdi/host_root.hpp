@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Generating a host's CDI spec from a view of it mounted elsewhere: a node
 // agent's pod sees the node under /host. Discovery reads under the mount,
 // but a spec is read by the node's runtime, so every path it names must be

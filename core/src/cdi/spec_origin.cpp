@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mark of a spec graft wrote (spec_origin.hpp).
 #include "cdi/spec_origin.hpp"
 

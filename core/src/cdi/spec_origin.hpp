@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whether a CDI spec on disk is one graft wrote, so that `graft cdi
 // refresh` (and the package's purge) replace or remove graft's specs and
 // never another's. JSON has no comments, and graft keeps to the fields

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft apply`: give a running container (LXC-style, no hook) its GPUs.
 // Reads the request from flags or a bundle, checks the pid is the named
 // container's, and hands both to run_container (engine/run_container.hpp).

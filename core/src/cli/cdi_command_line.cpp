@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `cdi` and `cdi-hook` subcommands of graft's command line, with CLI11
 // (cdi_command_line.hpp).
 #include "cli/cdi_command_line.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `cdi` and `cdi-hook` subcommands' options, footers and examples
 // (command_line.cpp builds the rest of the command line; docs/cdi.md).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft cdi generate`: the CDI spec for this host under the site policy
 // (cdi/cdi_spec.hpp), as JSON or YAML, to stdout or to a file replaced
 // whole (written beside it, then renamed) so a runtime watching /etc/cdi

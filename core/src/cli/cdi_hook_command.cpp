@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft cdi-hook [createRuntime|prestart] --link PATH::VALUE ...`: the OCI
 // hook a CDI spec (or a config.json that graft edited) carries for what the
 // spec cannot say itself: links, the ld cache, the procfs mask, files

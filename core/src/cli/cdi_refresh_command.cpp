@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft cdi refresh`: keeps the CDI spec at --output current, for the
 // graft-cdi-refresh units that run it at boot and on every driver or policy
 // change (docs/cdi.md "Keeping the spec current"). With a driver and a GPU

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `graft cdi generate` and `graft cdi refresh` share: reading the site
 // policy and the host for a spec, and installing a spec as a file.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft cdi validate FILE`: checks a CDI spec (cdi/cdi_validate.hpp) and
 // prints each problem on its own line, prefixed with the file; exit 1 when
 // there is one. JSON is read as JSON; anything else as YAML

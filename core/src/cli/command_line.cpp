@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft's command line, with CLI11: every option, footer and example of
 // every subcommand (docs/cli.md describes them).
 #include "cli/command_line.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parsing graft's command line: global options, one subcommand and its
 // options, --help and --version. The only file that sees CLI11 is
 // command_line.cpp, so its headers are compiled once.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading the raw words of graft's command line (command_words.hpp).
 #include "cli/command_words.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line as words, before CLI11 parses it: which words are global
 // options' values, which word is the command, and the one spelling CLI11
 // cannot declare (`policy import-NAME`, whose NAME comes from a policy).

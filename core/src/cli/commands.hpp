@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `graft` subcommands: each takes the global options and its own, as
 // command_line.cpp parsed them, and returns an exit code; errors are printed
 // by the caller, once. Only command_line.cpp sees CLI11.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading the completion tree out of CLI11 (completion_tree.hpp).
 #include "cli/completion_tree.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command tree the completion scripts are made from, read out of
 // graft's CLI11 command line: every command, option, choice and positional.
 #pragma once

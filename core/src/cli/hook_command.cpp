@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft hook [prestart|createRuntime]`: the OCI runtime hook. Reads the
 // state JSON on stdin, loads config.json from the bundle it names, and
 // applies the plan `graft plan --bundle` prints for the same container.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft inventory`: what discovery finds on this host under the policy's roots.
 #include <cstdio>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft log [FILE]`: the audit log (default: the policy's [audit] log),
 // read line by line, filtered by container, outcome, rule and time
 // (audit/log_filter.hpp), printed as one readable line per record or as the

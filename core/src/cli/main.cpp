@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft command line: parses arguments, runs one subcommand, and turns every
 // Error into exactly one line on stderr with a documented exit code.
 #include <spdlog/sinks/stdout_sinks.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft plan`: evaluates one container (from a bundle, or from flags for an
 // audit) and prints the plan without touching anything. A dry run leaves the
 // audit log alone; with --record it logs the evaluation as the hook would

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy check`: loads the site policy with its includes, drop-ins and
 // rule files and rule modules, and prints every finding of the check
 // (policy_check/check_policy.hpp): the rules' load, each sample's outcome,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy diff`: the cases planned under an old and a new policy
 // (policy_test/policy_diff.hpp), what changes per case. Exit 1 when the new
 // policy fails on a case (an error the case does not expect), or with

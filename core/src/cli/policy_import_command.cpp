@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy import NAME [FILE]`: another tool's configuration as a graft
 // site policy (site_import/import_site_policy.hpp), written whole to
 // --output or stdout, with one summary line on stderr.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy install NEW`: NEW is copied beside the live site policy (the
 // --policy path) under a temporary name, loaded and checked there as
 // `graft policy check --strict` checks (against the host unless --offline),

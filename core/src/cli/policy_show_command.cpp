@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy show [KEY]`: loads the site policy as the hook would, loads its
 // rule files to learn the rules they register (running none), and prints the
 // merged result (render/policy_render.hpp) as TOML or JSON, or one key of it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy test`: the case files under the given paths run against the
 // site policy (policy_test/suite.hpp); a report per case, a summary, rule
 // coverage, and optionally a JUnit file. Exit 1 when a case fails.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `runtime configure` subcommand of graft's command line, with CLI11
 // (runtime_command_line.hpp).
 #include "cli/runtime_command_line.hpp"

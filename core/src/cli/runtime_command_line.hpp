@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `runtime configure` subcommand's options, footer and examples
 // (command_line.cpp builds the rest of the command line; docs/runtimes.md).
 #pragma once

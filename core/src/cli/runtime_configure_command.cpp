@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft runtime configure`: graft's runtime in a container engine's
 // configuration (runtime_config/), written, shown as a diff (--dry-run), or
 // taken out (--remove). One line per file on stderr says what happened.

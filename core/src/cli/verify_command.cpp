@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft verify`: compares a running container with its plan and prints
 // what differs (verify/verify_plan.hpp), one line each; exit 0 when nothing
 // drifted, 1 on drift (or when something cannot be told, or on an error).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // graft's commands and options as plain data, for the shell completion
 // scripts: command_line.cpp fills it by walking the CLI11 app (the only file
 // that sees CLI11), so a script lists every command and option the binary

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "completion/completion_script.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bash and zsh completion scripts for a command tree (command_tree.hpp):
 // commands by path, options (the root's under every command), the choices of
 // an option or positional, and files for a value with no choices. Pure:

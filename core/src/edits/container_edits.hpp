@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A Plan split into what a container's configuration expresses by itself
 // (an OCI config.json, a CDI spec's containerEdits) and the residual actions
 // only graft can carry out when the container starts (`graft cdi-hook`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "edits/hook_arguments.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The residual actions of a split plan (container_edits.hpp) as the
 // command line of `graft cdi-hook`, and back. The command line is what an
 // auditor reads in a CDI spec or config.json, so each option says plainly

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What became of one container, as its audit record and graft's exit say it.
 // `graft plan` ends in planned or refused; `graft hook` and `graft apply` in
 // untouched, applied, refused or error.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One evaluation of one container: Policy + Request -> Inventory -> Intent ->
 // Plan, timing each phase for the audit log. `graft plan` renders the result,
 // `graft hook` applies it; both get it from here so they cannot drift apart.

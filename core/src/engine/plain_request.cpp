@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // request_channel_items and pass_through_without_rules. The rules are loaded
 // once more only when a container has failed and asks for nothing, so the
 // working hook pays nothing for this.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deciding, without the rules, that a container asks for nothing: what lets
 // `graft hook` pass a container through untouched when the policy's TOML
 // loads but its rule files do not (a syntax error, a duplicate rule name, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One container under `graft hook` or `graft apply`: evaluate it, load the
 // plugins, carry out the plan inside the running container, and write the
 // audit record. The commands only read the request before and print one line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A wall-clock limit on one graft command ([limits] deadline_ms). runc
 // waits for a hook without a limit of its own unless one is configured, so a
 // plugin or a rule that never returns would block the container's start

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One iovec over a piece of text, for the fault paths' single writev calls
 // (running_note.cpp, deadline.cpp): they run in signal handlers, where
 // building a std::string is not allowed but pointing at one is.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "fault/plugin_crash_handlers.hpp"
 
 #include <string_view>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A plugin is native code running as root inside graft's process: if it
 // crashes, nothing graft could print afterwards gets printed. While a
 // plugin call runs (load, init, prepare, apply, finish, destroy: a

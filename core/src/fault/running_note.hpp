@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What graft is doing right now, kept preformatted for the signal handlers
 // that must say so without allocating: a plugin that crashes
 // (plugin_crash_handlers.hpp) and a command that overruns its deadline

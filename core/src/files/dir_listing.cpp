@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bounded directory listings for dir_listing.hpp.
 #include "files/dir_listing.hpp"
 

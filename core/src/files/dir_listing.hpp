@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bounded directory listings: the names in a directory held by fd, at most
 // a given count, so a directory an attacker (an image) or a broken host
 // filled is never read whole. Used for image directories

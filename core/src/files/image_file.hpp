@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading small files and checking directories of an untrusted container
 // root, from an fd of that root. Every lookup goes through open_in_root
 // (RESOLVE_IN_ROOT), so an image symlink cannot lead it out of the root; a

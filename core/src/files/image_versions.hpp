@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Versions an image's file names claim, read from a directory of an
 // untrusted container root: the regular files named <prefix>.<version>
 // (digits and dots). The directory is opened with RESOLVE_IN_ROOT, so an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "files/install_dirs.hpp"
 
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where graft finds what it ships (the vendor policies, the plugins). An
 // install may sit under another prefix than the one configured
 // (`cmake --install build --prefix /usr` after configuring for /usr/local,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "files/ld_so_conf.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An image's /etc/ld.so.conf, read as glibc's ldconfig reads it: one
 // directory per line, `#` comments, `include` lines whose glob patterns
 // (relative to the including file's directory) name more files, read in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Path arithmetic for host roots and container roots. Host roots are trusted
 // (the admin configured them); container roots are not, so lookups inside a
 // rootfs go through the kernel's RESOLVE_IN_ROOT.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "files/root_links.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A host root's paths resolved as follow_links_in_root resolves them
 // (files/paths.hpp), remembering each directory once resolved. Discovery
 // resolves many files of a few directories (the driver's libraries, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Trusted files and directory chains for trusted_file.hpp.
 #include "files/trusted_file.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Files graft trusts with the host: the policy with its includes and
 // drop-ins, the rule files, the plugins. Whoever can write one of them, or
 // replace it in a directory on its path, decides what every container gets

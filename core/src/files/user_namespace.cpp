@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Uid maps and owner kinds for user_namespace.hpp.
 #include "files/user_namespace.hpp"
 

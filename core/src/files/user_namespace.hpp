@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Who owns a file, as seen from inside a user namespace (a rootless
 // container's hooks run in one). The kernel shows an owner the namespace does
 // not map as the overflow uid (/proc/sys/kernel/overflowuid, 65534), so host

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Intent: what a container is granted and why, as decided by the rules from
 // Request + Inventory + Policy. It names GPUs and capabilities, not files;
 // the planner turns it into concrete actions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // intent_changes: what one step of rule evaluation changed, as readable
 // lines, from the Intent before and after it. `graft plan --explain` prints
 // them under each rule; a rule whose Intents compare equal changed nothing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Discovery orchestration: the order matters only where a step needs an
 // earlier one (GPUs before their device nodes and partitions, the driver
 // version before version-suffixed libraries and firmware).

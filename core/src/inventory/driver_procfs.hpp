@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reads the driver's procfs files: version, per-GPU information records,
 // partition capability minors and tree, and /proc/devices majors. Which files
 // and keys is policy data (Policy::discovery); this code knows formats only.

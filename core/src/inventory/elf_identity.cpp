@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ELF reading for elf_identity.hpp: the header, then the section headers to
 // find the dynamic section and its string table (sh_link), then DT_SONAME.
 // Section headers rather than program headers: they give file offsets

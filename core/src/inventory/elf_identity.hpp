@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a driver library says about itself: its ABI (the ELF class and
 // machine, as an ld.so.cache entry's flags say it for a cached one) and its
 // DT_SONAME, the name the dynamic linker and the container's cache know it

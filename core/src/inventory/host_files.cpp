@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "inventory/host_files.hpp"
 
 #include <glob.h>

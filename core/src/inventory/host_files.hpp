@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finds the files capability sets name: device nodes, driver libraries (via
 // the driver root's ld.so.cache), binaries, firmware, IPC endpoints and
 // configuration files. Each lookup that finds nothing adds a warning.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Inventory: what the host has, read once per evaluation without NVML:
 // driver version, GPUs and their partitions, device nodes, char majors,
 // driver libraries (ld.so.cache, library directories), binaries, firmware, IPC paths, config files.

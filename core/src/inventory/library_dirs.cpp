@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Driver libraries from [discovery] library_dirs (library_pick.hpp): for
 // hosts whose ld.so.cache does not list the driver (a vendor tree under
 // /usr/local, a cloud installer's directory). Only run when the policy names

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The libraries discovery picks, one per capability-set name prefix and ABI,
 // and the two places it picks them from: the driver root's ld.so.cache
 // (library_selection.cpp) and [discovery] library_dirs (library_dirs.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Chooses driver library files: for each name prefix a capability set lists,
 // the last ld.so.cache entry of the right ABI whose real file carries the
 // driver version suffix (the suffix check drops stray copies left by other

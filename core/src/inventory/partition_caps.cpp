@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lookup and insertion for partition_caps.hpp.
 #include "inventory/partition_caps.hpp"
 

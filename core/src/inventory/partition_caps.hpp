@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PartitionCaps: the partition capability minors discovery keeps
 // ([discovery] partition_minors: name -> minor), sorted by name. A driver
 // lists every possible partition of every possible GPU, so even the host's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Partition UUIDs without the vendor's management library: the driver's
 // procfs names partitions by GPU minor, GI and CI only, so a partition
 // manager (whatever configures the partitions) may write

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Grouping for prefix_index.hpp.
 #include "inventory/prefix_index.hpp"
 

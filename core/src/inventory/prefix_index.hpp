@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which of a few dozen name prefixes a name starts with, for the thousands of
 // names in a host's ld.so.cache: prefixes are grouped by their first
 // characters (as many as the shortest prefix has), so a name that starts with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host checks of `graft policy check` (root_check.hpp). Which finding is
 // an error follows what discovery and the plan do with the same absence: a
 // missing ld.so.cache or required device node fails them, a missing version

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `graft policy check` checks on the host a policy names, before a
 // container needs it: every [host] root is a directory and holds what
 // discovery reads there. It only looks (stat, O_PATH opens); discovery

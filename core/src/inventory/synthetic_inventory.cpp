@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // synthetic_inventory: GPUs numbered by index (minor = index), partitions
 // numbered (gi = partition + 1, ci 0) with capability minors counted up from
 // 10, and everything the policy's capability sets, device classes and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A made-up host, built in memory: what `graft policy check` runs its sample
 // requests on and what `graft policy test` cases describe in [host]. Pure:
 // nothing is read from disk, no root is needed. Besides the GPUs and their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "plan/capability_items.hpp"
 
 #include <set>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Expands the granted capability sets (plus every `always` set) into the
 // items they bring, following `pulls`, each item keeping the set that
 // brought it and the policy line that listed it.

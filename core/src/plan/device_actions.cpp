@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device nodes a container gets: fixed nodes from its capability sets, one
 // node per granted GPU, partition capability nodes, and the nodes rules
 // grant by device class (grant:add_node). Extras add theirs in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Actions for named extras (e.g. partition management): capability nodes by
 // name, cgroup rules for every partition capability of the visible GPUs, and
 // read-only views of whole proc or dev directories.

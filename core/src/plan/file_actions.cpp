@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Binaries, firmware, IPC endpoints and configuration files: each a bind
 // mount of something discovery found, with options by kind. Binaries stay
 // executable; all are nosuid,nodev. IPC sockets and FIFOs are read-only: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Forward compatibility ([forward_compat], policy.hpp): when the plan injects
 // the policy's deciding library and the container's image ships a newer
 // major version of it in the policy's directory, the container's loader is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Driver libraries into the image's library directory: one read-only bind
 // per selected file, the soname link the dynamic linker looks for, the
 // policy's extra links (development names, vendor indirections), the 32-bit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Apply order and merging. Order follows what must exist before what: the
 // procfs mask before binds beneath it, files before the links that name
 // them, device nodes with their cgroup rules, the ld cache last. Within a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plan: the ordered, typed actions that give one container what its Intent
 // grants. Each action names the plugin that executes it and where it came from.
 // `graft plan` renders it; `graft hook` applies it: the same data either way.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What each planning step reads (all const) and the Plan it appends to.
 // Steps are split by kind of action; each file under plan/ owns one.
 #pragma once

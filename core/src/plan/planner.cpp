@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // make_plan: runs the planning steps in a fixed order, then orders and merges.
 // A container that is not a GPU container gets an empty plan.
 #include "plan/planner.hpp"

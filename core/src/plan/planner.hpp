@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planner: turns an Intent into a Plan against the Inventory, expanding
 // capability sets into concrete files and nodes. Pure: it reads nothing from
 // the host; everything it needs is in its arguments.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The driver's procfs directory as the container sees it: a tmpfs holding
 // copies of the allowed files (with policy rewrites, e.g. turning off device
 // file modification) plus read-only binds of only the visible GPUs' dirs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plugin ABI's struct layout, pinned: members of plugin.h may be renamed
 // or retyped (int -> int32_t, expand -> reserved) only where their offsets and
 // sizes stay, since plugins built against an older header keep loading. The

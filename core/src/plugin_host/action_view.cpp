@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Action -> graft_action. The kind numbers are the ABI's, not the C++ enum's
 // order, so reordering ActionKind can never change what a plugin receives.
 #include "plugin_host/action_view.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C view of a Plan action handed to a plugin's apply: graft_action
 // pointing into the Action's own strings plus the NULL-terminated arrays the
 // C struct needs. The view borrows from the Action, so it must not outlive it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host side of graft_host_services. These functions are called from plugin
 // code, so nothing may throw out of them: an exception crossing into C is
 // undefined behaviour.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The services graft offers plugins (graft_host_services): logging attributed
 // to the plugin, and path resolution confined to a container root
 // (graft_base's open_in_root). A plugin's warnings are also kept: they go

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Guarded calls into one plugin. Plugin code is C by contract, but a C++
 // plugin that lets an exception escape must not take the host down with an
 // unrelated message: catch everything and name the plugin file. Each call

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One loaded plugin: the dlopen handle, its validated descriptor, its host
 // services table and its state. Owns all four: destruction calls the plugin's
 // destroy, then dlclose. Every call into plugin code goes through here and is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plugin file vetting. The ownership/mode rules are the ones a dynamic loader
 // for privileged code needs: whoever can write the file or replace it in its
 // directory can run code as the hook (root).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding and vetting a plugin file before anything of it runs: dlopen runs
 // the plugin's constructors, so every check on the file has to happen first,
 // on the very inode that is then loaded (opened O_PATH, loaded via

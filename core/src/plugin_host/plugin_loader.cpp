@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dlopen and descriptor validation. The descriptor is read field by field
 // only after struct_size proves the plugin has that field, so an old or
 // truncated descriptor is refused instead of read past its end.

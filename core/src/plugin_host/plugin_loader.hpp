@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Loading plugins: vet the file (plugin_file), dlopen it RTLD_NOW|RTLD_LOCAL
 // through /proc/self/fd, validate its descriptor against this graft's ABI,
 // then init it. Each refusal is one line that names the file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PluginSet registry and the plan executability check.
 #include "plugin_host/plugin_set.hpp"
 

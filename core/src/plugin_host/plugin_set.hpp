@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The loaded plugins of one run, and the lookup from (action kind, plugin
 // name) to the plugin that executes it. check_plan_executable proves before
 // anything is applied that every action of a plan has an executor, so a plan

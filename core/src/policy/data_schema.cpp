@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // read_data_schema and check_data: the schema's entries and the check of
 // [data] against them, each error at the key's file:line.
 #include "policy/data_schema.hpp"

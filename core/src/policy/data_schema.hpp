@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // [data_schema]: a policy's declaration of the shape of its free-form [data]
 // (names, types, required keys), read like any section and checked against
 // the merged [data] once every file is applied, so a misspelt data key is a

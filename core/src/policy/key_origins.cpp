@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // note_origins: one walk over a file's tables, keyed as TomlField::child names them.
 #include "policy/key_origins.hpp"
 

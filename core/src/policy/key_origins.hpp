@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The origin table of a policy (Policy::key_origins): every key and table a
 // file sets, by dotted key, with the position and TOML text it was written
 // with and what it replaced. Filled in one walk over each file as it is

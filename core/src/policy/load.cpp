@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // load_policy: finds and parses the files of a policy (the site file, what it
 // includes, its drop-ins) in merge order: for each file its includes
 // depth-first, then the file itself, then its drop-in directories. Each file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Key readers that store one TOML value into one struct member, so a section's
 // reader table is a list of {key, member} pairs rather than hand-written code.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where a decision came from: a policy file position or a rule's file:line.
 // Every Intent entry and Plan action carries one, which is what makes a plan auditable.
 #pragma once

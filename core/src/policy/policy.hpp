@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Policy: the merged site policy (site file + includes + drop-ins). Pure data;
 // it names what exists (capability sets, device classes, discovery paths) and
 // who may ask for what. Vendor knowledge arrives here from policies/, never code.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // [discovery] (where the host's driver facts are read) and [procfs] (what a
 // container's driver procfs directory shows).
 #include <regex>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // [capability.*], [device.*], [extra.*] and [sample.*]: named tables that merge key by
 // key across files, so a drop-in can change one field of a vendor set and keep
 // the rest. A name's origin is where it was first defined.

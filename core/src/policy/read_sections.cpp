@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The top level of a policy file and its small sections: host roots, plugins,
 // request trust, defaults, rules and rule modules, limits, the runtime shim,
 // audit, CDI and free-form data.

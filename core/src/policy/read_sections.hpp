@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading one parsed policy file onto the policy merged so far. Each reader
 // sets only what the file mentions, so applying files in merge order gives
 // "later files override earlier ones" without a separate merge step.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Key checking for policy tables: unknown keys with a suggestion.
 #include "policy/schema.hpp"
 

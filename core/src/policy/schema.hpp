@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Key checking for policy tables: every table is read through a list of the
 // keys it accepts, so an unknown key (a typo) is an error that suggests the
 // closest accepted key instead of silently doing nothing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Typed readers over toml++ nodes; the only place that turns TOML types into
 // model types, so type errors read the same everywhere.
 #include "policy/toml_field.hpp"

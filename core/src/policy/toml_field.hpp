@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Typed, positioned access to one node of a parsed policy file. Every value
 // read from TOML goes through here, so every error names file:line:col and the
 // dotted key path, and every string keeps the position it came from.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Choosing the uncommented form of a shipped TOML file (uncommented_toml.hpp).
 #include "policy/uncommented_toml.hpp"
 

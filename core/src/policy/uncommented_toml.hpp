@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TOML files graft ships (the vendor policies, the example site policy)
 // with their comment lines blanked at build time (core/tools/uncomment_toml.cpp),
 // so that a policy file whose text is exactly a shipped one is parsed without

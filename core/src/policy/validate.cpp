@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cross-reference checks on the merged policy. Each error points at the string
 // that names the missing thing, wherever in the include tree it was written.
 #include "policy/validate.hpp"

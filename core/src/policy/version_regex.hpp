@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The compiled form of [discovery] version_pattern (policy.hpp names it
 // only by a forward declaration: <regex> is a heavy header).
 #pragma once

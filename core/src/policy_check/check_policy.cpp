@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // check_policy: each part of the check appends its findings. A rule file
 // that does not load is one finding, reported once: no sample runs then.
 #include "policy_check/check_policy.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy check` as data: every finding about one loaded policy, in
 // report order: the files loaded, whether the rule files load, each sample's
 // outcome and the rules no sample exercised, what the hook needs of the

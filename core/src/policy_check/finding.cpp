@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // finding_line and check_verdict: the report's one format and its one rule
 // for failing, whatever kinds of finding there are.
 #include "policy_check/finding.hpp"

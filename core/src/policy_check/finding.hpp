@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lines of `graft policy check`'s report as data: each finding has a kind,
 // which names its label and its severity, and a text. Everything the check
 // says goes through here, so `--strict` can turn every warning into an error

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // check_hook_needs. The audit log and an absolute runtime path are errors
 // when missing: the hook, or graft-runtime, fails on them for every
 // container. A runtime name is looked up on this process's PATH, which need

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `graft hook` needs of the host before it can start any container,
 // checked by `graft policy check` so that a missing piece fails the check and
 // not every container: the directory of `[audit] log` (the hook opens the log

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // outcome_of and compare_case. Lists compare as sets (order is the rules'
 // business, not the case's); patterns are ECMAScript, searched anywhere.
 #include "policy_test/case_compare.hpp"

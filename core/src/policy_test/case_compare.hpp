@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a plan shows that a case can check (CaseOutcome), and the comparison
 // of an Expectation with it: pure functions, no policy, no host.
 #pragma once

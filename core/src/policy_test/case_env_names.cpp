@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // misspelled_env_names: edit distance to the policy's declared env names.
 #include "policy_test/case_env_names.hpp"
 

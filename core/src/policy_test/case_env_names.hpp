@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A case's request env names checked against the names its policy reads, so
 // a case that sets NVIDIA_VISIBLE_DEVICE (one letter short) fails as a typo
 // instead of passing because nothing was injected. Core knows no vendor's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // read_expectation: each [expect] key, patterns compiled once here so a bad
 // one is an error at its file:line rather than a failing case.
 #include "policy_test/case_expect.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The [expect] table of a policy test case (docs/policy-test.md).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small readers the case file's sections share, on top of the policy
 // loader's (policy/member_readers.hpp): tables and arrays read whole, every
 // mistake collected rather than the first (a case file is fixed in one go),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // read_case_table and its [request] and [host] readers; [expect] is in
 // case_expect.cpp. Files and directories are found in find_case_files.
 #include "policy_test/case_file.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading policy test cases (docs/policy-test.md): a TOML file, or a Lua file
 // that returns the same table (run in the rules sandbox: no io, os, require
 // or load). Every key is checked as the policy loader checks its own: an

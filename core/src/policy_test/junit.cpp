@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "policy_test/junit.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A policy test run as JUnit XML, the format CI systems read: one
 // <testsuite>, one <testcase> per case, a <failure> holding the diff (or
 // the error) for each failed one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lua_case_table: a Lua case file runs once in the rules sandbox (the safe
 // libraries only: no io, os, require, load) with the default limits, and
 // the table it returns is turned into TOML values, so both formats go

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A policy test case (docs/policy-test.md): a request, the host it runs on,
 // and what the plan must show. Pure data, read from a TOML or Lua file by
 // case_file.hpp; run by run_case.hpp; compared by case_compare.hpp.

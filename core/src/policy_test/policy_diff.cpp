@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // diff_outcome_of, diff_outcomes and diff_policies: the comparison; the
 // reports are policy_diff_report.cpp.
 #include "policy_test/policy_diff.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy diff` as data: the same cases planned under an old and a
 // new policy, and per case what a container would gain or lose (devices,
 // capabilities, denials, mounts and device nodes by target), how its

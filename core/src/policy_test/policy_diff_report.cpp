@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // render_diff_text and render_diff_json: a reviewer's view of a policy
 // change, each line naming the rule that made it.
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // run_case: a case's synthetic host built from the policy, then the rules
 // (activity recorded) and the planner; add_coverage folds activity together.
 #include "policy_test/run_case.hpp"

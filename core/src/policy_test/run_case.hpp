@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running one policy test case: its request and synthetic host through the
 // same rules and planner `graft plan` uses (evaluate_rules, make_plan), with
 // rule activity recorded for coverage. Pure: nothing but the policy's rule

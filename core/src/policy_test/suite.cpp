@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // run_suite and its text and JSON reports.
 #include "policy_test/suite.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy test` as data: every case file run against one policy,
 // each compared with its expectation, and the rules' coverage over all of
 // them; rendered as text (a test runner's report), JSON, or JUnit XML (junit.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "render/explain_render.hpp"
 
 #include <algorithm>

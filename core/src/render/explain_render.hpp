@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft plan --explain`: every rule of one evaluation in the order it ran
 // (phase by phase), with where it is defined, what it read through the views
 // and what it changed, or that it failed, or was not reached after a refusal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft inventory`: what discovery found on this host, as text or JSON.
 #include <fmt/format.h>
 

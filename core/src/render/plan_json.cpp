@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JSON plan: every action with its plugin, paths, options and provenance,
 // plus the decisions that led to it. Shape documented in docs/plan-schema.json.
 #include "render/render.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plan as an auditor reads it: who asked for what, what was granted and
 // denied and by which rule, then every action grouped by the capability (or
 // GPU) that brought it, each line ending with its policy or rule origin.

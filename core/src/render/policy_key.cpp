@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The entries of Policy::key_origins at and under one dotted key, or the
 // default render_policy_json gives a key no file sets.
 #include "render/policy_key.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy show KEY`: one dotted key of the merged policy
 // ("requests.unprivileged", "data.tenants.team-a") with its value as
 // written, where it was set and what it overrode (the earlier file and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy show`: the merged policy as this node runs it (files in
 // merge order, every section's effective values, [data], the capability sets
 // with what their `pulls` bring, device classes, rule files with the rules

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // render_policy_toml: the document render_policy_json builds, written as
 // TOML. An array entry that carries an "origin" (and maybe a "via") is
 // written as its value with those in a comment; a table's own "origin" goes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Renderers: the same Plan (or Inventory) as text for people or as JSON for
 // tools. Neither changes anything; `graft plan` is an honest dry run.
 #pragma once

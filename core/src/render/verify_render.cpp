@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text lines read "drift KIND TARGET: expected E, found F (origin, reason)";
 // a question the plugin cannot answer reads "unknown ...: cannot tell: WHY".
 #include "render/verify_render.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft verify`'s report as text (one line per difference, then one
 // summary line) or as the JSON document docs/verify-schema.json describes.
 #pragma once

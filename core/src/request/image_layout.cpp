@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one rule for where injected libraries go in an image, used by every
 // route that has the image (the hook, graft-runtime, `graft plan --rootfs`
 // or `--bundle`): the directory the image's own loader already searches.

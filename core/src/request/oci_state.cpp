@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "request/oci_state.hpp"
 
 #include <nlohmann/json.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The OCI state a runtime writes to a hook's stdin. Only id, pid, bundle and
 // annotations are reliable across runtimes (crun says "created" where runc
 // says "creating"), so only those are read; everything else is config.json's.

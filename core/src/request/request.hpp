@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Request: what one container asks for, as the runtime describes it. Built from
 // the OCI state and its bundle (hook), an OCI bundle (`graft plan --bundle`,
 // `graft apply --bundle`) or command-line flags (audit path). It holds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds a Request from an OCI bundle's config.json. Only the fields graft
 // needs are read, each checked for type, so a malformed config is one clear
 // error instead of a crash.

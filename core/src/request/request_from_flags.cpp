@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds an audit Request from command-line flags, for `graft plan` without a bundle.
 #include "files/paths.hpp"
 #include "request/request.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds the hook's Request: the OCI state on stdin names the bundle, the
 // container's id and pid, and may carry annotations of its own.
 #include "request/oci_state.hpp"

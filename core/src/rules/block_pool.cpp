@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Size classes, slabs and the C allocator's share for block_pool.hpp.
 #include "rules/block_pool.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BlockPool: the memory behind the rules' Lua state. Lua allocates and frees
 // a few thousand small blocks per evaluation (strings, table parts, closures,
 // the parser's buffers), and the C allocator's bookkeeping for each had been

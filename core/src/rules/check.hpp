@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Static check of rule files and rule modules for `graft policy check`: each must be
 // readable text Lua that compiles. Runs nothing.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DataRead: a rule's read of a top-level policy.data key that [data_schema]
 // does not declare, recorded by the policy view while activity is recorded,
 // so that `graft policy check` can name the key and the line that read it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Safe library subset, the wrappers that keep stops sticky (pcall, xpcall),
 // setmetatable without finalizers, log(), and one _ENV per rule file.
 #include "rules/environment.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The globals a rule file sees. Only base (without load, loadstring, dofile,
 // loadfile, collectgarbage, print), string (without dump), table, math
 // (without random: a plan must be reproducible) and utf8 are opened; io, os,

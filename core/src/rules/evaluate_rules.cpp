@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // evaluate_rules: a fresh Sandbox per evaluation; every file of
 // Policy::rules loaded in order (each may require Policy::rule_modules), then
 // the registered rules run phase by phase (rule_phase.hpp), in registration

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs the policy's Lua rules (phase by phase: request, restrict, derive,
 // check) over a Request and an Inventory, producing the Intent. Each evaluation gets a fresh
 // sandboxed Lua state: no io/os/require/load/debug, text chunks only, one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The checks and bookkeeping behind each grant method.
 #include "rules/grant.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Grant: the Intent under construction, changed only through checked
 // operations. Each operation takes the Reason (text + rule file:line) that the
 // Intent keeps for the audit. Knows nothing of Lua; grant_api binds it.

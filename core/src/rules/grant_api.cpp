@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The grant methods: argument checks in Lua terms, then Grant does the work
 // inside guarded() (see guard.hpp for why).
 #include "rules/grant_api.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GrantApi: the `grant` object rules receive, a userdata whose methods call
 // Grant. Every method records the calling rule line as its Reason origin,
 // read from the Lua stack in C (not through the debug library).

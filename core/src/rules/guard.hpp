@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // C++ work inside Lua C functions. Lua raises errors with longjmp, which skips
 // C++ destructors, and a C++ exception must not unwind through Lua's C frames.
 // So a C function keeps its C++ work inside guarded(): every object that work

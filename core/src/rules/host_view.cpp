@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `host`: the Inventory as rules see it (driver_version, gpus with their
 // partitions, partition_caps, char_majors, class_minors).
 #include "rules/view_kinds.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading rule-file positions from the Lua stack without allocating.
 #include "rules/place.hpp"
 

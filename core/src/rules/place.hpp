@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A position in a rule file, read from the Lua call stack. Plain storage,
 // because it is taken inside Lua callbacks (the allocator, the count hook,
 // the error handler) where nothing may allocate or throw.

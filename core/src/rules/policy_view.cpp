@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `policy`: the names rules may refer to and the free-form [data] table,
 // which rules read as nested read-only tables and arrays. A read of a
 // top-level data key that [data_schema] does not declare is noted (with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding and loading the bytecode of shipped rule text (precompiled_chunks.hpp).
 #include "rules/precompiled_chunks.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lua bytecode of the rule files and modules graft ships, compiled when graft
 // was built (core/tools/precompile_rules.cpp), so that a file whose text is
 // exactly a shipped one loads without running Lua's parser: the parser was

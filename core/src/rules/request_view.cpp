@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `req`: the Request as rules see it (id, bundle, rootfs, privileged, env,
 // annotations, mounts, trusted).
 #include "rules/view_kinds.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rule(name, [phase,] fn): registering rules while their files load.
 #include "rules/rule_book.hpp"
 

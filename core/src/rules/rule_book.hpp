@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RuleBook: the rules registered by rule(name, [phase,] fn) while rule files
 // load, in registration order. The functions stay in a registry table of the
 // Lua state; the book keeps their names, phases and where they were defined.

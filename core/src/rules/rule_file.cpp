@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading and loading one rule file.
 #include "rules/rule_file.hpp"
 

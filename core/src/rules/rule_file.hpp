@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rule files and rule modules: read as text, loaded in text mode only, each
 // run in its own _ENV (rule files once, to register rules; modules once per
 // file that requires them, rules/rule_modules.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // require(): loading a policy's declared rule modules into the sandbox.
 #include "rules/rule_modules.hpp"
 

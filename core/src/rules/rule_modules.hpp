@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rule modules: helpers a policy ships once for all its rule files.
 // `require("name")` in a rule file (or in a module) loads the file the policy
 // declared under `rule_modules` whose name is name.lua; there is no search

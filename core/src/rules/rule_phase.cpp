@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Phase names as rule files write them: rule("name", "derive", fn).
 #include "rules/rule_phase.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RulePhase: when a rule runs. Rules run phase by phase, and in registration
 // order within a phase, so a site's restriction always sees what the vendor's
 // reading of the request granted, whatever order the policy files were

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // check_rules_on_samples: the rules loaded once to find a load error, then
 // each sample evaluated on its host with rule activity recorded; an error is
 // that sample's outcome, and the other samples still run.

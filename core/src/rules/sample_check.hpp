@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running every rule against sample requests on a sample host, for `graft
 // policy check`: a rule that fails at run time (a nil index, a misspelt data
 // key) fails the check with the sample and its file:line instead of failing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Lua state of one evaluation: counting allocator, instruction budget,
 // sticky stops and protected calls that report where an error arose.
 #include "rules/sandbox.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sandbox: one Lua state for one evaluation, with the two hard limits of
 // Policy::limits. Memory goes through a counting allocator that refuses
 // growth past the cap; a count hook charges every instruction against the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Building blocks for views: records (fixed named fields), lists (1-based
 // arrays over a std::vector) and maps (string keys over a std::map). Each
 // yields the functions of a ViewType; concrete views are in *_view.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rules/view_reads.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ViewReads: what rules read through the views, for `graft plan --explain`
 // ("req.env.VISIBLE_DEVICES = \"1\"", "#host.gpus = 8"). Recording
 // is off unless an evaluation attaches one to its Lua state: a view access

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The userdata behind every view and the metatable they share. With
 // ViewReads attached (graft plan --explain), each access also names the view
 // it returns, or notes the value it returns, as a read.

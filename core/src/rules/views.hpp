@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Read-only views of the Request, the Inventory and the Policy for rules.
 // A view is a small userdata pointing at engine data: a rule reads through
 // it and cannot write (every assignment raises "<family> is read-only"),

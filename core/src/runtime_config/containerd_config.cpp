@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "runtime_config/containerd_config.hpp"
 
 #include <toml++/toml.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // containerd's config.toml with graft's CRI runtime entry in a marked block
 // at its end, or taken out. Not a conf.d drop-in: containerd 1.x merges an
 // imported file plugin by plugin, so a drop-in naming

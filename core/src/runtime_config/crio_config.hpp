@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CRI-O's drop-in (crio.conf.d/99-graft.conf): graft's runtime handler
 // (`[crio.runtime.runtimes.graft]`, runtime_path, runtime_type "oci",
 // runtime_root), selected by a RuntimeClass with `handler: graft`. CRI-O

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Docker's daemon.json, with graft's runtime merged in or taken out. The
 // JSON is edited as a document: every other key keeps its value and its
 // place; the file is re-indented as its first indented line was (daemon.json

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One file `graft runtime configure` changes: where, its text before and
 // after, and how the change is read from disk and made. A configuration is
 // read only as a regular file of bounded size; a symlink at the name is the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drop-in files graft writes whole (CRI-O's crio.conf.d, podman's
 // containers.conf.d): the text under graft's first line (kWrittenByGraft),
 // which is how a later run knows the file is graft's to replace or delete.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // podman's drop-in (containers.conf.d/99-graft.conf): graft's runtime by
 // name under `[engine.runtimes]`, for `podman --runtime graft run ...`.
 // podman reads the drop-ins after containers.conf, key by key. podman

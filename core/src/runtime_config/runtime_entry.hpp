@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `graft runtime configure` puts in an engine's configuration: graft's
 // runtime, by name, with the runtime binary (graft-runtime, or a wrapper
 // that passes it a policy) and what the engine's file format may carry

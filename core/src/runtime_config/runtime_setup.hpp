@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft runtime configure`'s plan for one engine: which file it edits
 // (the engine's usual place, or the one given), the change to it, and what
 // the admin does next. Nothing is written here; file_change.hpp applies a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The unified diff `graft runtime configure --dry-run` prints for each file
 // it would change: `--- PATH` / `+++ PATH` headers (/dev/null for a file
 // that is not there, or would be removed), then hunks with three lines of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Each leaf key of the foreign file goes through its entry's cases, the first
 // that matches deciding; graft settings accumulate in one flat table.
 #include "site_import/import_config.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Applying an importer (importer.hpp) to a parsed foreign configuration file:
 // every leaf key of the file gets exactly one outcome, so nothing the site
 // wrote is dropped without a word.

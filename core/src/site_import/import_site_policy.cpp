@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The import as one call: the steps of `graft policy import`, each error
 // naming the file it is about.
 #include "site_import/import_site_policy.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft policy import NAME FILE` without the command line: read the foreign
 // file (bounded), apply the importer, render the site policy, and check the
 // result as `graft policy check` would (the real loader, the rule files, the

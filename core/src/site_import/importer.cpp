@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding an importer in the policy directories and checking its file: an
 // importer with a misspelt field must fail here, not silently import less.
 #include "site_import/importer.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An importer: how another tool's configuration file becomes a graft site
 // policy. A vendor policy ships it as data (<policy dir>/<vendor>/import/
 // <name>.toml, docs/migrating.md) and core runs it without knowing the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rendering an import as a TOML site policy with comments. Values from the
 // foreign file appear in comments only as TOML spells them (one line, quotes
 // and control characters escaped), so no value can end a comment.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The site policy an import writes: commented TOML. Each setting is preceded
 // by the foreign keys it came from and why; the keys that needed no setting,
 // that graft cannot express, and that the importer did not know close the

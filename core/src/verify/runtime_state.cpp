@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "verify/runtime_state.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft verify ID`: where container ID runs and what its bundle is, asked
 // of the OCI runtime that started it with the runtime spec's own state
 // operation (`RUNTIME [--root DIR] state ID`, which runc, crun and youki

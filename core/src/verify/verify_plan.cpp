@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "verify/verify_plan.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `graft verify`: a Plan held against the running container it was applied
 // to. Each action goes to its plugin's verify (plugin.h, ABI 1.3), in plan
 // order, from graft's own mount namespace: the container's root is its

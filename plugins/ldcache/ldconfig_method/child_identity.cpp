@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parsing the kernel's id maps and choosing the child's identity from them.
 #include "child_identity.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The identity the confined ldconfig runs as. It starts as the owner of the
 // image's "/" (graft_apply_context.container_uid/gid, from fstat of the
 // root), which whoever built the image chose; it is kept only when the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // child_filter: a deny list rather than an allow list, because the host's
 // ldconfig is whatever static glibc the host ships, and an allow list would
 // break on the next glibc that reads a directory with another call. What

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The seccomp filter of the confined child: a deny list of the system calls
 // ldconfig never makes and a subverted one could use to reach past its
 // chroot and namespaces (mounts, ptrace, modules, kexec, bpf, keys, new

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // run_confined: clone3 the child into its namespaces and the container's
 // cgroup, confine it step by step, execveat the sealed binary; the parent
 // reads the child's stderr and waits with a deadline.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a sealed host executable confined to a container root, the way
 // libnvidia-container runs the host's ldconfig and then some: a child in its
 // own mount, pid, network and IPC namespaces, created inside the container's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding a container's device cgroup and id maps, and confining the
 // ldconfig child to them (container_confinement.hpp).
 #include "container_confinement.hpp"

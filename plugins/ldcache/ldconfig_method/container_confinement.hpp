@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What keeps the confined ldconfig to one container, learnt from its pid in
 // the host's namespaces (prepare): the container's device cgroup, which the
 // child joins before it touches the root, and the container's uid and gid

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ldconfig method's config, prepare and run (ldconfig_method.hpp).
 #include "ldconfig_method.hpp"
 

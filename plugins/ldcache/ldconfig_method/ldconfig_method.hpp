@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ldcache plugin's ldconfig method (config method = "ldconfig"), its one
 // entry point: the host's static ldconfig, run confined to the container root.
 //   prepare (host mount ns): seal the host ldconfig into a memfd

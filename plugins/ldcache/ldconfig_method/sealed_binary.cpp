@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // seal_host_binary: open and vet the host file, copy it into a memfd, seal
 // the memfd, and check the sealed copy (the bytes that will run) is static.
 #include "sealed_binary.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A host executable copied into a sealed memfd (CVE-2024-0135): the copy is
 // what runs inside the container, so nothing there can reach or modify the
 // host's file through /proc/<pid>/exe, and nothing can change the copy after

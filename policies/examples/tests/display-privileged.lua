@@ -12,3 +12,4 @@ return {
     actions_present = { { kind = "device_node", target = "/dev/nvidia-modeset" } },
   },
 }
+-- SPDX-License-Identifier: Apache-2.0

@@ -7,3 +7,4 @@ return {
   },
   expect = { refused = false, capabilities = { "compute", "utility" } },
 }
+-- SPDX-License-Identifier: Apache-2.0

@@ -6,3 +6,4 @@ return {
   },
   expect = { refused = "^unsupported capability '0 " },
 }
+-- SPDX-License-Identifier: Apache-2.0

@@ -6,3 +6,4 @@ return {
   request = { env = { NVIDIA_VISIBLE_DEVICES = "0" .. string.rep(" ", 1 << 20) .. "1" } },
   expect = { refused = "^unknown device '0 " },
 }
+-- SPDX-License-Identifier: Apache-2.0

@@ -7,3 +7,4 @@ return {
   },
   expect = { refused = "^invalid NVIDIA_MIG_CONFIG_DEVICES '0 " },
 }
+-- SPDX-License-Identifier: Apache-2.0

@@ -6,3 +6,4 @@ return {
   host = { driver_version = "560.35.03" },
   expect = { refused = "^invalid expression in NVIDIA_REQUIRE_CUDA: longer than 4096 characters$" },
 }
+-- SPDX-License-Identifier: Apache-2.0

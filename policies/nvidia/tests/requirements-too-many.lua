@@ -6,3 +6,4 @@ return {
   host = { driver_version = "560.35.03" },
   expect = { refused = "^too many requirements: 33 NVIDIA_REQUIRE_\\* constraints \\(at most 32\\)$" },
 }
+-- SPDX-License-Identifier: Apache-2.0

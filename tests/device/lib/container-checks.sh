@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # container-checks.sh (sourced by real-gpu.sh): one runc container, graft as
 # its prestart hook, granted one GPU by UUID; a script inside (probe.sh)
 # reports "topic|value" lines that the checks below read.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # host-checks.sh (sourced by real-gpu.sh): `graft inventory` and `graft cdi
 # generate` against what the driver itself says: its procfs, nvidia-smi and
 # its library files. Uses graft, work, the *_root variables and fake.

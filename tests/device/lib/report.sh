@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # report.sh (sourced by real-gpu.sh): one line per check, and the summary.
 #   ok NAME            ok   NAME
 #   fail NAME WHY      FAIL NAME: first line of WHY, its other lines indented

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a whole file or fd into memory with a cap. Whatever graft reads
 // whole (procfs files, the OCI state, config.json, an ld.so.cache, a policy)
 // may be written by someone else, so every such read has a limit, and its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // /dev/char/MAJ:MIN (and /dev/block/MAJ:MIN): the links udev keeps for every
 // device the kernel registers, made here for nodes it does not know.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // "Did you mean" suggestions by edit distance, for every place a name typed
 // by a person is checked against the names that exist: policy keys, CLI
 // commands, rule API names.

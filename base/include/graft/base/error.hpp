@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Errors as values. An Error carries a message that already names its context
 // (file:line:col, key path, rule, container id); the CLI prints it as one line.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ld.so.cache: a bounds-checked reader for glibc's dynamic linker cache, in
 // the new format ("glibc-ld.so.cache1.1", glibc >= 2.32 writes only this),
 // the old format ("ld.so-1.7.0") and the combined file older glibc wrote.

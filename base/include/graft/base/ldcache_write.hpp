@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writing glibc's ld.so.cache ("glibc-ld.so.cache1.1", the only format
 // glibc >= 2.32 writes) without running ldconfig: the entries a container's
 // cache must list, in the order ldconfig stores them, so the dynamic linker

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text that must stay one line on a terminal or in a log, whatever it quotes.
 #pragma once
 

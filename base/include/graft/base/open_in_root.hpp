@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Opening a path inside a root directory with the kernel keeping the lookup
 // there: openat2 RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS from an fd of the
 // root, so "..", absolute symlinks and /proc magic links cannot leave it.

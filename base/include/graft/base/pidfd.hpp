@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whether the process behind a pidfd still runs. What graft or a plugin
 // reads under /proc/<pid>/ belongs to the container's init only if that
 // process still runs once the bytes are in hand: a pid can be reused the

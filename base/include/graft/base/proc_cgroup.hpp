@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lines of /proc/<pid>/cgroup, parsed once for both sides: core asks
 // whether a process's cgroups name a container (apply/cgroup_match), the
 // plugins which cgroup holds its device rules (plugins/common

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Replacing a file whole: the new content goes to a file created
 // exclusively beside it (same directory, so the rename is atomic), 0600
 // while it is written, then given its final mode and owner, and is then

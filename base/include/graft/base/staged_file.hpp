@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A whole new file written beside the one it is to replace, and not yet in
 // its place: the first half of replace_file.hpp, for a caller that checks
 // the new file where it will live before it takes the name (`graft policy

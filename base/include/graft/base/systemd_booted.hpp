@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whether systemd runs as a host's init, as sd_booted(3) tells it: its
 // runtime directory /run/systemd/system exists. What graft does only for
 // systemd's sake (telling a unit its device rules, /dev/char links for

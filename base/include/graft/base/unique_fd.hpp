@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An owned file descriptor: closed exactly once, movable, never copied. The
 // one owned-fd type of core and plugins alike.
 #pragma once

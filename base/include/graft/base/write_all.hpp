@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writing a whole buffer to an fd. write(2) may take less than it was
 // given (a signal, a full pipe), so the rest is written again; but a write
 // that takes nothing of a non-empty buffer makes no progress and never will,
