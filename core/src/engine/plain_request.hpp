@@ -22,7 +22,7 @@
 namespace graft {
 
 // What in `request` a channel the policy trusts for it could read as a
-// request, e.g. "env NVIDIA_VISIBLE_DEVICES", "annotation cdi.k8s.io/x",
+// request, e.g. "env VENDOR_VISIBLE_DEVICES", "annotation cdi.k8s.io/x",
 // "mount /dev/null": under a trusted "env" channel each variable the policy
 // declares as its request variables ([audit] env patterns; every variable
 // when it declares none), under "annotations" every annotation, under

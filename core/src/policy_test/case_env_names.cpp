@@ -15,7 +15,8 @@ namespace graft {
 namespace {
 
 // Two edits: a dropped, doubled or swapped letter. A looser bound would
-// call a real, different variable (CUDA_ for NVIDIA_) a typo.
+// call a real, different variable of the same shape (another prefix of the
+// same length before the same suffix) a typo.
 constexpr std::size_t kMostEdits = 2;
 
 bool is_pattern(const std::string& name) { return name.find_first_of("*?[") != std::string::npos; }

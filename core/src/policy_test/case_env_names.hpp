@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // A case's request env names checked against the names its policy reads, so
-// a case that sets NVIDIA_VISIBLE_DEVICE (one letter short) fails as a typo
-// instead of passing because nothing was injected. Core knows no vendor's
-// names: they come from the loaded policy. Pure.
+// a case that sets VENDOR_VISIBLE_DEVICE (one letter short of the policy's
+// VENDOR_VISIBLE_DEVICES) fails as a typo instead of passing because nothing
+// was injected. Core knows no vendor's names: they come from the loaded
+// policy. Pure.
 #pragma once
 
 #include <vector>
