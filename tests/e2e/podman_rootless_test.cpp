@@ -157,7 +157,8 @@ TEST_CASE("Under rootless podman, graft's hook that cannot write the policy's au
   INFO("podman: " << run.err);
   CHECK(run.exit_code != 0);
   CHECK_THAT(run.out, !Catch::Contains("started"));
-  CHECK_THAT(run.err, Catch::Contains("graft: audit log " + gpu_host().audit_log + ": Permission denied"));
+  CHECK_THAT(run.err,
+             Catch::Contains("audit.log " + gpu_host().audit_log + ": cannot open it to append: Permission denied"));
 }
 
 }  // namespace graft::e2e

@@ -31,6 +31,10 @@ std::string fake_host_problem(const fixture::FakeHost& fake) {
   return fake.device_nodes_problem();
 }
 
+// The plugins this build made: the check loads each one, as the hook would,
+// and an installed tree's plugin directory is not this build's.
+std::string built_plugins() { return fmt::format("[plugins]\ndir = \"{}\"\n", GRAFT_BUILD_PLUGIN_DIR); }
+
 // A site policy named `name` beside the fake host's, with every root at the
 // fake host unless `roots` (TOML lines, e.g. `driver_root = "..."`) sets it,
 // and `extra` (whole tables) before [host].
@@ -41,8 +45,10 @@ std::string write_policy(const fixture::FakeHost& fake, const std::string& name,
   std::string host_block = roots;
   for (const char* key : {"driver_root", "dev_root", "proc_root", "sys_root", "run_root"})
     if (roots.find(key) == std::string::npos) host_block += fmt::format("{} = \"{}\"\n", key, fake.root());
-  std::ofstream(path) << fmt::format("include = [\"{}/nvidia/nvidia.toml\"]\n{}\n[host]\n{}",
-                                     fixture::source_policy_dir(), extra, host_block);
+  // Last, so the lines the cases name keep their numbers.
+  std::string plugins = extra.find("[plugins]") == std::string::npos ? "\n" + built_plugins() : "";
+  std::ofstream(path) << fmt::format("include = [\"{}/nvidia/nvidia.toml\"]\n{}\n[host]\n{}{}",
+                                     fixture::source_policy_dir(), extra, host_block, plugins);
   return path;
 }
 
@@ -54,7 +60,7 @@ std::string empty_dir(const fixture::FakeHost& fake, const std::string& name) {
 
 TEST_CASE("the shipped policy passes graft policy check against the fake host", "[policy-check]") {
   GRAFT_SKIP_IF(fake_host_problem(host()));
-  auto result = run_graft({"--policy", fixture::write_site_policy(host()), "policy", "check"});
+  auto result = run_graft({"--policy", fixture::write_site_policy(host(), built_plugins()), "policy", "check"});
   INFO(result.out << result.err);
   CHECK(result.exit_code == 0);
   CHECK_THAT(result.out, Catch::Contains("host     driver_root " + host().root()));
@@ -169,7 +175,7 @@ TEST_CASE("a missing firmware directory is a warning of graft policy check, not 
   spec.with_firmware = false;
   auto bare = fixture::FakeHost::build(spec);
   GRAFT_SKIP_IF(fake_host_problem(bare));
-  auto result = run_graft({"--policy", fixture::write_site_policy(bare), "policy", "check"});
+  auto result = run_graft({"--policy", fixture::write_site_policy(bare, built_plugins()), "policy", "check"});
   INFO(result.err);
   CHECK(result.exit_code == 0);
   CHECK_THAT(result.out, Catch::Contains("warning  discovery.firmware_dir (default) under host.driver_root ("));

@@ -91,6 +91,7 @@ class Loader {
 
   // Every file parsed, vendor layer first, each layer in merge order.
   Status apply() {
+    policy_.vendor_files = vendor_files_;
     for (Layer layer : {Layer::vendor, Layer::site}) {
       for (const auto& file : parsed_) {
         if (file->layer != layer) continue;

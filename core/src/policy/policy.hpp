@@ -238,6 +238,8 @@ struct DataSchema {
 
 struct Policy {
   std::vector<std::string> files;  // every file loaded, in merge order
+  // The vendor layer's files: the shipped policies and what they include.
+  std::set<std::string> vendor_files;
   std::vector<SourcedString> drop_ins;  // every drop-in directory looked in (absolute), found or not
   HostRoots host;
   std::string plugin_dir;

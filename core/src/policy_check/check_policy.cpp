@@ -3,6 +3,8 @@
 // that does not load is one finding, reported once: no sample runs then.
 #include "policy_check/check_policy.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -47,19 +49,43 @@ void add_undeclared_reads(const Policy& policy, const SampleCheck& check, std::v
                                             read.key)});
 }
 
-void add_rule_coverage(const SampleCheck& check, std::vector<CheckFinding>& findings) {
-  for (const RuleActivity& rule : check.idle_rules)
-    findings.push_back({kinds::idle_rule, fmt::format("rule '{}' ({}) ran and changed nothing for any sample; a "
-                                                      "[sample.NAME] request it acts on would check it",
-                                                      rule.name, rule.origin.full())});
+// A rule listed by a file of the vendor layer: its own policy tests cover
+// it, so a site whose rules refuse the vendor's samples first is told, not
+// failed under --strict.
+bool is_vendor_rule(const Policy& policy, const RuleActivity& rule) {
+  return std::any_of(policy.rules.begin(), policy.rules.end(), [&](const SourcedString& listed) {
+    return listed.value == rule.origin.file && policy.vendor_files.contains(listed.origin.file);
+  });
+}
+
+// "; 11 samples were refused before it ran" when some were.
+std::string refused_before_text(const SampleCheck& check, const RuleActivity& rule) {
+  auto found = check.refused_before.find(rule.name);
+  if (found == check.refused_before.end() || found->second == 0) return "";
+  return fmt::format("; {} sample{} refused before it ran", found->second, found->second == 1 ? " was" : "s were");
+}
+
+void add_rule_coverage(const Policy& policy, const SampleCheck& check, std::vector<CheckFinding>& findings) {
   std::string refused_by = check.refusing_rules.empty()
                                ? ""
                                : fmt::format(" (refused by {})", quoted_rules(check.refusing_rules));
+  auto add = [&](const RuleActivity& rule, const CheckKind& kind, const std::string& what) {
+    bool vendor = is_vendor_rule(policy, rule);
+    findings.push_back({vendor ? kinds::vendor_rule_unexercised : kind,
+                        fmt::format("{}rule '{}' ({}) {}{}", vendor ? "vendor " : "", rule.name, rule.origin.full(),
+                                    what, vendor ? "; the vendor policy's own tests cover it" : "")});
+  };
+  for (const RuleActivity& rule : check.idle_rules) {
+    std::string before = refused_before_text(check, rule);
+    add(rule, kinds::idle_rule,
+        fmt::format("ran and changed nothing for any sample{}{}; a [sample.NAME] request it acts on would check it",
+                    before, before.empty() ? "" : refused_by));
+  }
   for (const RuleActivity& rule : check.unreached_rules)
-    findings.push_back({kinds::unreached_rule,
-                        fmt::format("rule '{}' ({}) was not reached: no sample came through to it as a GPU "
-                                    "container{}; a [sample.NAME] request the other rules let through would check it",
-                                    rule.name, rule.origin.full(), refused_by)});
+    add(rule, kinds::unreached_rule,
+        fmt::format("was not reached: no sample came through to it as a GPU container{}; a [sample.NAME] request "
+                    "the other rules let through would check it",
+                    refused_by));
 }
 
 // When the rules do not load, that is the one finding, and no sample runs.
@@ -81,7 +107,7 @@ void add_samples(const Policy& policy, std::vector<CheckFinding>& findings) {
                                                   "failed", check->samples.size(), check->count(Kind::injected),
                                                   check->count(Kind::refused), check->count(Kind::not_gpu),
                                                   check->count(Kind::error))});
-  add_rule_coverage(*check, findings);
+  add_rule_coverage(policy, *check, findings);
   add_undeclared_reads(policy, *check, findings);
 }
 

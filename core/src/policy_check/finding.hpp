@@ -32,6 +32,8 @@ inline constexpr CheckKind sample_error{"error", Severity::error};      // a rul
 inline constexpr CheckKind samples{"samples", Severity::info};          // the samples' summary
 inline constexpr CheckKind idle_rule{"idle", Severity::warning};        // ran, changed nothing
 inline constexpr CheckKind unreached_rule{"unreached", Severity::warning};  // ran for no sample
+// An idle or unreached rule of the vendor layer: its own tests cover it.
+inline constexpr CheckKind vendor_rule_unexercised{"untested", Severity::info};
 inline constexpr CheckKind needs_error{"error", Severity::error};       // what the hook needs is missing
 inline constexpr CheckKind needs_warning{"warning", Severity::warning};
 inline constexpr CheckKind needs_skipped{"needs", Severity::info};

@@ -141,6 +141,7 @@ Result<SampleCheck> check_rules_on_samples(const Policy& policy) {
     for (std::size_t i = 0; i < activity.size() && i < seen.size(); ++i) {
       seen[i].changed = seen[i].changed || activity[i].changed;
       reached[i] = reached[i] || (activity[i].ran && outcome.kind == SampleOutcome::Kind::injected);
+      if (!activity[i].ran && outcome.kind == SampleOutcome::Kind::refused) ++check.refused_before[seen[i].name];
     }
   }
   for (std::size_t i = 0; i < seen.size(); ++i) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct SampleCheck {
   std::vector<RuleActivity> idle_rules;       // ran for an injected sample, changed the Intent for none
   std::vector<RuleActivity> unreached_rules;  // changed nothing, and ran for no sample that ended injected
   std::vector<std::string> refusing_rules;    // the rules that refused a sample, once each
+  // Per rule name: the samples refused before that rule ran, which it never
+  // saw (an idle rule's line says so: what they asked of it went untested).
+  std::map<std::string, std::size_t> refused_before;
   // Rules that read a policy.data key [data_schema] does not declare, each
   // rule once, with the reads (RuleActivity::undeclared_reads) of all samples.
   std::vector<RuleActivity> undeclared_data_reads;
