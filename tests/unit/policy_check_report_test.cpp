@@ -141,4 +141,54 @@ TEST_CASE("a [sample.NAME] host whose mig names a GPU it lacks is a policy error
                              Catch::Contains("mig names GPU 2, but the host has 2 GPUs"));
 }
 
+// A site rule that fails closed: every GPU container without the tenant
+// annotation is refused, so the vendor's own samples never reach the rules
+// after it.
+constexpr const char* kFailClosed =
+    "rule('tenant', function(req, host, grant)\n"
+    "  if not grant:injecting() then return end\n"
+    "  if not req.annotations['example.com/tenant'] then return grant:deny('no tenant') end\n"
+    "end)\n";
+
+// The vendor policy by name, as sites include it (its layer is the vendor's).
+std::string write_site_by_name(const fixture::TempDir& dir, const std::string& rule_lua, const std::string& extra) {
+  std::ofstream(dir.path() + "/site.lua") << rule_lua;
+  std::string path = dir.path() + "/graft.toml";
+  std::ofstream(path) << "include = [\"nvidia\"]\nrules = [\"site.lua\"]\n" << extra;
+  return path;
+}
+
+TEST_CASE("a vendor rule that a site rule refused every vendor sample before is an untested note, and --strict "
+          "passes",
+          "[policy-check]") {
+  fixture::TempDir dir("graft-check-report-");
+  std::string policy = write_site_by_name(dir, kFailClosed,
+                                          "[sample.team-a]\nenv = [\"NVIDIA_VISIBLE_DEVICES=0\"]\n"
+                                          "annotations = [\"example.com/tenant=team-a\"]\n");
+  auto result = run_graft({"--policy", policy, "--policy-dir", fixture::source_policy_dir(), "policy", "check",
+                           "--offline", "--strict"});
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("untested vendor rule 'nvidia-requirements' (") &&
+                             Catch::Contains("samples were refused before it ran (refused by 'tenant'") &&
+                             Catch::Contains("the vendor policy's own tests cover it"));
+  CHECK(lines_starting(result.out, "idle") == 0);
+}
+
+TEST_CASE("a site rule idle where samples were refused before it says how many, and --strict fails on it",
+          "[policy-check]") {
+  fixture::TempDir dir("graft-check-report-");
+  std::string policy = write_site_by_name(dir, std::string(kFailClosed) +
+                                                   "rule('later', 'check', function(req, host, grant) end)\n",
+                                          "[sample.team-a]\nenv = [\"NVIDIA_VISIBLE_DEVICES=0\"]\n"
+                                          "annotations = [\"example.com/tenant=team-a\"]\n");
+  auto result = run_graft({"--policy", policy, "--policy-dir", fixture::source_policy_dir(), "policy", "check",
+                           "--offline", "--strict"});
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.out, Catch::Contains("idle     rule 'later' (" + dir.path() + "/site.lua:") &&
+                             Catch::Contains("samples were refused before it ran (refused by 'tenant'"));
+  CHECK_THAT(result.err, Catch::StartsWith("graft: --strict: idle"));
+}
+
 }  // namespace policy_check_report_test
