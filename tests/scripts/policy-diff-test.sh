@@ -82,4 +82,15 @@ echo "$out"
 section lease-by-uuid "$out" | grep -q '^error    lease-by-uuid$' || fail "the failing case is not marked error"
 grep -q 'new policy error: .*lease service unreachable' <<<"$out" || fail "the new policy's error is not shown"
 grep -q '; the new policy fails on 2$' <<<"$out" || fail "the summary does not count the failures"
+
+# A new policy whose rule file does not load is one error, before any case.
+printf 'rule("broken", function(req, host, grant)\n  if then\nend)\n' >"$scratch/broken.lua"
+sed -e "s|^rules = \[.*|rules = [\"$scratch/broken.lua\", \"$examples/tenant-gpu-lease.lua\"]|" "$old" >"$scratch/broken.toml"
+status=0
+out=$(run --old "$old" --new "$scratch/broken.toml" 2>&1) || status=$?
+echo "$out"
+[ "$status" -eq 1 ] || fail "a new policy whose rules do not load exits $status, expected 1"
+[ "$(wc -l <<<"$out")" -eq 1 ] || fail "a new policy whose rules do not load is not one line: $out"
+grep -q "^graft: --new: rules did not load: $scratch/broken.lua:2:" <<<"$out" ||
+  fail "the load error does not name --new and the rule file's line: $out"
 echo "policy-diff-test: ok"

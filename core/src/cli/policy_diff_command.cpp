@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // `graft policy diff`: the cases planned under an old and a new policy
 // (policy_test/policy_diff.hpp), what changes per case. Exit 1 when the new
-// policy fails on a case (an error the case does not expect), or with
-// --fail-on-change when any case changed; else 0.
+// policy fails on a case (an error the case does not expect) or its rules do
+// not load (one error, before any case), or with --fail-on-change when any
+// case changed; else 0.
 #include <algorithm>
 #include <cstdio>
 
 #include "cli/commands.hpp"
 #include "policy_test/case_file.hpp"
 #include "policy_test/policy_diff.hpp"
+#include "rules/evaluate_rules.hpp"
 
 namespace graft::cli {
 
@@ -25,6 +27,9 @@ Result<int> run_policy_diff(const GlobalOptions& global, const PolicyDiffOptions
   if (!old_policy) return old_policy.error().context("--old");
   auto new_policy = load_site_policy(new_global);
   if (!new_policy) return new_policy.error().context("--new");
+  // Rules that do not load fail every case alike: one error, not one per case.
+  if (auto rules = registered_rules(*old_policy); !rules) return rules.error().context("--old: rules did not load");
+  if (auto rules = registered_rules(*new_policy); !rules) return rules.error().context("--new: rules did not load");
   auto diffs = diff_policies(*files, *old_policy, *new_policy);
   if (!diffs) return diffs.error();
   if (options.format == "json")
