@@ -10,15 +10,12 @@
 #include <vector>
 
 #include "graft/base/error.hpp"
+#include "graft/base/executable_path.hpp"
 
 namespace graft::runtime {
 
-// Where `name` is: itself when it holds a '/', else the first directory of
-// `path_env` (colon-separated; only absolute entries, so neither an empty
-// entry nor "." finds one in the current directory; the usual system
-// directories when `path_env` is null) where `is_executable` says so.
-Result<std::string> find_on_path(const std::string& name, const char* path_env,
-                                 bool (*is_executable)(const std::string&));
+// PATH look-up, shared with `graft policy check` (graft/base/executable_path.hpp).
+using graft::find_on_path;
 
 // find_on_path with the real PATH, refusing graft-runtime itself (a runtime
 // that calls itself would never end).

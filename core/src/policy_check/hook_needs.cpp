@@ -18,6 +18,7 @@
 #include <fmt/ranges.h>
 
 #include "files/paths.hpp"
+#include "graft/base/executable_path.hpp"
 #include "plugin_host/plugin_loader.hpp"
 
 namespace graft {
@@ -74,20 +75,6 @@ void check_plugins(const Policy& policy, std::vector<CheckFinding>& findings) {
                                                         plugin_dir_of(policy))});
 }
 
-// The first executable `name` on PATH, or "".
-std::string on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "";
-  for (std::size_t start = 0; start <= dirs.size();) {
-    std::size_t colon = std::min(dirs.find(':', start), dirs.size());
-    std::string candidate = dirs.substr(start, colon - start) + "/" + name;
-    if (colon > start && stat_problem(candidate, false).empty() && ::access(candidate.c_str(), X_OK) == 0)
-      return candidate;
-    start = colon + 1;
-  }
-  return "";
-}
-
 void check_runtime(const Policy& policy, std::vector<CheckFinding>& findings) {
   const std::string& runtime = policy.runtime.path;
   std::string key = key_with_origin(policy, "runtime.path");
@@ -102,13 +89,14 @@ void check_runtime(const Policy& policy, std::vector<CheckFinding>& findings) {
     findings.push_back({kinds::needs_skipped, fmt::format("runtime {} is executable", runtime)});
     return;
   }
-  std::string found = on_path(runtime);
-  if (found.empty()) {
+  // The look-up graft-runtime makes when it runs.
+  auto found = find_on_path(runtime, std::getenv("PATH"));
+  if (!found) {
     findings.push_back({kinds::needs_warning, fmt::format("{}: '{}' is not on this PATH; graft-runtime looks it "
                                                           "up on its own PATH when it runs", key, runtime)});
     return;
   }
-  findings.push_back({kinds::needs_skipped, fmt::format("runtime {} is {}", runtime, found)});
+  findings.push_back({kinds::needs_skipped, fmt::format("runtime {} is {}", runtime, *found)});
 }
 
 }  // namespace
