@@ -212,7 +212,7 @@ $(routes_against_hook)
   instructions, now 11.7 M with the next change), judges each line by the
   GPU prefix of the line before when it starts the same (the driver lists
   each GPU's names together), compiles the version pattern once with the policy, and resolves
-  each directory of the driver root once (files/root_links.hpp). It reads
+  each directory of the driver root once (paths/root_links.hpp). It reads
   the driver root's ld.so.cache in one pass, copying out only the entries
   whose name starts with a library prefix of the capability sets
   (inventory/prefix_index.hpp): each prefix had scanned the whole cache, and
@@ -235,16 +235,16 @@ $(routes_against_hook)
 - **Rules.** Each rule file's \`_ENV\` is made at its final size from a
   flattened template, without the copies of \`string\`, \`table\`, \`math\` or
   \`utf8\` whose names the file's text never spells (nor \`_G\` or \`_ENV\`: then
-  it cannot reach them; rules/environment.cpp, ReachableGlobals), and the rule
+  it cannot reach them; sandbox/environment.cpp, ReachableGlobals), and the rule
   files' directories are walked and checked once per evaluation
-  (files/trusted_file.hpp, TrustedDirs). A file whose text is exactly that of
+  (trust/trusted_file.hpp, TrustedDirs). A file whose text is exactly that of
   a shipped rule file or module loads from the bytecode the build compiled
-  from that text (rules/precompiled_chunks.hpp, core/tools/precompile_rules.cpp),
+  from that text (sandbox/precompiled_chunks.hpp, core/tools/precompile_rules.cpp),
   with the file's own chunk name put back into the dump so that messages and
   line information are those of the text: Lua's parser had been a quarter of
   \`graft plan\`. Lua's blocks of up to 256 bytes (strings, table parts,
   closures, the parser's buffers) come from slabs with a free list per size
-  class (rules/block_pool.hpp) rather than one malloc and free each: 4.6% of
+  class (sandbox/block_pool.hpp) rather than one malloc and free each: 4.6% of
   \`graft plan\`, and 12% of what each admin rule file adds. An admin's own
   rule file is still compiled from its text: what is left per file is reading
   it, Lua compiling it and running its main chunk. A rule's name is checked

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "edits/hook_arguments.hpp"
+#include "container_edits/hook_arguments.hpp"
 #include "graft/base/error.hpp"
 
 namespace graft::runtime {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Declarative mode: a plan written into config.json itself, so the runtime
-// carries out what it can (split_plan, core/src/edits/container_edits.hpp):
+// carries out what it can (split_plan, core/src/container_edits/container_edits.hpp):
 // device nodes into linux.devices, their rules into linux.resources.devices,
 // binds into mounts, env into process.env; what only graft can do (links,
 // the ld cache, the procfs mask, files) stays for one `graft cdi-hook`
@@ -12,7 +12,7 @@
 #include <optional>
 
 #include "config_edit.hpp"
-#include "edits/container_edits.hpp"
+#include "container_edits/container_edits.hpp"
 
 namespace graft::runtime {
 

@@ -14,9 +14,9 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "files/install_dirs.hpp"
+#include "install/install_dirs.hpp"
 #include "graft/build_config.hpp"
-#include "fault/deadline.hpp"
+#include "watchdog/deadline.hpp"
 #include "policy/policy.hpp"
 #include "prepare_bundle.hpp"
 #include "systemd_links.hpp"

@@ -6,8 +6,8 @@
 #include "audit/audit_log.hpp"
 #include "bundle_config.hpp"
 #include "config_plan_edit.hpp"
-#include "engine/container_plan.hpp"
-#include "fault/running_note.hpp"
+#include "evaluation/container_plan.hpp"
+#include "watchdog/running_note.hpp"
 #include "render/render.hpp"
 #include "request/request.hpp"
 

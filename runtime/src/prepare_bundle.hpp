@@ -11,7 +11,7 @@
 
 #include "bundle_config.hpp"
 #include "config_edit.hpp"
-#include "edits/container_edits.hpp"
+#include "container_edits/container_edits.hpp"
 #include "graft/base/error.hpp"
 #include "policy/policy.hpp"
 

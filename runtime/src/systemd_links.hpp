@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "edits/container_edits.hpp"
+#include "container_edits/container_edits.hpp"
 #include "graft/base/error.hpp"
 
 namespace graft::runtime {

@@ -45,7 +45,7 @@ std::string declarative_policy() {
 }
 
 // How many of the plan's actions config.json cannot carry: the cdi-hook's
-// share (core/src/edits/container_edits.hpp).
+// share (core/src/container_edits/container_edits.hpp).
 std::size_t residual_action_count(const nlohmann::json& plan) {
   std::size_t count = 0;
   for (const auto& action : plan.at("actions")) {

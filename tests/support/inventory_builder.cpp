@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 
 namespace graft::test {
 

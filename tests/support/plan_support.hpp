@@ -9,7 +9,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/container_plan.hpp"
+#include "evaluation/container_plan.hpp"
 #include "fake_host.hpp"
 #include "plan_queries.hpp"
 #include "site_policy.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The memory behind the rules' Lua state (core/src/rules/block_pool.hpp):
+// The memory behind the rules' Lua state (core/src/sandbox/block_pool.hpp):
 // blocks keep their bytes across resizes, a freed block serves its size
 // class again, and no two live blocks overlap. Pure: memory only.
 #include <catch2/catch.hpp>
@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "rules/block_pool.hpp"
+#include "sandbox/block_pool.hpp"
 
 using graft::rules::BlockPool;
 

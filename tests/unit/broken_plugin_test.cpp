@@ -21,7 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fault/plugin_crash_handlers.hpp"
+#include "watchdog/plugin_crash_handlers.hpp"
 #include "fixture_files.hpp"
 #include "hook_harness.hpp"
 #include "skip.hpp"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "cdi/cdi_names.hpp"
+#include "cdi_format/cdi_names.hpp"
 
 using namespace graft;
 using namespace graft::cdi;

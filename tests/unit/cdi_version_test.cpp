@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "cdi/cdi_version.hpp"
+#include "cdi_format/cdi_version.hpp"
 
 using namespace graft;
 using namespace graft::cdi;

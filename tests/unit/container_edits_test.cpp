@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // split_plan: a plan as what a config expresses natively (device nodes,
 // device rules, bind mounts, env) and the residual actions `graft cdi-hook`
-// carries (edits/container_edits.hpp). Plans from make_plan with inputs
+// carries (container_edits/container_edits.hpp). Plans from make_plan with inputs
 // built in code; no fake host, no root.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 
-#include "edits/container_edits.hpp"
+#include "container_edits/container_edits.hpp"
 #include "planning_inputs.hpp"
 
 using namespace graft;

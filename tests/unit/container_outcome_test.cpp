@@ -3,7 +3,7 @@
 // (docs/policy.md, [audit]) rely on them.
 #include <catch2/catch.hpp>
 
-#include "engine/container_outcome.hpp"
+#include "evaluation/container_outcome.hpp"
 
 using namespace graft;
 

@@ -19,9 +19,9 @@
 #include <nlohmann/json.hpp>
 
 #include "audit/late_error_record.hpp"
-#include "fault/deadline.hpp"
-#include "fault/plugin_crash_handlers.hpp"
-#include "fault/running_note.hpp"
+#include "watchdog/deadline.hpp"
+#include "watchdog/plugin_crash_handlers.hpp"
+#include "watchdog/running_note.hpp"
 #include "fixture_files.hpp"
 #include "temp_dir.hpp"
 

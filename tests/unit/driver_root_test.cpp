@@ -2,7 +2,7 @@
 // Host paths under [host] driver_root (a driver container's
 // /run/nvidia/driver) are resolved inside that root: an absolute symlink
 // there names the driver root's file, never the host's. Discovery
-// (files/root_links.hpp) and the libraries plugin's prepare
+// (paths/root_links.hpp) and the libraries plugin's prepare
 // (graft_apply_context.source_root_fd, ABI 1.2) both open them with
 // openat2(RESOLVE_IN_ROOT) from an fd of the driver root.
 #include <catch2/catch.hpp>

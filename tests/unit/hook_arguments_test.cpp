@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The residual actions as `graft cdi-hook` options and back
-// (edits/hook_arguments.hpp): what the options say is what the hook does,
+// (container_edits/hook_arguments.hpp): what the options say is what the hook does,
 // nothing more, and an action no option says exactly is an error. Pure.
 #include <catch2/catch.hpp>
 
-#include "edits/container_edits.hpp"
-#include "edits/hook_arguments.hpp"
+#include "container_edits/container_edits.hpp"
+#include "container_edits/hook_arguments.hpp"
 #include "planning_inputs.hpp"
 
 using namespace graft;

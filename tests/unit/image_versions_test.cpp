@@ -4,7 +4,7 @@
 // lstat'ed (forward compatibility reads /usr/local/cuda/compat this way).
 #include <catch2/catch.hpp>
 
-#include "files/image_versions.hpp"
+#include "image/image_versions.hpp"
 #include "fixture_files.hpp"
 #include "temp_dir.hpp"
 

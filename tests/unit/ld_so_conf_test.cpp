@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // An image's ld.so.conf lines as glibc's ldconfig reads them
-// (core/src/files/ld_so_conf.cpp): directories, include patterns, comments.
+// (core/src/image/ld_so_conf.cpp): directories, include patterns, comments.
 // Pure: text in, lines out.
 #include <catch2/catch.hpp>
 
-#include "files/ld_so_conf.hpp"
+#include "image/ld_so_conf.hpp"
 
 using namespace graft;
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Path arithmetic (core/src/files/paths.hpp): normalize_path and join_root,
+// Path arithmetic (core/src/paths/paths.hpp): normalize_path and join_root,
 // pure string work on the paths policies and inventories are made of.
 #include <catch2/catch.hpp>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 
 using graft::join_root;
 using graft::normalize_path;

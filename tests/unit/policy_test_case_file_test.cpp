@@ -3,7 +3,7 @@
 // checked like the policy loader's, with file:line and a "did you mean".
 #include <catch2/catch.hpp>
 
-#include "policy_test/case_file.hpp"
+#include "policy_cases/case_file.hpp"
 #include "rules_support.hpp"
 
 using namespace graft;

@@ -3,7 +3,7 @@
 // difference an "- expected" / "+ actual" pair.
 #include <catch2/catch.hpp>
 
-#include "policy_test/case_compare.hpp"
+#include "policy_cases/case_compare.hpp"
 
 using namespace graft;
 

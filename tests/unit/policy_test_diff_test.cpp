@@ -4,7 +4,7 @@
 // which rule made each change.
 #include <catch2/catch.hpp>
 
-#include "policy_test/policy_diff.hpp"
+#include "policy_cases/policy_diff.hpp"
 
 using namespace graft;
 

@@ -3,9 +3,9 @@
 // (escaped, one testcase per case, the diff as the failure), rule coverage.
 #include <catch2/catch.hpp>
 
-#include "policy_test/case_compare.hpp"
-#include "policy_test/junit.hpp"
-#include "policy_test/suite.hpp"
+#include "policy_cases/case_compare.hpp"
+#include "policy_cases/junit.hpp"
+#include "policy_cases/suite.hpp"
 
 using namespace graft;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Shipped rule text loads from the bytecode compiled at build time
-// (core/src/rules/precompiled_chunks.hpp): only for exactly that text, only
+// (core/src/sandbox/precompiled_chunks.hpp): only for exactly that text, only
 // with the Lua that compiled it, and as the very chunk the text compiles to,
 // named for the file it was read from.
 #include <catch2/catch.hpp>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "rules/precompiled_chunks.hpp"
+#include "sandbox/precompiled_chunks.hpp"
 #include "skip.hpp"
 
 using graft::rules::dump_size;

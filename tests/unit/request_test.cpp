@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 #include "renames_elsewhere.hpp"
 #include "request/request.hpp"
 #include "temp_dir.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// RootLinks (core/src/files/root_links.hpp): a host root's paths resolved as
+// RootLinks (core/src/paths/root_links.hpp): a host root's paths resolved as
 // follow_links_in_root resolves them, each directory resolved once.
 #include <catch2/catch.hpp>
 
@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "files/paths.hpp"
-#include "files/root_links.hpp"
+#include "paths/paths.hpp"
+#include "paths/root_links.hpp"
 #include "temp_dir.hpp"
 
 using namespace graft;

@@ -7,8 +7,8 @@
 #include "inventory/synthetic_inventory.hpp"
 #include "plan/planner.hpp"
 #include "planning_inputs.hpp"
-#include "policy_test/case_file.hpp"
-#include "policy_test/run_case.hpp"
+#include "policy_cases/case_file.hpp"
+#include "policy_cases/run_case.hpp"
 #include "rules_support.hpp"
 
 using namespace graft;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Trusted files (core/src/files/trusted_file.hpp) as docs/security.md states
+// Trusted files (core/src/trust/trusted_file.hpp) as docs/security.md states
 // them: the policy, its includes and drop-ins, rule files and plugins are
 // regular files owned by root (or by the user graft runs as), not group- or
 // world-writable, below directories nobody else can write; a FIFO given as

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // What an owner uid seen inside a user namespace can mean
-// (core/src/files/user_namespace.hpp), as pure functions of the uid map's
+// (core/src/trust/user_namespace.hpp), as pure functions of the uid map's
 // text: host root and any user the map leaves out show as the overflow uid;
 // only an owner that may be host root is ever trusted besides root and us.
 #include <catch2/catch.hpp>
 
-#include "files/user_namespace.hpp"
+#include "trust/user_namespace.hpp"
 
 using namespace graft;
 

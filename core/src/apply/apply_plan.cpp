@@ -11,9 +11,9 @@
 
 #include "apply/mount_namespace.hpp"
 #include "apply/open_file_limit.hpp"
-#include "fault/plugin_crash_handlers.hpp"
-#include "fault/running_note.hpp"
-#include "files/paths.hpp"
+#include "watchdog/plugin_crash_handlers.hpp"
+#include "watchdog/running_note.hpp"
+#include "paths/paths.hpp"
 #include "graft/base/unique_fd.hpp"
 
 namespace graft {

@@ -11,8 +11,8 @@
 
 #include "graft/base/error.hpp"
 #include "apply/apply_plan.hpp"
-#include "engine/container_outcome.hpp"
-#include "engine/container_plan.hpp"
+#include "evaluation/container_outcome.hpp"
+#include "evaluation/container_plan.hpp"
 
 namespace graft {
 

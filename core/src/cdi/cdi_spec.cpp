@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "cdi/cdi_names.hpp"
+#include "cdi_format/cdi_names.hpp"
 #include "cdi/host_root.hpp"
 #include "plan/planner.hpp"
 

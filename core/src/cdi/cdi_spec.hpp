@@ -4,7 +4,7 @@
 // partition, all GPUs, each with the capability sets GPU devices carry
 // (by default the policy's default capabilities, so a consumer naming only
 // the GPU gets its driver); or one capability set alone), split into native
-// edits and a `graft cdi-hook` for the rest (edits/container_edits.hpp).
+// edits and a `graft cdi-hook` for the rest (container_edits/container_edits.hpp).
 // What every plan shares (the `always` sets, the procfs mask) is the
 // spec-level edits; each device keeps only what it adds. So the edits a
 // request names in CDI add up to the plan `graft plan` makes for the same
@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "cdi/cdi_version.hpp"
-#include "edits/container_edits.hpp"
-#include "edits/hook_arguments.hpp"
+#include "cdi_format/cdi_version.hpp"
+#include "container_edits/container_edits.hpp"
+#include "container_edits/hook_arguments.hpp"
 #include "graft/base/error.hpp"
 #include "inventory/inventory.hpp"
 #include "policy/policy.hpp"

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "cdi/cdi_names.hpp"
-#include "cdi/cdi_version.hpp"
+#include "cdi_format/cdi_names.hpp"
+#include "cdi_format/cdi_version.hpp"
 
 namespace graft::cdi {
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cdi/host_root.hpp"
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 
 namespace graft::cdi {
 namespace {

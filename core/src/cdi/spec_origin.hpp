@@ -5,7 +5,7 @@
 // cdiVersion 0.5.0 allows (no annotations, docs/cdi.md "Versions"), so the
 // mark is what every spec graft writes for a host with a driver carries
 // anyway: a hook that runs graft's own `graft --policy P cdi-hook ...`
-// (edits/hook_arguments.hpp). Other tools' specs run their own hook
+// (container_edits/hook_arguments.hpp). Other tools' specs run their own hook
 // program, or none.
 #pragma once
 

@@ -8,7 +8,7 @@
 #include "apply/cgroup_match.hpp"
 #include "cli/commands.hpp"
 #include "engine/run_container.hpp"
-#include "fault/running_note.hpp"
+#include "watchdog/running_note.hpp"
 
 namespace graft::cli {
 

@@ -3,7 +3,7 @@
 // (cdi_command_line.hpp).
 #include "cli/cdi_command_line.hpp"
 
-#include "files/install_dirs.hpp"
+#include "install/install_dirs.hpp"
 
 namespace graft::cli {
 namespace {

@@ -2,8 +2,8 @@
 // `graft cdi-hook [createRuntime|prestart] --link PATH::VALUE ...`: the OCI
 // hook a CDI spec (or a config.json that graft edited) carries for what the
 // spec cannot say itself: links, the ld cache, the procfs mask, files
-// (edits/container_edits.hpp). Nothing is evaluated: the plan is exactly the
-// actions its options name (edits/hook_arguments.hpp), so the spec an
+// (container_edits/container_edits.hpp). Nothing is evaluated: the plan is exactly the
+// actions its options name (container_edits/hook_arguments.hpp), so the spec an
 // auditor reads says what the hook does. Everything else is `graft hook`'s:
 // the state on stdin with the pid held by a pidfd first, the bundle's root,
 // the site policy's plugins, deadline and audit log, the same plugins with

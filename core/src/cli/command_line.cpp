@@ -13,7 +13,7 @@
 #include "cli/completion_tree.hpp"
 #include "cli/runtime_command_line.hpp"
 #include "completion/completion_script.hpp"
-#include "files/install_dirs.hpp"
+#include "install/install_dirs.hpp"
 #include "graft/base/did_you_mean.hpp"
 #include "graft/base/one_line.hpp"
 #include "graft/build_config.hpp"

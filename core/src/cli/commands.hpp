@@ -9,9 +9,9 @@
 
 #include "graft/base/error.hpp"
 #include "graft/base/one_line.hpp"
-#include "edits/hook_arguments.hpp"
+#include "container_edits/hook_arguments.hpp"
 #include "engine/run_container.hpp"
-#include "fault/deadline.hpp"
+#include "watchdog/deadline.hpp"
 #include "plan/plan.hpp"
 #include "policy/policy.hpp"
 #include "request/request.hpp"
@@ -71,7 +71,7 @@ struct VerifyOptions {
 };
 
 // `graft cdi-hook`: its stage and the actions its options name
-// (edits/hook_arguments.hpp).
+// (container_edits/hook_arguments.hpp).
 struct CdiHookOptions {
   std::string stage = "createRuntime";
   CdiHookActions actions;

@@ -15,7 +15,7 @@
 
 #include "cli/commands.hpp"
 #include "engine/run_container.hpp"
-#include "fault/running_note.hpp"
+#include "watchdog/running_note.hpp"
 #include "request/oci_state.hpp"
 
 namespace graft::cli {

@@ -6,9 +6,9 @@
 
 #include <cstdio>
 
-#include "files/install_dirs.hpp"
+#include "install/install_dirs.hpp"
 #include "cli/command_line.hpp"
-#include "fault/running_note.hpp"
+#include "watchdog/running_note.hpp"
 #include "graft/build_config.hpp"
 
 namespace graft::cli {

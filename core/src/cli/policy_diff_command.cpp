@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `graft policy diff`: the cases planned under an old and a new policy
-// (policy_test/policy_diff.hpp), what changes per case. Exit 1 when the new
+// (policy_cases/policy_diff.hpp), what changes per case. Exit 1 when the new
 // policy fails on a case (an error the case does not expect) or its rules do
 // not load (one error, before any case), or with --fail-on-change when any
 // case changed; else 0.
@@ -8,8 +8,8 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
-#include "policy_test/case_file.hpp"
-#include "policy_test/policy_diff.hpp"
+#include "policy_cases/case_file.hpp"
+#include "policy_cases/policy_diff.hpp"
 #include "rules/evaluate_rules.hpp"
 
 namespace graft::cli {

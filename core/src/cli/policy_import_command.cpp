@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
-#include "files/install_dirs.hpp"
+#include "install/install_dirs.hpp"
 #include "graft/base/replace_file.hpp"
 #include "site_import/import_site_policy.hpp"
 

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // `graft policy test`: the case files under the given paths run against the
-// site policy (policy_test/suite.hpp); a report per case, a summary, rule
+// site policy (policy_cases/suite.hpp); a report per case, a summary, rule
 // coverage, and optionally a JUnit file. Exit 1 when a case fails.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include "cli/commands.hpp"
-#include "policy_test/case_file.hpp"
-#include "policy_test/junit.hpp"
-#include "policy_test/suite.hpp"
+#include "policy_cases/case_file.hpp"
+#include "policy_cases/junit.hpp"
+#include "policy_cases/suite.hpp"
 
 namespace graft::cli {
 namespace {

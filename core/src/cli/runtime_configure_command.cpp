@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "cli/commands.hpp"
-#include "files/install_dirs.hpp"
+#include "install/install_dirs.hpp"
 #include "runtime_config/runtime_setup.hpp"
 #include "runtime_config/unified_diff.hpp"
 

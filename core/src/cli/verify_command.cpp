@@ -11,8 +11,8 @@
 
 #include "apply/cgroup_match.hpp"
 #include "cli/commands.hpp"
-#include "engine/container_plan.hpp"
-#include "fault/running_note.hpp"
+#include "evaluation/container_plan.hpp"
+#include "watchdog/running_note.hpp"
 #include "plugin_host/plugin_loader.hpp"
 #include "render/render.hpp"
 #include "render/verify_render.hpp"

@@ -9,7 +9,7 @@
 #include "audit/audit_log.hpp"
 #include "audit/late_error_record.hpp"
 #include "engine/plain_request.hpp"
-#include "fault/running_note.hpp"
+#include "watchdog/running_note.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "plugin_host/plugin_loader.hpp"
 

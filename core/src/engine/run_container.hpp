@@ -12,9 +12,9 @@
 #include "apply/apply_plan.hpp"
 #include "apply/container_process.hpp"
 #include "graft/base/error.hpp"
-#include "engine/container_outcome.hpp"
-#include "engine/container_plan.hpp"
-#include "fault/deadline.hpp"
+#include "evaluation/container_outcome.hpp"
+#include "evaluation/container_plan.hpp"
+#include "watchdog/deadline.hpp"
 #include "policy/policy.hpp"
 #include "request/request.hpp"
 

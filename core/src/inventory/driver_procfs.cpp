@@ -9,7 +9,7 @@
 #include <regex>
 #include <sstream>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 #include "graft/base/bounded_read.hpp"
 #include "policy/version_regex.hpp"
 

@@ -17,7 +17,7 @@
 #include <optional>
 #include <vector>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 #include "graft/base/unique_fd.hpp"
 
 namespace graft {

@@ -13,8 +13,8 @@
 #include <set>
 #include <string_view>
 
-#include "files/paths.hpp"
-#include "files/root_links.hpp"
+#include "paths/paths.hpp"
+#include "paths/root_links.hpp"
 #include "inventory/driver_procfs.hpp"
 
 namespace graft {
@@ -205,7 +205,7 @@ void find_binaries(const Policy& policy, Inventory& inventory) {
   for (const auto& name : names_in_sets(policy, &CapabilitySet::binaries)) {
     bool found = false;
     for (const auto& dir : policy.discovery.binary_dirs) {
-      // Resolved inside the driver root (files/paths.hpp), never against "/".
+      // Resolved inside the driver root (paths/paths.hpp), never against "/".
       struct stat info {};
       auto real = links.stat(dir + "/" + name, info);
       if (!real || !S_ISREG(info.st_mode)) continue;

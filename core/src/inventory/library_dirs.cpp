@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "files/dir_listing.hpp"
-#include "files/paths.hpp"
+#include "paths/dir_listing.hpp"
+#include "paths/paths.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "inventory/elf_identity.hpp"
 #include "inventory/library_pick.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "files/root_links.hpp"
+#include "paths/root_links.hpp"
 #include "graft/base/ldcache.hpp"
 #include "inventory/inventory.hpp"
 #include "inventory/prefix_index.hpp"

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <optional>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 #include "graft/base/ldcache.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "inventory/elf_identity.hpp"

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "files/trusted_file.hpp"
+#include "trust/trusted_file.hpp"
 
 namespace graft {
 namespace {

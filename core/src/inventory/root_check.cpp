@@ -16,7 +16,7 @@
 
 #include <fmt/format.h>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 #include "graft/base/unique_fd.hpp"
 
 namespace graft {
@@ -46,7 +46,7 @@ std::string host_problem(const std::string& path, Kind want) {
 }
 
 // A path inside the driver root as discovery opens it: absolute symlinks
-// resolve inside the root (files/paths.hpp, open_in_host_root).
+// resolve inside the root (paths/paths.hpp, open_in_host_root).
 std::string driver_root_problem(const std::string& root, const std::string& path, Kind want) {
   UniqueFd fd(open_in_host_root(root, path, O_PATH | O_CLOEXEC));
   if (!fd.valid()) return errno_problem(-fd.get());

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 #include "inventory/driver_procfs.hpp"
 
 namespace graft {

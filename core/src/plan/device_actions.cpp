@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 #include "inventory/driver_procfs.hpp"
 #include "plan/plan_context.hpp"
 

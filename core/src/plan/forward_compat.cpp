@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "files/image_versions.hpp"
-#include "files/paths.hpp"
+#include "image/image_versions.hpp"
+#include "paths/paths.hpp"
 
 namespace graft {
 namespace {

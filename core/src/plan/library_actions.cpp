@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 #include "inventory/driver_procfs.hpp"
 #include "plan/forward_compat.hpp"
 #include "plan/plan_context.hpp"

@@ -6,7 +6,7 @@
 
 #include <set>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 #include "inventory/driver_procfs.hpp"
 #include "plan/plan_context.hpp"
 

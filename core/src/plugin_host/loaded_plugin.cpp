@@ -10,8 +10,8 @@
 #include <cstddef>
 #include <dlfcn.h>
 
-#include "fault/plugin_crash_handlers.hpp"
-#include "fault/running_note.hpp"
+#include "watchdog/plugin_crash_handlers.hpp"
+#include "watchdog/running_note.hpp"
 #include "plugin_host/action_view.hpp"
 
 namespace graft {

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "files/trusted_file.hpp"
+#include "trust/trusted_file.hpp"
 #include "graft/base/error.hpp"
 #include "graft/base/unique_fd.hpp"
 
@@ -22,7 +22,7 @@ std::string plugin_file_name(std::string_view name);
 bool is_plain_plugin_name(std::string_view name);
 
 // Opens dir/lib<name>.so O_PATH|O_NOFOLLOW after checking the name, the
-// file and every directory from `dir` up to "/" (files/trusted_file.hpp): a
+// file and every directory from `dir` up to "/" (trust/trusted_file.hpp): a
 // regular file (not a symlink), owned by root or by us, not group- or
 // world-writable, in a chain of directories nobody else can write. The chain
 // is walked once per `dirs`: every plugin of one directory checks it once.

@@ -11,9 +11,9 @@
 #include <dirent.h>
 #include <dlfcn.h>
 
-#include "fault/plugin_crash_handlers.hpp"
-#include "fault/running_note.hpp"
-#include "files/install_dirs.hpp"
+#include "watchdog/plugin_crash_handlers.hpp"
+#include "watchdog/running_note.hpp"
+#include "install/install_dirs.hpp"
 #include "plugin_host/action_view.hpp"
 #include "plugin_host/plugin_file.hpp"
 #include "policy/policy.hpp"

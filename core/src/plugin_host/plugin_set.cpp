@@ -2,7 +2,7 @@
 // PluginSet registry and the plan executability check.
 #include "plugin_host/plugin_set.hpp"
 
-#include "fault/plugin_crash_handlers.hpp"
+#include "watchdog/plugin_crash_handlers.hpp"
 
 namespace graft {
 

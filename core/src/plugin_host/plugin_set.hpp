@@ -23,7 +23,7 @@ class PluginSet {
   PluginSet(PluginSet&&) = default;
   PluginSet& operator=(PluginSet&&) = default;
   // Destroys the plugins under one installation of the crash handlers
-  // (fault/plugin_crash_handlers.hpp) rather than one per plugin.
+  // (watchdog/plugin_crash_handlers.hpp) rather than one per plugin.
   ~PluginSet();
 
   // Fails on a second plugin of the same name.

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "policy/member_readers.hpp"
-#include "policy/schema.hpp"
+#include "policy/key_reader.hpp"
 
 namespace graft::policy_parse {
 namespace {

@@ -25,7 +25,7 @@
 #include "policy/policy.hpp"
 #include "policy/read_sections.hpp"
 #include "policy/uncommented_toml.hpp"
-#include "files/trusted_file.hpp"
+#include "trust/trusted_file.hpp"
 #include "policy/validate.hpp"
 
 namespace graft {
@@ -50,7 +50,7 @@ std::string identity(const std::string& path) {
 
 Result<toml::table> parse_file(const std::string& path) {
   // Root-owned, not writable by others, in a chain of such directories
-  // (files/trusted_file.hpp), read through the fd that was checked.
+  // (trust/trusted_file.hpp), read through the fd that was checked.
   auto text = read_trusted_file(path);
   if (!text) return text.error();
   try {

@@ -3,7 +3,7 @@
 // reader table is a list of {key, member} pairs rather than hand-written code.
 #pragma once
 
-#include "policy/schema.hpp"
+#include "policy/key_reader.hpp"
 
 namespace graft::policy_parse {
 

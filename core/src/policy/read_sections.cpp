@@ -12,9 +12,9 @@
 
 #include <fmt/format.h>
 
-#include "cdi/cdi_names.hpp"
+#include "cdi_format/cdi_names.hpp"
 #include "policy/data_schema.hpp"
-#include "policy/schema.hpp"
+#include "policy/key_reader.hpp"
 
 namespace graft::policy_parse {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 
 namespace graft::policy_parse {
 

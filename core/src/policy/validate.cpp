@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "policy/schema.hpp"
+#include "policy/key_reader.hpp"
 #include "policy/toml_field.hpp"
 
 namespace graft::policy_parse {

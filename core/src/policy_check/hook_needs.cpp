@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 #include "graft/base/executable_path.hpp"
 #include "plugin_host/plugin_loader.hpp"
 

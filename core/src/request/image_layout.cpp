@@ -24,9 +24,9 @@
 #include <cstring>
 #include <optional>
 
-#include "files/image_file.hpp"
-#include "files/ld_so_conf.hpp"
-#include "files/paths.hpp"
+#include "image/image_file.hpp"
+#include "image/ld_so_conf.hpp"
+#include "paths/paths.hpp"
 #include "graft/base/ldcache.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "request/request.hpp"

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 #include "graft/base/bounded_read.hpp"
 #include "request/request.hpp"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Builds an audit Request from command-line flags, for `graft plan` without a bundle.
-#include "files/paths.hpp"
+#include "paths/paths.hpp"
 #include "request/request.hpp"
 
 namespace graft {

@@ -14,13 +14,13 @@
 #include <vector>
 
 #include "intent/intent_changes.hpp"
-#include "rules/environment.hpp"
+#include "sandbox/environment.hpp"
 #include "rules/grant.hpp"
 #include "rules/grant_api.hpp"
 #include "rules/rule_book.hpp"
-#include "rules/rule_file.hpp"
-#include "rules/rule_modules.hpp"
-#include "rules/sandbox.hpp"
+#include "sandbox/rule_file.hpp"
+#include "sandbox/rule_modules.hpp"
+#include "sandbox/sandbox.hpp"
 #include "rules/view_reads.hpp"
 #include "rules/views.hpp"
 

@@ -15,9 +15,9 @@
 
 #include "graft/base/did_you_mean.hpp"
 
-#include "rules/guard.hpp"
-#include "rules/place.hpp"
-#include "rules/sandbox.hpp"
+#include "sandbox/guard.hpp"
+#include "sandbox/place.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace graft::rules {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "rules/place.hpp"
+#include "sandbox/place.hpp"
 #include "rules/view_kinds.hpp"
 
 namespace graft::rules {

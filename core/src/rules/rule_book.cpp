@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "graft/base/did_you_mean.hpp"
-#include "rules/environment.hpp"
-#include "rules/guard.hpp"
-#include "rules/place.hpp"
+#include "sandbox/environment.hpp"
+#include "sandbox/guard.hpp"
+#include "sandbox/place.hpp"
 
 namespace graft::rules {
 

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "files/trusted_file.hpp"
+#include "trust/trusted_file.hpp"
 #include "graft/base/did_you_mean.hpp"
 #include "policy/toml_field.hpp"
 

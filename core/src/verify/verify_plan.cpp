@@ -8,9 +8,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include "fault/plugin_crash_handlers.hpp"
-#include "fault/running_note.hpp"
-#include "files/paths.hpp"
+#include "watchdog/plugin_crash_handlers.hpp"
+#include "watchdog/running_note.hpp"
+#include "paths/paths.hpp"
 #include "graft/base/unique_fd.hpp"
 
 namespace graft {
