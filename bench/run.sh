@@ -58,7 +58,7 @@ if ! $smoke; then
 fi
 build=$(cd "$build" && pwd)
 
-export GRAFT=$build/core/graft GRAFT_RUNTIME=$build/core/graft-runtime PLUGINS=$build/lib/graft/plugins
+export GRAFT=$build/bin/graft GRAFT_RUNTIME=$build/bin/graft-runtime PLUGINS=$build/lib/graft/plugins
 export FAKE_HOST=$build/tests/graft-fake-host
 export BENCH_BIN=$build/bench ROUNDS=$rounds
 export BENCH_WORK=${GRAFT_BENCH_WORK:-$build/bench-work}

@@ -37,7 +37,7 @@ cat > "$bundle/config.json" <<JSON
 JSON
 
 echo "# graft plan --policy $policy --bundle $bundle --id 3f2a"
-./build/core/graft --policy "$policy" plan --bundle "$bundle" --id 3f2a
+./build/bin/graft --policy "$policy" plan --bundle "$bundle" --id 3f2a
 
 if [ "$(id -u)" -ne 0 ] || ! command -v runc >/dev/null; then
   echo "# (not starting the container: that needs root and runc)"
@@ -62,7 +62,7 @@ echo "ld cache:  $(/sbin/ldconfig -p | grep -c nvidia) nvidia entries, e.g. $(/s
 echo "gpus:      $(ls /proc/driver/nvidia/gpus)"
 echo "params:    $(grep ModifyDeviceFiles /proc/driver/nvidia/params)"
 SH
-python3 - "$bundle/config.json" "$PWD/build/core/graft" "$policy" <<'PY'
+python3 - "$bundle/config.json" "$PWD/build/bin/graft" "$policy" <<'PY'
 import json, sys
 path, graft, policy = sys.argv[1:]
 config = json.load(open(path))

@@ -6,7 +6,7 @@
 
 #include <fstream>
 
-#include "completion/completion_script.hpp"
+#include "graft/engine/completion_script.hpp"
 #include "temp_dir.hpp"
 #include "run_command.hpp"
 #include "skip.hpp"

@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "audit/late_error_record.hpp"
-#include "watchdog/deadline.hpp"
+#include "graft/engine/deadline.hpp"
 #include "watchdog/plugin_crash_handlers.hpp"
 #include "watchdog/running_note.hpp"
 #include "fixture_files.hpp"

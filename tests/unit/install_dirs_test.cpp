@@ -3,7 +3,7 @@
 // own binary when that directory is there, else where it was configured.
 #include <catch2/catch.hpp>
 
-#include "install/install_dirs.hpp"
+#include "graft/engine/install_dirs.hpp"
 
 using graft::installed_dir;
 

@@ -9,7 +9,6 @@
 using graft::runtime::add_graft_hook;
 using graft::runtime::hook_entry;
 using graft::runtime::graft_hook_command;
-using graft::runtime::GraftHook;
 using graft::runtime::is_graft_hook;
 using graft::runtime::ordered_json;
 

@@ -7,15 +7,15 @@
 
 #include "config_plan_edit.hpp"
 
-using graft::ContainerEdits;
+using graft::NativeEdits;
 using graft::HookCommand;
 using graft::runtime::ordered_json;
 using graft::runtime::write_plan_edits;
 
 namespace {
 
-ContainerEdits gpu1_edits() {
-  ContainerEdits edits;
+NativeEdits gpu1_edits() {
+  NativeEdits edits;
   edits.device_nodes = {{"/dev/nvidia1", "/dev/nvidia1", 'c', 195, 1}};
   edits.device_rules = {{'c', 195, 1, "rw"}};
   edits.mounts = {{"/drv/libcuda.so.560", "/usr/lib/x86_64-linux-gnu/libcuda.so.560", {"ro", "nosuid", "nodev", "bind"}}};

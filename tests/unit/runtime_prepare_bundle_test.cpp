@@ -24,7 +24,6 @@ using namespace graft;
 using graft::runtime::bundle_files;
 using graft::runtime::BundleFiles;
 using graft::runtime::BundleOutcome;
-using graft::runtime::GraftHook;
 using graft::runtime::ordered_json;
 using graft::runtime::prepare_bundle;
 
@@ -32,11 +31,11 @@ namespace {
 
 const GraftHook kPrepareHook{"/usr/bin/graft", "/etc/graft/graft.toml"};
 
-Policy shim_policy(const std::string& name, const std::string& extra = "") {
+SitePolicy shim_policy(const std::string& name, const std::string& extra = "") {
   auto loaded = load_policy(harness::write_policy(name, "", extra), {});
   INFO((loaded ? std::string() : loaded.error().message));
   REQUIRE(loaded);
-  return std::move(loaded).value();
+  return SitePolicy(std::make_shared<const Policy>(std::move(loaded).value()));
 }
 
 // The bundle's files as graft-runtime finds them for a create with no --config.
@@ -90,7 +89,7 @@ TEST_CASE("a GPU container's config.json gets graft's hook once, mode and other 
   std::string config = bundle + "/config.json";
   ::chmod(config.c_str(), 0640);
   auto before = ordered_json::parse(fixture::read_file(config));
-  Policy policy = shim_policy("shim-gpu");
+  SitePolicy policy = shim_policy("shim-gpu");
   auto prepared = prepare_bundle(policy, files_of(bundle), "c2", kPrepareHook);
   REQUIRE(prepared);
   CHECK(prepared->outcome == BundleOutcome::edited);
@@ -114,7 +113,7 @@ TEST_CASE("in declarative mode a GPU container's config.json gets the plan's nod
   GRAFT_SKIP_IF(harness::hook_can_run() ? "" : "needs root and the fake host's device nodes");
   fixture::TempDir dir("graft-shim-");
   std::string bundle = harness::gpu1_bundle(dir.path());
-  Policy policy = shim_policy("shim-declarative", "[runtime]\nmode = \"declarative\"\n");
+  SitePolicy policy = shim_policy("shim-declarative", "[runtime]\nmode = \"declarative\"\n");
   auto prepared = prepare_bundle(policy, files_of(bundle), "c5", kPrepareHook);
   REQUIRE(prepared);
   CHECK(prepared->outcome == BundleOutcome::edited);
@@ -156,7 +155,7 @@ TEST_CASE("a refused container is refused with graft's line and its config.json 
 
 TEST_CASE("a bundle without config.json is an error naming the file", "[runtime]") {
   fixture::TempDir dir("graft-shim-");
-  auto prepared = prepare_bundle(Policy{}, files_of(dir.path()), "c4", kPrepareHook);
+  auto prepared = prepare_bundle(SitePolicy(std::make_shared<const Policy>()), files_of(dir.path()), "c4", kPrepareHook);
   REQUIRE_FALSE(prepared);
   CHECK(prepared.error().message == dir.path() + "/config.json: No such file or directory");
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The audit record a deadline's signal handler writes (watchdog/deadline.hpp):
+// The audit record a deadline's signal handler writes (graft/engine/deadline.hpp):
 // the "error" record the command would have written itself, prepared while
 // it runs, with the error text and the time left as holes the handler fills
 // without allocating. So a container whose hook overran still has its one
@@ -7,7 +7,7 @@
 #pragma once
 
 #include "audit/audit_log.hpp"
-#include "watchdog/deadline.hpp"
+#include "graft/engine/deadline.hpp"
 
 namespace graft {
 

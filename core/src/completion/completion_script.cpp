@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "completion/completion_script.hpp"
+#include "graft/engine/completion_script.hpp"
 
 #include <algorithm>
 #include <string_view>

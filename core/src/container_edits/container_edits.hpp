@@ -27,42 +27,14 @@
 #include <string>
 #include <vector>
 
+#include "graft/engine/container_edits.hpp"
 #include "plan/plan.hpp"
 
 namespace graft {
 
-struct DeviceNodeEdit {
-  std::string path;       // in the container
-  std::string host_path;  // empty when the host has no such node (the runtime makes it)
-  char type = 'c';
-  unsigned major = 0, minor = 0;
-  bool operator==(const DeviceNodeEdit&) const = default;
-};
-
-struct DeviceRuleEdit {
-  char type = 'c';
-  unsigned major = 0, minor = 0;
-  std::string access = "rw";
-  bool operator==(const DeviceRuleEdit&) const = default;
-};
-
-struct MountEdit {
-  std::string host_path;
-  std::string container_path;
-  std::vector<std::string> options;  // the plan's options plus "bind"
-  bool operator==(const MountEdit&) const = default;
-};
-
-struct EnvEdit {
-  std::string name, value;
-  bool operator==(const EnvEdit&) const = default;
-};
-
-struct ContainerEdits {
-  std::vector<DeviceNodeEdit> device_nodes;
-  std::vector<DeviceRuleEdit> device_rules;
-  std::vector<MountEdit> mounts;
-  std::vector<EnvEdit> env;
+// The native edits (graft/engine/container_edits.hpp, what a front end
+// writes) and the actions only graft carries out.
+struct ContainerEdits : NativeEdits {
   std::vector<Action> residual;  // in plan order, for `graft cdi-hook`
 };
 

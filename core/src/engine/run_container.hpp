@@ -14,7 +14,7 @@
 #include "graft/base/error.hpp"
 #include "evaluation/container_outcome.hpp"
 #include "evaluation/container_plan.hpp"
-#include "watchdog/deadline.hpp"
+#include "graft/engine/deadline.hpp"
 #include "policy/policy.hpp"
 #include "request/request.hpp"
 

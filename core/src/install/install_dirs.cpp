@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "install/install_dirs.hpp"
+#include "graft/engine/install_dirs.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -13,7 +13,7 @@
 
 #include "watchdog/plugin_crash_handlers.hpp"
 #include "watchdog/running_note.hpp"
-#include "install/install_dirs.hpp"
+#include "graft/engine/install_dirs.hpp"
 #include "plugin_host/action_view.hpp"
 #include "plugin_host/plugin_file.hpp"
 #include "policy/policy.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "watchdog/deadline.hpp"
+#include "graft/engine/deadline.hpp"
 
 #include <sys/time.h>
 #include <sys/uio.h>
