@@ -13,16 +13,16 @@ trap 'rm -rf "$scratch"' EXIT
 fail() { echo "build-flags-test: $*" >&2; exit 1; }
 
 # The compile command of one file as the build would run it: the CLI's
-# command_line.cpp, which compiles alone (the other core and CLI files
+# command_line.cpp, which compiles alone (the other engine and front-end files
 # compile in unity batches).
 compile_line() {
   python3 - "$1/compile_commands.json" <<'PY'
 import json, sys
 for entry in json.load(open(sys.argv[1])):
-    if entry["file"].endswith("/core/src/cli/command_line.cpp"):
+    if entry["file"].endswith("/frontends/graft/command_line.cpp"):
         print(entry["command"]); break
 else:
-    sys.exit("compile_commands.json has no entry for core/src/cli/command_line.cpp")
+    sys.exit("compile_commands.json has no entry for frontends/graft/command_line.cpp")
 PY
 }
 

@@ -2,7 +2,7 @@
 // What the cgroup plugin tells systemd and about which unit
 // (plugins/common/systemd_unit.hpp), and the /dev/char links graft-runtime
 // makes so runc's systemd driver passes a spec's devices on
-// (base's device_number_link.hpp, runtime/src/systemd_links.hpp).
+// (base's device_number_link.hpp, frontends/graft-runtime/systemd_links.hpp).
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
