@@ -8,9 +8,9 @@
 
 #include <algorithm>
 
-#include "container_checks.hpp"
-#include "device_access.hpp"
-#include "gpu_host.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/device_access.hpp"
+#include "harness/gpu_host.hpp"
 
 using namespace graft::e2e;
 

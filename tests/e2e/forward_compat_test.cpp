@@ -10,9 +10,9 @@
 
 #include <sstream>
 
-#include "container_checks.hpp"
 #include "fixture_files.hpp"
-#include "gpu_host.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
 
 using namespace graft::e2e;
 

@@ -9,8 +9,8 @@
 
 #include <sstream>
 
-#include "container_checks.hpp"
 #include "fixture_files.hpp"
+#include "harness/container_checks.hpp"
 #include "site_policy.hpp"
 
 using namespace graft::e2e;

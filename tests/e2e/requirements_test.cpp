@@ -6,8 +6,8 @@
 // starts it with its GPU.
 #include <catch2/catch.hpp>
 
-#include "container_checks.hpp"
-#include "gpu_host.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
 
 using namespace graft::e2e;
 

@@ -6,7 +6,7 @@
 // and in the JSON docs/verify-schema.json describes. cgroup v1: a rule
 // written to devices.deny, a library bind unmounted inside the container
 // (nsenter), an ld.so.cache entry rewritten. cgroup v2 (runc in a private
-// namespace, tests/e2e/runtime.hpp): a device program attached beside
+// namespace, tests/e2e/harness/runtime.hpp): a device program attached beside
 // graft's that denies, as a cgroup manager re-applying its own record does.
 #include <catch2/catch.hpp>
 
@@ -17,11 +17,11 @@
 #include <fstream>
 
 #include "cgroup_support.hpp"
-#include "gpu_host.hpp"
 #include "graft/base/ldcache.hpp"
 #include "graft/base/ldcache_write.hpp"
-#include "private_namespace.hpp"
-#include "probed_container.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/private_namespace.hpp"
+#include "harness/probed_container.hpp"
 
 using namespace graft::e2e;
 
