@@ -22,6 +22,7 @@
 #include "harness/gpu_host.hpp"
 #include "harness/private_namespace.hpp"
 #include "harness/probed_container.hpp"
+#include "ldcache_file.hpp"
 
 using namespace graft::e2e;
 
@@ -88,7 +89,7 @@ std::string first_line_with(const std::string& text, const std::string& needle) 
 // Replaces libcuda.so.1's path in the cache the hook wrote into the root.
 void point_libcuda_elsewhere(const OciBundle& bundle) {
   const std::string cache = bundle.rootfs() + "/etc/ld.so.cache";
-  auto entries = graft::read_ldcache(cache);
+  auto entries = graft::read_ldcache_file(cache);
   REQUIRE(entries.ok());
   bool changed = false;
   for (auto& entry : *entries)
