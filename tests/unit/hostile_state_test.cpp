@@ -155,7 +155,7 @@ TEST_CASE("pid 0 is refused, not guessed", "[hook][hostile]") {
                        "OCI state for c9: \"pid\" must be a positive process id");
 }
 
-TEST_CASE("createContainer is refused with one line naming prestart and createRuntime",
+TEST_CASE("graft hook createContainer is refused with one line naming prestart and createRuntime",
           "[hook][hostile]") {
   std::string bundle = write_bundle(bundle_dir("create-container"), {gpu_env()});
   check_one_line_error(
