@@ -48,7 +48,8 @@ if $smoke; then
   done
   if [ ${#missing[@]} -gt 0 ]; then
     list=$(IFS=,; echo "${missing[*]}")
-    skip_or_fail "bench packages not installed: ${list//,/, }; install them with \`bash tests/scripts/install-deps.sh --bench\`, then run \`ctest -L bench\` in the build tree"
+    how="install them with \`bash tests/scripts/install-deps.sh --bench\`, then run \`ctest -L bench\` in the build tree"
+    skip_or_fail "bench packages not installed: ${list//,/, }; $how"
   fi
 else
   bash tests/scripts/install-deps.sh --bench
