@@ -11,6 +11,7 @@
 
 #include "fixture_files.hpp"
 #include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
 #include "site_policy.hpp"
 
 using namespace graft::e2e;
