@@ -36,9 +36,21 @@ skip_or_fail() {  # REASON: a smoke run is skipped, a real one fails
 [ "$(id -u)" -eq 0 ] || skip_or_fail "needs root (mount namespaces, runc, device cgroups)"
 
 if $smoke; then
-  for tool in runc gnuplot valgrind callgrind_annotate unshare nsenter /usr/bin/time cc; do
-    command -v "$tool" >/dev/null || skip_or_fail "$tool is not installed (tests/scripts/install-deps.sh --bench)"
+  # The README's test command installs the test packages, not the bench ones
+  # (gnuplot-nox, valgrind, time: install-deps.sh --bench), so there the
+  # smoke test skips, and its line says which package to install and how to
+  # run it then.
+  missing=()
+  for tool_package in runc:runc gnuplot:gnuplot-nox valgrind:valgrind callgrind_annotate:valgrind \
+                      unshare:util-linux nsenter:util-linux /usr/bin/time:time cc:gcc; do
+    command -v "${tool_package%%:*}" >/dev/null ||
+      missing+=("${tool_package#*:} (for ${tool_package%%:*})")
   done
+  if [ ${#missing[@]} -gt 0 ]; then
+    list=$(IFS=,; echo "${missing[*]}")
+    how="install them with \`bash tests/scripts/install-deps.sh --bench\`, then run \`ctest -L bench\` in the build tree"
+    skip_or_fail "bench packages not installed: ${list//,/, }; $how"
+  fi
 else
   bash tests/scripts/install-deps.sh --bench
 fi

@@ -3,7 +3,6 @@
 // cache is written in host byte order, so fields are copied out with memcpy.
 #include "graft/base/ldcache.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,7 +11,6 @@
 #include <cstring>
 
 #include "graft/base/bounded_read.hpp"
-#include "graft/base/unique_fd.hpp"
 #include "ldcache_format.hpp"
 
 namespace graft {
@@ -323,14 +321,6 @@ Result<std::vector<LdCacheEntry>> parse_ldcache(std::string_view bytes,
                              printable(bytes.substr(0, kNewMagic.size())), kNewMagic, kOldMagic));
 }
 
-Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path) {
-  // O_NONBLOCK: a FIFO planted in a driver root must not hang discovery.
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
-  if (!fd.valid())
-    return Error{fmt::format("ld.so.cache {}: cannot open: {}", path, std::strerror(errno))};
-  return read_ldcache_fd(fd.get(), path);
-}
-
 Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& path,
                                                   const LdCacheKeyFilter& keep) {
   auto fail = [&](const std::string& detail) {
@@ -350,8 +340,6 @@ LdCacheAbi ldcache_abi(std::int32_t flags) {
   if (abi == kCompatAbi) return LdCacheAbi::compat32;
   return LdCacheAbi::other;
 }
-
-bool ldcache_is_elf_libc6(std::int32_t flags) { return (flags & kTypeMask) == kTypeElfLibc6; }
 
 bool ldcache_is_elf(std::int32_t flags) { return (flags & 0x1) != 0; }
 

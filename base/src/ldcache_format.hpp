@@ -47,7 +47,6 @@ inline constexpr std::uint8_t kEndianInvalid = 1;
 inline constexpr std::uint8_t kEndianHost = std::endian::native == std::endian::little ? 2 : 3;
 
 // Entry flags: the type in the low byte, the ABI in the next.
-inline constexpr std::int32_t kTypeMask = 0x00ff;
 inline constexpr std::int32_t kTypeElfLibc6 = 0x0003;
 inline constexpr std::int32_t kAbiMask = 0xff00;
 #if defined(__x86_64__)

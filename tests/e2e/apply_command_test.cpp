@@ -4,9 +4,9 @@
 // started in it with `runc exec` sees the result.
 #include <catch2/catch.hpp>
 
-#include "container_checks.hpp"
-#include "gpu_host.hpp"
-#include "host_mounts.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/host_mounts.hpp"
 
 using namespace graft::e2e;
 

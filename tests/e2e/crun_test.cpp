@@ -5,7 +5,7 @@
 // it does not, the case is skipped with crun's own words.
 #include <catch2/catch.hpp>
 
-#include "container_checks.hpp"
+#include "harness/container_checks.hpp"
 #include "skip.hpp"
 
 using namespace graft::e2e;

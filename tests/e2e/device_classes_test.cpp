@@ -8,9 +8,9 @@
 
 #include <algorithm>
 
-#include "container_checks.hpp"
-#include "device_access.hpp"
-#include "gpu_host.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/device_access.hpp"
+#include "harness/gpu_host.hpp"
 
 using namespace graft::e2e;
 
@@ -50,7 +50,7 @@ TEST_CASE("runc in either cgroup mode: NVIDIA_IMEX_CHANNELS=1 opens channel 1, a
   CHECK(container.report.open_result("made:channel0") == graft::e2e::kEPERM);
 }
 
-TEST_CASE("runc: each feature set to enabled brings its nodes, and each opens as far as the absent driver",
+TEST_CASE("each feature set to enabled brings its nodes, and each opens as far as the absent driver",
           "[e2e][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   BundleSpec spec = gpu1_compute_utility();
@@ -67,7 +67,7 @@ TEST_CASE("runc: each feature set to enabled brings its nodes, and each opens as
   }
 }
 
-TEST_CASE("runc: graphics on GPU 1 brings GPU 1's DRM nodes, which the cgroup lets open, and no other GPU's",
+TEST_CASE("graphics on GPU 1 brings GPU 1's DRM nodes, which the cgroup lets open, and no other GPU's",
           "[e2e][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   BundleSpec spec;
@@ -88,7 +88,7 @@ TEST_CASE("runc: graphics on GPU 1 brings GPU 1's DRM nodes, which the cgroup le
     CHECK(action.at("target") != "/dev/dri/" + graft::fixture::fake_drm_card(0));
 }
 
-TEST_CASE("runc: an IMEX channel the host has no node for is made in the container and opens as far as the driver",
+TEST_CASE("an IMEX channel the host has no node for is made in the container and opens as far as the driver",
           "[e2e][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   BundleSpec spec = gpu1_compute_utility();

@@ -22,10 +22,10 @@
 #include <memory>
 #include <set>
 
-#include "container_checks.hpp"
 #include "fixture_files.hpp"
-#include "gpu_host.hpp"
-#include "shim_clients.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/shim_clients.hpp"
 #include "skip.hpp"
 #include "temp_dir.hpp"
 

@@ -6,8 +6,8 @@
 // image's library directory, mounted read-only from that tree.
 #include <catch2/catch.hpp>
 
-#include "container_checks.hpp"
 #include "fake_host.hpp"
+#include "harness/container_checks.hpp"
 #include "site_policy.hpp"
 
 using namespace graft::e2e;

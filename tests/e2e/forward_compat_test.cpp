@@ -10,9 +10,9 @@
 
 #include <sstream>
 
-#include "container_checks.hpp"
 #include "fixture_files.hpp"
-#include "gpu_host.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
 
 using namespace graft::e2e;
 
@@ -47,7 +47,7 @@ std::vector<std::string> lines_of(const std::string& out, const std::string& tag
 
 }  // namespace
 
-TEST_CASE("runc: an image's newer libcuda in /usr/local/cuda/compat is the one the container's loader finds first",
+TEST_CASE("an image's newer libcuda in /usr/local/cuda/compat is the one the container's loader finds first",
           "[e2e][runc][v1][forward-compat]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   auto container = run_with_compat("999.10.01");
@@ -61,7 +61,7 @@ TEST_CASE("runc: an image's newer libcuda in /usr/local/cuda/compat is the one t
   CHECK(lines_of(container.run.out, "mounts") == std::vector<std::string>{"0"});
 }
 
-TEST_CASE("runc: an image's libcuda older than the host driver leaves the container's loader on the injected one",
+TEST_CASE("an image's libcuda older than the host driver leaves the container's loader on the injected one",
           "[e2e][runc][v1][forward-compat]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   auto container = run_with_compat("100.10.01");

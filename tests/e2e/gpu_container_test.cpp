@@ -6,7 +6,7 @@
 // (generated from the plan) reports what it sees from inside.
 #include <catch2/catch.hpp>
 
-#include "container_checks.hpp"
+#include "harness/container_checks.hpp"
 
 using namespace graft::e2e;
 

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "container_checks.hpp"
-#include "gpu_host.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
 #include "temp_dir.hpp"
 
 using namespace graft::e2e;

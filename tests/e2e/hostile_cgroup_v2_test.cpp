@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Hostile images in cgroup v2 mode: runc inside a private
-// mount namespace with cgroup2 on /sys/fs/cgroup (runtime.hpp), so graft's
+// mount namespace with cgroup2 on /sys/fs/cgroup (harness/runtime.hpp), so graft's
 // device rules go through its eBPF program instead of devices.allow. One
-// representative target of every family (hostile_families.hpp), the one
+// representative target of every family (harness/hostile_families.hpp), the one
 // most likely to differ between the modes where a family has several,
 // planted with every Trick. The mount leak check sees only the host's own
 // namespace here; the host sentinel check holds in both modes.
 #include <catch2/catch.hpp>
 
 #include "fake_host.hpp"
-#include "hostile_families.hpp"
+#include "harness/hostile_families.hpp"
 #include "skip.hpp"
 
 using namespace graft::e2e;

@@ -3,10 +3,10 @@
 // crun as the runtime that runs graft's hook. Debian 12's crun 1.8.1 refuses
 // this CI machine's hybrid cgroup v1 layout; a container without a hook
 // tells whether crun runs here in a mode, and when it does not the case is
-// skipped with crun's own words (crun_refusal, probed_container.hpp).
+// skipped with crun's own words (crun_refusal, harness/probed_container.hpp).
 #include <catch2/catch.hpp>
 
-#include "hostile_families.hpp"
+#include "harness/hostile_families.hpp"
 #include "skip.hpp"
 
 using namespace graft::e2e;

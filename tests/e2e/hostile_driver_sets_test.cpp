@@ -4,11 +4,11 @@
 // its nodes (a MIG partition, and MIG management in a privileged
 // container, on a fake MIG host), and the graphics loaders' vendor files
 // with the config file graft writes (graphics). Each target is planted with
-// every Trick of hostile_image.hpp, one `runc run` (cgroup v1) per case.
+// every Trick of harness/hostile_image.hpp, one `runc run` (cgroup v1) per case.
 #include <catch2/catch.hpp>
 
 #include "fake_host.hpp"
-#include "hostile_families.hpp"
+#include "harness/hostile_families.hpp"
 #include "skip.hpp"
 
 using namespace graft::e2e;

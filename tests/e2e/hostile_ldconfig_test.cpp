@@ -21,10 +21,10 @@
 #include <string>
 #include <thread>
 
-#include "container_checks.hpp"
-#include "hostile_image.hpp"
-#include "temp_dir.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/hostile_image.hpp"
 #include "skip.hpp"
+#include "temp_dir.hpp"
 
 extern char** environ;
 

@@ -3,11 +3,11 @@
 // (the library directory and its parents, the soname links graft makes,
 // /usr/bin, /dev, the firmware directory, the IPC paths, /etc,
 // /etc/ld.so.cache and /etc/ld.so.conf.d), each planted with every Trick of
-// hostile_image.hpp, one `runc run` (cgroup v1) per case. The targets are in
-// hostile_families.cpp; docs/security.md has the table of outcomes.
+// harness/hostile_image.hpp, one `runc run` (cgroup v1) per case. The targets are in
+// harness/hostile_families.cpp; docs/security.md has the table of outcomes.
 #include <catch2/catch.hpp>
 
-#include "hostile_families.hpp"
+#include "harness/hostile_families.hpp"
 
 using namespace graft::e2e;
 

@@ -7,10 +7,10 @@
 
 #include <sys/mount.h>
 
-#include "container_checks.hpp"
-#include "gpu_host.hpp"
-#include "hostile_image.hpp"
-#include "private_tmpfs.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/hostile_image.hpp"
+#include "harness/private_tmpfs.hpp"
 
 using namespace graft::e2e;
 

@@ -11,8 +11,8 @@
 #include <iterator>
 #include <string>
 
-#include "container_checks.hpp"
-#include "hostile_image.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/hostile_image.hpp"
 #include "temp_dir.hpp"
 
 using namespace graft::e2e;

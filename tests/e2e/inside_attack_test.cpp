@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Nothing graft gives a container may reach back to the host. The
 // host's driver tree sits on a shared mount, as /, /dev, /run and /proc do on
-// a systemd host (tests/e2e/shared_host_tree.hpp). A root container holding
+// a systemd host (tests/e2e/harness/shared_host_tree.hpp). A root container holding
 // CAP_SYS_ADMIN, CAP_CHOWN and CAP_FOWNER gets GPU 1 with compute and
 // utility from graft, then attacks every object graft bound in from that
-// tree (tests/e2e/inside_attack.hpp). Afterwards the host tree (types, modes,
+// tree (tests/e2e/harness/inside_attack.hpp). Afterwards the host tree (types, modes,
 // owners, times, checksums) and the host's mount table must be as before.
 #include <catch2/catch.hpp>
 
@@ -12,14 +12,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpu_host.hpp"
-#include "host_mounts.hpp"
-#include "inside_attack.hpp"
-#include "oci_bundle.hpp"
-#include "probed_container.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/host_mounts.hpp"
+#include "harness/inside_attack.hpp"
+#include "harness/oci_bundle.hpp"
+#include "harness/probed_container.hpp"
+#include "harness/shared_host_tree.hpp"
+#include "harness/tree_snapshot.hpp"
 #include "run_command.hpp"
-#include "shared_host_tree.hpp"
-#include "tree_snapshot.hpp"
 
 using namespace graft::e2e;
 

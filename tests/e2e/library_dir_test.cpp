@@ -6,11 +6,11 @@
 // through graft-runtime in front of runc, in hook and declarative mode.
 #include <catch2/catch.hpp>
 
-#include "container_checks.hpp"
-#include "gpu_host.hpp"
-#include "host_mounts.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/host_mounts.hpp"
+#include "harness/runtime.hpp"
 #include "run_command.hpp"
-#include "runtime.hpp"
 #include "temp_dir.hpp"
 
 using namespace graft::e2e;

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "load_checks.hpp"
+#include "harness/load_checks.hpp"
 
 using namespace graft::e2e;
 

@@ -9,8 +9,9 @@
 
 #include <sstream>
 
-#include "container_checks.hpp"
 #include "fixture_files.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
 #include "site_policy.hpp"
 
 using namespace graft::e2e;
@@ -39,7 +40,7 @@ std::string opened(const std::string& out, const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("runc: NVIDIA_VISIBLE_DEVICES=MIG-<uuid> gives the container the partition the MIG UUID file names",
+TEST_CASE("NVIDIA_VISIBLE_DEVICES=MIG-<uuid> gives the container the partition the MIG UUID file names",
           "[e2e][runc][v1][mig-uuid]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   static const fixture::FakeHost host = fixture::FakeHost::build(fixture::FakeHostSpec::with_gpus(2, true));

@@ -7,9 +7,9 @@
 
 #include <cstdlib>
 
-#include "container_checks.hpp"
-#include "gpu_host.hpp"
-#include "probed_container.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/probed_container.hpp"
 
 namespace graft::e2e {
 

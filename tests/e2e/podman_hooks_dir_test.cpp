@@ -12,11 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "container_checks.hpp"
 #include "fixture_files.hpp"
-#include "gpu_host.hpp"
-#include "podman.hpp"
-#include "probed_container.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/podman.hpp"
+#include "harness/probed_container.hpp"
 
 namespace graft::e2e {
 namespace {

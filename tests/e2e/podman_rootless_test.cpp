@@ -9,7 +9,7 @@
 // namespace"). Rootless runc makes no device node and sets no device
 // cgroup: it binds the host's node from its container path, so the fake
 // host's nodes are put at /dev/nvidia* in a /dev of the test's own
-// (private_dev.hpp). Inside: GPU 1's node opens as far as the absent
+// (harness/private_dev.hpp). Inside: GPU 1's node opens as far as the absent
 // driver allows (ENXIO), another GPU's node is simply not there, and the
 // library, its link and the ld cache entry the hook makes are in place, as
 // is its procfs mask.
@@ -22,11 +22,11 @@
 #include <fstream>
 
 #include "fixture_files.hpp"
-#include "gpu_host.hpp"
-#include "oci_bundle.hpp"
-#include "private_dev.hpp"
-#include "private_namespace.hpp"
-#include "rootless_podman.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/oci_bundle.hpp"
+#include "harness/private_dev.hpp"
+#include "harness/private_namespace.hpp"
+#include "harness/rootless_podman.hpp"
 #include "run_command.hpp"
 #include "skip.hpp"
 
@@ -71,7 +71,7 @@ class RootlessSpec {
   testing::CommandResult result_;
 };
 
-// The e2e host's policy (gpu_host.hpp) with its audit log at `audit_log`,
+// The e2e host's policy (harness/gpu_host.hpp) with its audit log at `audit_log`,
 // beside it.
 std::string rootless_policy(const std::string& audit_log) {
   const GpuHost& host = gpu_host();

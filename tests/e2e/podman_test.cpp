@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// The podman runner itself (podman.hpp): what the hooks.d and CDI cases
+// The podman runner itself (harness/podman.hpp): what the hooks.d and CDI cases
 // build on must run a container, report its id, and leave nothing behind.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
 
-#include "host_mounts.hpp"
-#include "oci_bundle.hpp"
-#include "podman.hpp"
+#include "harness/host_mounts.hpp"
+#include "harness/oci_bundle.hpp"
+#include "harness/podman.hpp"
 #include "skip.hpp"
 
 namespace graft::e2e {

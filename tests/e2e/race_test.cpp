@@ -3,9 +3,9 @@
 // its bypass CVE-2025-23359. The image owns its rootfs and can change it
 // while graft works: here it flips each directory graft mounts into or under
 // with a symlink to the host sentinel, atomically and as fast as it can, for
-// the whole time graft's prestart hook runs (race_swapper.hpp), with the
+// the whole time graft's prestart hook runs (harness/race_swapper.hpp), with the
 // symlink in two forms (absolute, and a ../ chain). Every run is a real
-// `runc run` (cgroup v1); race_run.hpp lists what is asserted after each.
+// `runc run` (cgroup v1); harness/race_run.hpp lists what is asserted after each.
 //
 // Each target and form prints one line for the figures table in
 // docs/security.md, "race-outcome|<target>|<form>|runs=N|injected=I|
@@ -24,9 +24,9 @@
 #include <regex>
 #include <string>
 
-#include "hostile_image.hpp"
-#include "probed_container.hpp"
-#include "race_run.hpp"
+#include "harness/hostile_image.hpp"
+#include "harness/probed_container.hpp"
+#include "harness/race_run.hpp"
 
 using namespace graft::e2e;
 

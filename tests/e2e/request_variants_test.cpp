@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <regex>
 
-#include "container_checks.hpp"
+#include "harness/container_checks.hpp"
 
 using namespace graft::e2e;
 

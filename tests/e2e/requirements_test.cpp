@@ -6,8 +6,8 @@
 // starts it with its GPU.
 #include <catch2/catch.hpp>
 
-#include "container_checks.hpp"
-#include "gpu_host.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
 
 using namespace graft::e2e;
 
@@ -17,7 +17,7 @@ constexpr const char* kStarted = "graft-e2e-requirements-started";
 
 }  // namespace
 
-TEST_CASE("runc: an arch requirement beyond the fake H100's compute capability keeps the container from starting",
+TEST_CASE("an arch requirement beyond the fake H100's compute capability keeps the container from starting",
           "[e2e][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   // Started by hand: run_probed_container plans first, and this plan is a refusal.
@@ -37,7 +37,7 @@ TEST_CASE("runc: an arch requirement beyond the fake H100's compute capability k
   CHECK_THAT(run.err, Catch::Contains("unsatisfied condition: arch>=10.0"));
 }
 
-TEST_CASE("runc: arch and brand requirements the fake H100 meets start the container with its GPU",
+TEST_CASE("arch and brand requirements the fake H100 meets start the container with its GPU",
           "[e2e][runc][v1]") {
   GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
   BundleSpec spec = gpu1_compute_utility();

@@ -6,9 +6,9 @@
 // under the systemd driver, systemd_reload_test.cpp has the same check.
 #include <catch2/catch.hpp>
 
-#include "device_access.hpp"
-#include "gpu_host.hpp"
-#include "probed_container.hpp"
+#include "harness/device_access.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/probed_container.hpp"
 
 using namespace graft::e2e;
 

@@ -15,13 +15,13 @@
 
 #include <fmt/format.h>
 
-#include "container_checks.hpp"
-#include "engine_daemon.hpp"
 #include "fixture_files.hpp"
-#include "gpu_host.hpp"
-#include "podman.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/engine_daemon.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/podman.hpp"
+#include "harness/shim_clients.hpp"
 #include "run_command.hpp"
-#include "shim_clients.hpp"
 #include "skip.hpp"
 
 using namespace graft::e2e;

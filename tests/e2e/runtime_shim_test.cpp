@@ -10,12 +10,12 @@
 
 #include <fmt/format.h>
 
-#include "container_checks.hpp"
 #include "fixture_files.hpp"
-#include "gpu_host.hpp"
-#include "host_mounts.hpp"
-#include "runtime.hpp"
-#include "shim_clients.hpp"
+#include "harness/container_checks.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/host_mounts.hpp"
+#include "harness/runtime.hpp"
+#include "harness/shim_clients.hpp"
 #include "skip.hpp"
 
 using namespace graft::e2e;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The graft-cdi-refresh units (hooks/systemd/, docs/cdi.md "Keeping the
-// spec current") under a real systemd 252 as PID 1 (systemd_host.hpp). The
+// spec current") under a real systemd 252 as PID 1 (harness/systemd_host.hpp). The
 // units are the ones this build configured, with graft's path the build
 // tree's; the systemd host's own /etc/graft/graft.toml is the site policy,
 // its host roots a link in the shared scratch directory that leads to the
@@ -24,9 +24,9 @@
 #include <nlohmann/json.hpp>
 
 #include "fixture_files.hpp"
-#include "gpu_host.hpp"
-#include "systemd_container.hpp"
-#include "systemd_host.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/systemd_container.hpp"
+#include "harness/systemd_host.hpp"
 
 using namespace graft::e2e;
 using nlohmann::json;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // A GPU container keeps its GPU when systemd re-applies its cgroup's device
 // rules (issue 29; nvidia-container-toolkit issue 48). On a host whose
-// cgroups systemd manages (systemd_host.hpp), runc with its systemd cgroup
+// cgroups systemd manages (harness/systemd_host.hpp), runc with its systemd cgroup
 // driver starts a busybox container asking for the fake host's GPU 1, by
-// each route graft documents (systemd_container.hpp). Then something makes
+// each route graft documents (harness/systemd_container.hpp). Then something makes
 // systemd apply the scope's device rules again: `systemctl daemon-reload`,
 // or `runc update`. GPU 1 and the control node must still open as far as
 // the absent driver (ENXIO), while GPU 0, made by hand and never granted,
@@ -15,10 +15,10 @@
 
 #include <fmt/format.h>
 
-#include "device_access.hpp"
-#include "gpu_host.hpp"
-#include "systemd_container.hpp"
-#include "systemd_host.hpp"
+#include "harness/device_access.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/systemd_container.hpp"
+#include "harness/systemd_host.hpp"
 
 using namespace graft::e2e;
 

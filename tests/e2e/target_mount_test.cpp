@@ -11,7 +11,7 @@
 #include <filesystem>
 
 #include "fixture_files.hpp"
-#include "hostile_image.hpp"
+#include "harness/hostile_image.hpp"
 #include "temp_dir.hpp"
 
 using namespace graft::e2e;

@@ -6,7 +6,7 @@
 // and in the JSON docs/verify-schema.json describes. cgroup v1: a rule
 // written to devices.deny, a library bind unmounted inside the container
 // (nsenter), an ld.so.cache entry rewritten. cgroup v2 (runc in a private
-// namespace, tests/e2e/runtime.hpp): a device program attached beside
+// namespace, tests/e2e/harness/runtime.hpp): a device program attached beside
 // graft's that denies, as a cgroup manager re-applying its own record does.
 #include <catch2/catch.hpp>
 
@@ -17,11 +17,12 @@
 #include <fstream>
 
 #include "cgroup_support.hpp"
-#include "gpu_host.hpp"
 #include "graft/base/ldcache.hpp"
 #include "graft/base/ldcache_write.hpp"
-#include "private_namespace.hpp"
-#include "probed_container.hpp"
+#include "harness/gpu_host.hpp"
+#include "harness/private_namespace.hpp"
+#include "harness/probed_container.hpp"
+#include "ldcache_file.hpp"
 
 using namespace graft::e2e;
 
@@ -88,7 +89,7 @@ std::string first_line_with(const std::string& text, const std::string& needle) 
 // Replaces libcuda.so.1's path in the cache the hook wrote into the root.
 void point_libcuda_elsewhere(const OciBundle& bundle) {
   const std::string cache = bundle.rootfs() + "/etc/ld.so.cache";
-  auto entries = graft::read_ldcache(cache);
+  auto entries = graft::read_ldcache_file(cache);
   REQUIRE(entries.ok());
   bool changed = false;
   for (auto& entry : *entries)

@@ -37,7 +37,7 @@ if $for_tests; then
   packages+=(lintian)   # Debian's checks of the .deb (tests/scripts/package-test.sh)
   packages+=(zsh)       # the zsh completion script is tested in zsh (bash's is tested in bash)
   packages+=(ninja-build)  # the test script's build trees: it schedules the two CPUs better than make
-  # The systemd test host's Debian 12 root filesystem (tests/e2e/systemd_host.hpp), made
+  # The systemd test host's Debian 12 root filesystem (tests/e2e/harness/systemd_host.hpp), made
   # and cached at test time by tests/scripts/systemd-host-rootfs.sh.
   packages+=(debootstrap)
   command -v node >/dev/null || packages+=(nodejs)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The root filesystem of the systemd test host (tests/e2e/systemd_host.hpp):
+# The root filesystem of the systemd test host (tests/e2e/harness/systemd_host.hpp):
 # Debian 12 debootstrapped (minbase) with systemd as init, dbus, runc and the
 # packages that hold the shared libraries of the programs named on the
 # command line (graft, graft-runtime, the plugins), so those run inside it

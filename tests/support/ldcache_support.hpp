@@ -22,6 +22,7 @@
 #include "fake_host.hpp"
 #include "fixture_files.hpp"
 #include "graft/base/ldcache.hpp"
+#include "ldcache_file.hpp"
 #include "plugin_host/plugin_loader.hpp"
 #include "run_command.hpp"
 #include "temp_dir.hpp"
@@ -116,7 +117,7 @@ inline std::string json_config(const std::string& ldconfig, int timeout_ms = 100
 
 // The soname's entry in a cache file, or "" when it is not listed.
 inline std::string cached_path(const std::string& cache, const std::string& soname) {
-  auto entries = read_ldcache(cache);
+  auto entries = read_ldcache_file(cache);
   REQUIRE(entries.ok());
   for (const auto& entry : *entries)
     if (entry.key == soname) return entry.value;

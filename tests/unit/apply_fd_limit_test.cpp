@@ -37,7 +37,7 @@ testing::CommandResult apply_with_limits(const std::string& name, int soft, int 
 
 }  // namespace
 
-TEST_CASE("Apply: a plan that holds more files open than the soft limit is applied within the hard limit",
+TEST_CASE("a plan that holds more files open than the soft limit is applied within the hard limit",
           "[apply][limits]") {
   if (!limits_can_run()) {
     GRAFT_SKIP("needs root, device nodes and prlimit");
@@ -50,7 +50,7 @@ TEST_CASE("Apply: a plan that holds more files open than the soft limit is appli
   CHECK(container.mount_count() > before);
 }
 
-TEST_CASE("Apply: a hard limit below what the plan holds open fails in one line before the container is touched",
+TEST_CASE("a hard limit below what the plan holds open fails in one line before the container is touched",
           "[apply][limits]") {
   if (!limits_can_run()) {
     GRAFT_SKIP("needs root, device nodes and prlimit");

@@ -35,7 +35,7 @@ testing::CommandResult apply(const std::string& policy, pid_t pid, const std::st
 
 }  // namespace
 
-TEST_CASE("Apply: a pid whose cgroup does not name the container id is refused before anything is applied",
+TEST_CASE("a pid whose cgroup does not name the container id is refused before anything is applied",
           "[apply][hostile]") {
   if (!can_run()) {
     GRAFT_SKIP("needs root and device nodes");
@@ -55,7 +55,7 @@ TEST_CASE("Apply: a pid whose cgroup does not name the container id is refused b
   CHECK(container.mount_count() == before);
 }
 
-TEST_CASE("Apply: without --id the pid cannot be checked and is refused", "[apply][hostile]") {
+TEST_CASE("without --id the pid cannot be checked and is refused", "[apply][hostile]") {
   if (!can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
@@ -71,7 +71,7 @@ TEST_CASE("Apply: without --id the pid cannot be checked and is refused", "[appl
                           "its (its cgroup names the id), or --trust-pid to skip that check\n");
 }
 
-TEST_CASE("Apply: --trust-pid applies to a pid whose cgroup names no container", "[apply][hostile]") {
+TEST_CASE("--trust-pid applies to a pid whose cgroup names no container", "[apply][hostile]") {
   if (!can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
@@ -105,7 +105,7 @@ std::string own_namespace_refusal(pid_t pid) {
 
 }  // namespace
 
-TEST_CASE("Apply: --trust-pid cannot make graft apply to a process in its own mount namespace",
+TEST_CASE("--trust-pid cannot make graft apply to a process in its own mount namespace",
           "[apply][hostile]") {
   if (!can_run()) {
     GRAFT_SKIP("needs root and device nodes");
@@ -120,7 +120,7 @@ TEST_CASE("Apply: --trust-pid cannot make graft apply to a process in its own mo
   CHECK_FALSE(touched());
 }
 
-TEST_CASE("Apply: a process in graft's own mount namespace is refused before its cgroup is read",
+TEST_CASE("a process in graft's own mount namespace is refused before its cgroup is read",
           "[apply][hostile]") {
   if (!can_run()) {
     GRAFT_SKIP("needs root and device nodes");

@@ -66,7 +66,7 @@ void leave_fatal_signals_to_graft() {
 
 }  // namespace
 
-TEST_CASE("Hook: a stand-in plugin that does nothing lets a whole plan apply (the harness works)",
+TEST_CASE("a stand-in plugin that does nothing lets a whole plan apply (the harness works)",
           "[hook][hostile]") {
   if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
@@ -84,7 +84,7 @@ TEST_CASE("Hook: a stand-in plugin that does nothing lets a whole plan apply (th
   CHECK(host_has_no_mount_under(bundle));
 }
 
-TEST_CASE("Hook: a plugin that is enabled but missing is one line naming its file, before anything is prepared",
+TEST_CASE("a plugin that is enabled but missing is one line naming its file, before anything is prepared",
           "[hook][hostile]") {
   if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
@@ -100,7 +100,7 @@ TEST_CASE("Hook: a plugin that is enabled but missing is one line naming its fil
   CHECK_THAT(result.err, Catch::StartsWith("graft: container c9: plugin " + plugins.path() + "/libabsent.so"));
 }
 
-TEST_CASE("Hook: a plan action whose plugin is not in the directory is one line before anything is prepared",
+TEST_CASE("a plan action whose plugin is not in the directory is one line before anything is prepared",
           "[hook][hostile]") {
   if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
@@ -115,7 +115,7 @@ TEST_CASE("Hook: a plan action whose plugin is not in the directory is one line 
   CHECK_THAT(result.err, Catch::Contains("plugin 'cgroup' is not loaded"));
 }
 
-TEST_CASE("Hook: a plugin built for another ABI major is one line naming both versions", "[hook][hostile]") {
+TEST_CASE("a plugin built for another ABI major is one line naming both versions", "[hook][hostile]") {
   if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
@@ -130,7 +130,7 @@ TEST_CASE("Hook: a plugin built for another ABI major is one line naming both ve
   CHECK_THAT(result.err, Catch::EndsWith("libabi2.so: ABI 2.0, this graft speaks 1.x\n"));
 }
 
-TEST_CASE("Hook: a plugin failing in the middle of a plan stops it with one line, exit 1, and an audit record, "
+TEST_CASE("a plugin failing in the middle of a plan stops it with one line, exit 1, and an audit record, "
           "and nothing lands on the host",
           "[hook][hostile]") {
   if (!hook_can_run()) {
@@ -160,7 +160,7 @@ TEST_CASE("Hook: a plugin failing in the middle of a plan stops it with one line
   CHECK_THAT(record["error"].get<std::string>(), Catch::Contains("failed on purpose"));
 }
 
-TEST_CASE("Apply: a plugin failing in the middle of a plan on a running container says in one line "
+TEST_CASE("a plugin failing in the middle of a plan on a running container says in one line "
           "which actions stayed",
           "[apply][hostile]") {
   if (!hook_can_run()) {
@@ -186,7 +186,7 @@ TEST_CASE("Apply: a plugin failing in the middle of a plan on a running containe
                              Catch::EndsWith(", and no plugin's finish ran; see `graft plan` for them\n"));
 }
 
-TEST_CASE("Hook: a plugin that crashes in apply kills the hook by SIGSEGV after one line naming it",
+TEST_CASE("a plugin that crashes in apply kills the hook by SIGSEGV after one line naming it",
           "[hook][hostile]") {
   leave_fatal_signals_to_graft();
   if (!hook_can_run()) {
@@ -206,7 +206,7 @@ TEST_CASE("Hook: a plugin that crashes in apply kills the hook by SIGSEGV after 
   CHECK(host_has_no_mount_under(bundle));
 }
 
-TEST_CASE("Hook: a plugin that crashes in init, prepare, finish or destroy kills the hook by SIGSEGV after one "
+TEST_CASE("a plugin that crashes in init, prepare, finish or destroy kills the hook by SIGSEGV after one "
           "line naming that phase",
           "[hook][hostile]") {
   leave_fatal_signals_to_graft();
@@ -231,7 +231,7 @@ TEST_CASE("Hook: a plugin that crashes in init, prepare, finish or destroy kills
   if (phase == "destroy") CHECK(container.mount_count() > before);  // the whole plan went in first
 }
 
-TEST_CASE("Apply: a plugin that crashes kills graft apply by SIGSEGV after one line naming it", "[hook][hostile]") {
+TEST_CASE("a plugin that crashes kills graft apply by SIGSEGV after one line naming it", "[apply][hostile]") {
   leave_fatal_signals_to_graft();
   if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");

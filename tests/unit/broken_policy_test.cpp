@@ -91,52 +91,52 @@ void check_one_line(const testing::CommandResult& result, const std::string& nee
 
 }  // namespace
 
-TEST_CASE("Hook: a TOML syntax error in the site policy is one line naming file and line", "[hook][hostile]") {
+TEST_CASE("a TOML syntax error in the site policy is one line naming file and line", "[hook][hostile]") {
   std::string path = dir_of("toml") + "/graft.toml";
   std::ofstream(path) << "include = [\"nvidia\"]\n[audit\nlog = 1\n";
   check_one_line(hook_with_policy_file(path), path + ":2:");
 }
 
-TEST_CASE("Hook: a missing include is one line naming the including file", "[hook][hostile]") {
+TEST_CASE("a missing include is one line naming the including file", "[hook][hostile]") {
   std::string path = dir_of("include") + "/graft.toml";
   std::ofstream(path) << "include = [\"./absent.toml\"]\n";
   check_one_line(hook_with_policy_file(path), "absent.toml");
 }
 
-TEST_CASE("Hook: an include loop is one line naming the chain", "[hook][hostile]") {
+TEST_CASE("an include loop is one line naming the chain", "[hook][hostile]") {
   std::string dir = dir_of("loop");
   std::ofstream(dir + "/a.toml") << "include = [\"./b.toml\"]\n";
   std::ofstream(dir + "/b.toml") << "include = [\"./a.toml\"]\n";
   check_one_line(hook_with_policy_file(dir + "/a.toml"), "b.toml");
 }
 
-TEST_CASE("Hook: a missing policy file is one line naming it", "[hook][hostile]") {
+TEST_CASE("a missing policy file is one line naming it", "[hook][hostile]") {
   check_one_line(hook_with_policy_file(host().path("/broken-policy/absent.toml")), "absent.toml");
 }
 
-TEST_CASE("Hook: a rule that raises is one line naming the rule and line", "[hook][hostile]") {
+TEST_CASE("a rule that raises is one line naming the rule and line", "[hook][hostile]") {
   check_one_line(hook_with_rule("raise", one_rule("broken", "error('site rule broke')")),
                  "rule 'broken' (" + dir_of("raise") + "/raise.lua:2): site rule broke");
 }
 
-TEST_CASE("Hook: a rule that loops forever stops at the instruction budget", "[hook][hostile]") {
+TEST_CASE("a rule that loops forever stops at the instruction budget", "[hook][hostile]") {
   auto start = std::chrono::steady_clock::now();
   auto result = hook_with_rule("spin", one_rule("broken", "while true do end"));
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
   check_one_line(result, "instruction");
 }
 
-TEST_CASE("Hook: a rule that allocates without bound stops at the memory cap", "[hook][hostile]") {
+TEST_CASE("a rule that allocates without bound stops at the memory cap", "[hook][hostile]") {
   check_one_line(hook_with_rule("alloc", one_rule("broken", "local t = {} while true do t[#t + 1] = ('x'):rep(4096) .. #t end")),
                  "rule 'broken'");
 }
 
-TEST_CASE("Hook: a rule that recurses without bound ends in one line", "[hook][hostile]") {
+TEST_CASE("a rule that recurses without bound ends in one line", "[hook][hostile]") {
   check_one_line(hook_with_rule("recurse", "local function f(n) return 1 + f(n + 1) end\n" + one_rule("broken", "f(1)")),
                  "rule 'broken'");
 }
 
-TEST_CASE("Hook: a rule reaching for io, os, require, debug, load or string.dump is one line", "[hook][hostile]") {
+TEST_CASE("a rule reaching for io, os, require, debug, load or string.dump is one line", "[hook][hostile]") {
   for (const char* call : {"io.open('/etc/shadow')", "os.execute('id')", "require('os')", "debug.getinfo(1)",
                            "load('return 1')", "string.dump(print)"}) {
     CAPTURE(call);
@@ -144,7 +144,7 @@ TEST_CASE("Hook: a rule reaching for io, os, require, debug, load or string.dump
   }
 }
 
-TEST_CASE("Hook: a rule returning garbage is ignored, and one passing garbage to grant is one line",
+TEST_CASE("a rule returning garbage is ignored, and one passing garbage to grant is one line",
           "[hook][hostile]") {
   auto returns = hook_with_rule("returns", one_rule("broken", "return {}, 42, function() end, nil"));
   INFO(returns.err);
@@ -153,32 +153,32 @@ TEST_CASE("Hook: a rule returning garbage is ignored, and one passing garbage to
   check_one_line(hook_with_rule("garbage-grant", one_rule("broken", "grant:add_device({}, 'because')")), "garbage-grant.lua:2");
 }
 
-TEST_CASE("Hook: a rule file passing garbage to rule() lets a plain container through and refuses a GPU one",
+TEST_CASE("a rule file passing garbage to rule() lets a plain container through and refuses a GPU one",
           "[hook][hostile]") {
   check_load_error("garbage-rule", "rule('x', 42)\n", "garbage-rule.lua");
 }
 
-TEST_CASE("Hook: a binary rule file lets a plain container through and refuses a GPU one", "[hook][hostile]") {
+TEST_CASE("a binary rule file lets a plain container through and refuses a GPU one", "[hook][hostile]") {
   check_load_error("garbage-file", "\x1bLua garbage", "garbage-file.lua");
 }
 
-TEST_CASE("Hook: a rule file's syntax error lets a plain container through and refuses a GPU one",
+TEST_CASE("a rule file's syntax error lets a plain container through and refuses a GPU one",
           "[hook][hostile]") {
   check_load_error("syntax", "rule('x', function(req, host, grant)\n  if then end\nend)\n", "syntax.lua:2");
 }
 
-TEST_CASE("Hook: a duplicate rule name lets a plain container through and refuses a GPU one", "[hook][hostile]") {
+TEST_CASE("a duplicate rule name lets a plain container through and refuses a GPU one", "[hook][hostile]") {
   check_load_error("duplicate", "rule('twice', function() end)\nrule('twice', function() end)\n", "duplicate.lua:2");
 }
 
-TEST_CASE("Hook: with a broken rule file, a container with an annotation is refused", "[hook][hostile]") {
+TEST_CASE("with a broken rule file, a container with an annotation is refused", "[hook][hostile]") {
   std::string bundle = write_bundle(host().path("/broken-policy/annotated-bundle"), {R"("PATH=/bin")"},
                                     R"(,"annotations":{"example.com/tenant":"team-a"})");
   check_one_line(hook(policy_with_rule("annotated", "rule('x', 42)\n"), state_json("c11", ::getpid(), bundle)),
                  "annotated.lua");
 }
 
-TEST_CASE("Hook: an [audit] log in a missing directory is one line naming the container, audit.log, path and errno",
+TEST_CASE("an [audit] log in a missing directory is one line naming the container, audit.log, path and errno",
           "[hook][hostile]") {
   std::string log = host().path("/broken-policy/no-such-dir/audit.jsonl");
   auto result = hook(write_policy("audit-dir", "", "[audit]\nlog = \"" + log + "\"\n"), plain_state());

@@ -88,48 +88,29 @@ TEST_CASE("a CDI device name may not contain '='", "[cdi]") {
   CHECK_THAT(status.error().message, Catch::Contains("contains '='"));
 }
 
-TEST_CASE("a qualified CDI name parses into vendor, class and device", "[cdi]") {
-  auto name = parse_qualified_name("example.com/gpu=0");
-  REQUIRE(name.ok());
-  CHECK(*name == QualifiedName{"example.com", "gpu", "0"});
+TEST_CASE("an empty CDI device name is refused as empty", "[cdi]") {
+  auto status = validate_device_name("");
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.error().message == "CDI device name is empty");
 }
 
-TEST_CASE("a parsed qualified CDI name prints back as the same text", "[cdi]") {
-  auto name = parse_qualified_name("example.com/net.rdma=mlx5_0");
-  REQUIRE(name.ok());
-  CHECK(to_string(*name) == "example.com/net.rdma=mlx5_0");
-  CHECK(kind_of(*name) == "example.com/net.rdma");
+TEST_CASE("a CDI kind without '/' is refused naming the kind", "[cdi]") {
+  auto kind = parse_kind("gpu");
+  REQUIRE_FALSE(kind.ok());
+  CHECK(kind.error().message == "CDI kind 'gpu' (vendor/class): 'gpu' has no '/'");
 }
 
-TEST_CASE("a CDI name without '=' is not qualified", "[cdi]") {
-  auto name = parse_qualified_name("example.com/gpu");
-  REQUIRE_FALSE(name.ok());
-  CHECK(name.error().message == "CDI device 'example.com/gpu' (vendor/class=name): has no '='");
+TEST_CASE("a CDI kind with a bad class names the kind and the class rule", "[cdi]") {
+  auto kind = parse_kind("example.com/foo/bar");
+  REQUIRE_FALSE(kind.ok());
+  CHECK_THAT(kind.error().message, Catch::StartsWith("CDI kind 'example.com/foo/bar' (vendor/class): ") &&
+                                       Catch::Contains("CDI class 'foo/bar' contains '/'"));
 }
 
-TEST_CASE("a CDI name without a vendor is not qualified", "[cdi]") {
-  auto name = parse_qualified_name("gpu=0");
-  REQUIRE_FALSE(name.ok());
-  CHECK_THAT(name.error().message, Catch::Contains("has no '/'"));
-}
-
-TEST_CASE("a qualified CDI name with an empty device is refused naming the device part", "[cdi]") {
-  auto name = parse_qualified_name("example.com/gpu=");
-  REQUIRE_FALSE(name.ok());
-  CHECK(name.error().message ==
-        "CDI device 'example.com/gpu=' (vendor/class=name): CDI device name is empty");
-}
-
-TEST_CASE("a qualified CDI name with a bad class names the class rule", "[cdi]") {
-  auto name = parse_qualified_name("example.com/foo/bar=0");
-  REQUIRE_FALSE(name.ok());
-  CHECK_THAT(name.error().message, Catch::Contains("CDI class 'foo/bar' contains '/'"));
-}
-
-TEST_CASE("a device path is not a qualified CDI name", "[cdi]") {
-  auto name = parse_qualified_name("/dev/foo=bar");
-  REQUIRE_FALSE(name.ok());
-  CHECK_THAT(name.error().message, Catch::Contains("CDI vendor is empty"));
+TEST_CASE("a device path is not a CDI kind: its vendor is empty", "[cdi]") {
+  auto kind = parse_kind("/dev/foo");
+  REQUIRE_FALSE(kind.ok());
+  CHECK_THAT(kind.error().message, Catch::Contains("CDI vendor is empty"));
 }
 
 TEST_CASE("a CDI kind parses into vendor and class", "[cdi]") {

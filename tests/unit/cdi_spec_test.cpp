@@ -384,7 +384,9 @@ TEST_CASE("a generated spec carries no field its declared cdiVersion does not al
           "[cdi][spec][version]") {
   Inventory inventory = mig_host();
   Spec automatic = generated(inventory, kRequest, policy_with_defaults());
-  for (cdi::Version version : cdi::known_versions()) {
+  // The released versions from 0.5.0, the least a device named "0" needs.
+  for (const char* text : {"0.5.0", "0.6.0", "0.7.0", "0.8.0", "1.0.0", "1.1.0"}) {
+    cdi::Version version = *cdi::parse_version(text);
     if (version < automatic.version) continue;
     INFO(cdi::to_string(version));
     cdi::SpecRequest request = kRequest;

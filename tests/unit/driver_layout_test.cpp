@@ -19,6 +19,7 @@
 #include "fake_host.hpp"
 #include "fixture_files.hpp"
 #include "graft/base/ldcache.hpp"
+#include "ldcache_file.hpp"
 #include "inventory/inventory.hpp"
 #include "run_command.hpp"
 #include "site_policy.hpp"
@@ -142,7 +143,7 @@ TEST_CASE("a library the cache also lists under its linker name is known by its 
   if (!host.ldcache_created()) GRAFT_SKIP(host.ldcache_problem());
   // The fixture leaves libcuda.so -> libcuda.so.1 as NVIDIA's installer does,
   // so its cache has both keys, the linker name after the soname.
-  auto cache = read_ldcache(host.path("/etc/ld.so.cache"));
+  auto cache = read_ldcache_file(host.path("/etc/ld.so.cache"));
   REQUIRE(cache);
   CHECK(std::any_of(cache->begin(), cache->end(), [](const auto& entry) { return entry.key == "libcuda.so"; }));
   auto inventory = layout_discover(host, "");

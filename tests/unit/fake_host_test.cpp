@@ -17,6 +17,7 @@
 
 #include "fixture_files.hpp"
 #include "graft/base/ldcache.hpp"
+#include "ldcache_file.hpp"
 #include "skip.hpp"
 
 using namespace graft;
@@ -122,7 +123,7 @@ TEST_CASE("Every fake library is in the cache under its soname, linked to the ve
   if (!host.ldcache_created()) {
     GRAFT_SKIP("the fixture could not run ldconfig: " << host.ldcache_problem());
   }
-  auto entries = read_ldcache(host.path("/etc/ld.so.cache"));
+  auto entries = read_ldcache_file(host.path("/etc/ld.so.cache"));
   REQUIRE(entries.ok());
   for (const FakeLibrary& lib : fake_driver_libraries()) {
     INFO(lib.file << " soname " << lib.soname);
@@ -162,7 +163,7 @@ TEST_CASE("A stray libcuda from an older driver is in the cache beside the curre
   if (!host.ldcache_created()) {
     GRAFT_SKIP("the fixture could not run ldconfig: " << host.ldcache_problem());
   }
-  auto entries = read_ldcache(host.path("/etc/ld.so.cache"));
+  auto entries = read_ldcache_file(host.path("/etc/ld.so.cache"));
   REQUIRE(entries.ok());
   CHECK(has_entry(*entries, "libcuda.so.1", "/usr/local/lib/libcuda.so.1"));
   CHECK(has_entry(*entries, "libcuda.so.1", FakeHost::lib_dir() + "/libcuda.so.1"));
@@ -177,7 +178,7 @@ TEST_CASE("A library left out by the spec is missing from the tree and the cache
   CHECK_FALSE(
       std::filesystem::exists(host.path(FakeHost::lib_dir() + "/libnvidia-ngx.so.560.35.03")));
   if (!host.ldcache_created()) return;
-  auto entries = read_ldcache(host.path("/etc/ld.so.cache"));
+  auto entries = read_ldcache_file(host.path("/etc/ld.so.cache"));
   REQUIRE(entries.ok());
   CHECK_FALSE(
       has_entry(*entries, "libnvidia-ngx.so.1", FakeHost::lib_dir() + "/libnvidia-ngx.so.1"));

@@ -177,7 +177,7 @@ TEST_CASE("an empty alternative in a requirement holds, as the image's own const
   CHECK_FALSE(intent.refusal);
 }
 
-TEST_CASE("Hook: a refused request exits 3 with one line before any plugin is loaded", "[hook][hostile]") {
+TEST_CASE("a refused request exits 3 with one line before any plugin is loaded", "[hook][hostile]") {
   auto result = hook_with_env("refused-index", {R"("NVIDIA_VISIBLE_DEVICES=0,99")"});
   INFO(result.err);
   CHECK(result.exit_code == 3);
@@ -187,7 +187,7 @@ TEST_CASE("Hook: a refused request exits 3 with one line before any plugin is lo
         "(visible_devices.lua:" + result.err.substr(result.err.rfind(':') + 1));
 }
 
-TEST_CASE("Hook: NVIDIA_MIG_CONFIG_DEVICES in an unprivileged container exits 3 with one line",
+TEST_CASE("NVIDIA_MIG_CONFIG_DEVICES in an unprivileged container exits 3 with one line",
           "[hook][hostile]") {
   auto result = hook_with_env("mig-config", {R"("NVIDIA_VISIBLE_DEVICES=0")", R"("NVIDIA_MIG_CONFIG_DEVICES=all")"});
   INFO(result.err);
@@ -196,7 +196,7 @@ TEST_CASE("Hook: NVIDIA_MIG_CONFIG_DEVICES in an unprivileged container exits 3 
   CHECK_THAT(result.err, Catch::Contains("cannot set NVIDIA_MIG_CONFIG_DEVICES in an unprivileged container"));
 }
 
-TEST_CASE("Hook: an env request the policy does not trust leaves the container alone with exit 0",
+TEST_CASE("an env request the policy does not trust leaves the container alone with exit 0",
           "[hook][hostile]") {
   const std::string only_mounts =
       "[requests]\nprivileged = [\"env\", \"volume-mounts\", \"annotations\"]\n"
@@ -214,7 +214,7 @@ TEST_CASE("Hook: an env request the policy does not trust leaves the container a
   }
 }
 
-TEST_CASE("Hook: a refusal quoting a value with a newline stays one line", "[hook][hostile]") {
+TEST_CASE("a refusal quoting a value with a newline stays one line", "[hook][hostile]") {
   auto result = hook_with_env("newline", {R"("NVIDIA_VISIBLE_DEVICES=0,bo\ngus\u0001")"});
   INFO(result.err);
   CHECK(result.exit_code == 3);

@@ -110,22 +110,22 @@ PipeRun hook_through_pipe(const std::string& policy, std::size_t total) {
 
 }  // namespace
 
-TEST_CASE("Hook: state on stdin that is not JSON is one line and exit 1", "[hook][hostile]") {
+TEST_CASE("state on stdin that is not JSON is one line and exit 1", "[hook][hostile]") {
   check_one_line_error(hook(no_plugin_policy(), "runc was here"),
                        "OCI state on stdin is not a JSON object");
 }
 
-TEST_CASE("Hook: truncated state on stdin is one line and exit 1", "[hook][hostile]") {
+TEST_CASE("truncated state on stdin is one line and exit 1", "[hook][hostile]") {
   std::string state = state_json("c9", ::getpid(), bundle_dir("x"));
   check_one_line_error(hook(no_plugin_policy(), state.substr(0, state.size() / 2)),
                        "OCI state on stdin is not a JSON object");
 }
 
-TEST_CASE("Hook: empty stdin is one line and exit 1", "[hook][hostile]") {
+TEST_CASE("empty stdin is one line and exit 1", "[hook][hostile]") {
   check_one_line_error(hook(no_plugin_policy(), ""), "OCI state on stdin is not a JSON object");
 }
 
-TEST_CASE("Hook: 100 MiB on stdin stops reading at 1 MiB, exits 1 at once, and the writer gets EPIPE",
+TEST_CASE("100 MiB on stdin stops reading at 1 MiB, exits 1 at once, and the writer gets EPIPE",
           "[hook][hostile]") {
   auto run = hook_through_pipe(no_plugin_policy(), std::size_t{100} << 20);
   CHECK_FALSE(run.timed_out);
@@ -137,25 +137,25 @@ TEST_CASE("Hook: 100 MiB on stdin stops reading at 1 MiB, exits 1 at once, and t
   CHECK(run.seconds < 10);
 }
 
-TEST_CASE("Hook: 100 MiB on stdin is refused with the cap in the message", "[hook][hostile]") {
+TEST_CASE("100 MiB on stdin is refused with the cap in the message", "[hook][hostile]") {
   // Through a file, so the whole stream is there and only graft's cap stops it.
   check_one_line_error(hook(no_plugin_policy(), std::string(std::size_t{100} << 20, '{')),
                        "OCI state on stdin is larger than 1048576 bytes");
 }
 
-TEST_CASE("Hook: a state without pid is one line naming the container and exit 1", "[hook][hostile]") {
+TEST_CASE("a state without pid is one line naming the container and exit 1", "[hook][hostile]") {
   std::string state = nlohmann::json({{"id", "c9"}, {"bundle", bundle_dir("x")}}).dump();
   check_one_line_error(hook(no_plugin_policy(), state),
                        "OCI state for c9: \"pid\" must be a positive process id");
 }
 
-TEST_CASE("Hook: pid 0 is refused, not guessed", "[hook][hostile]") {
+TEST_CASE("pid 0 is refused, not guessed", "[hook][hostile]") {
   std::string bundle = write_bundle(bundle_dir("pid0"), {gpu_env()});
   check_one_line_error(hook(no_plugin_policy(), state_json("c9", 0, bundle), "createRuntime"),
                        "OCI state for c9: \"pid\" must be a positive process id");
 }
 
-TEST_CASE("Hook: createContainer is refused with one line naming prestart and createRuntime",
+TEST_CASE("graft hook createContainer is refused with one line naming prestart and createRuntime",
           "[hook][hostile]") {
   std::string bundle = write_bundle(bundle_dir("create-container"), {gpu_env()});
   check_one_line_error(
@@ -165,7 +165,7 @@ TEST_CASE("Hook: createContainer is refused with one line naming prestart and cr
       "prestart or createRuntime");
 }
 
-TEST_CASE("Hook: a pid that shares graft's own mount namespace is refused, and nothing is applied "
+TEST_CASE("a pid that shares graft's own mount namespace is refused, and nothing is applied "
           "to the host",
           "[hook][hostile]") {
   if (!host().device_nodes_created()) {
@@ -195,7 +195,7 @@ TEST_CASE("Hook: a pid that shares graft's own mount namespace is refused, and n
   CHECK_FALSE(fs::exists(bundle + "/rootfs/dev/nvidia0"));
 }
 
-TEST_CASE("Hook: the pid of a process that has exited fails before anything is applied",
+TEST_CASE("the pid of a process that has exited fails before anything is applied",
           "[hook][hostile]") {
   if (!host().device_nodes_created()) {
     GRAFT_SKIP("device nodes need root");
@@ -215,13 +215,13 @@ TEST_CASE("Hook: the pid of a process that has exited fails before anything is a
   CHECK(host_has_no_mount_under(bundle));
 }
 
-TEST_CASE("Hook: a bundle path that does not exist is one line naming config.json", "[hook][hostile]") {
+TEST_CASE("a bundle path that does not exist is one line naming config.json", "[hook][hostile]") {
   std::string bundle = host().path("/state-bundles/absent");
   check_one_line_error(hook(no_plugin_policy(), state_json("c9", ::getpid(), bundle)),
                        "container c9: " + bundle + "/config.json: No such file or directory");
 }
 
-TEST_CASE("Hook: a bundle that is a symlink is followed and plans like its target", "[hook][hostile]") {
+TEST_CASE("a bundle that is a symlink is followed and plans like its target", "[hook][hostile]") {
   std::string real = write_bundle(bundle_dir("real"), {gpu_env()});
   std::string link = bundle_dir("link");
   fs::remove(link);
@@ -243,7 +243,7 @@ TEST_CASE("Hook: a bundle that is a symlink is followed and plans like its targe
   CHECK(hooked.err.empty());
 }
 
-TEST_CASE("Hook: a malformed config.json is one line naming it and exit 1", "[hook][hostile]") {
+TEST_CASE("a malformed config.json is one line naming it and exit 1", "[hook][hostile]") {
   std::string bundle = bundle_dir("malformed");
   fs::create_directories(bundle);
   std::ofstream(bundle + "/config.json") << R"({"ociVersion":"1.0.2","root":{"path":"rootfs"},"process":{"env":[)";
@@ -251,7 +251,7 @@ TEST_CASE("Hook: a malformed config.json is one line naming it and exit 1", "[ho
                        "container c9: " + bundle + "/config.json: not valid JSON");
 }
 
-TEST_CASE("Hook: a config.json without root is one line naming it and exit 1", "[hook][hostile]") {
+TEST_CASE("a config.json without root is one line naming it and exit 1", "[hook][hostile]") {
   std::string bundle = bundle_dir("no-root");
   fs::create_directories(bundle);
   std::ofstream(bundle + "/config.json") << R"({"ociVersion":"1.0.2","process":{"env":["NVIDIA_VISIBLE_DEVICES=0"]}})";
@@ -259,7 +259,7 @@ TEST_CASE("Hook: a config.json without root is one line naming it and exit 1", "
                        "container c9: " + bundle + "/config.json: root.path: missing");
 }
 
-TEST_CASE("Hook: a config.json with 100k env entries plans in seconds with the same result",
+TEST_CASE("a config.json with 100k env entries plans in seconds with the same result",
           "[hook][hostile]") {
   std::vector<std::string> env;
   for (int i = 0; i < 100000; ++i) env.push_back("\"VAR_" + std::to_string(i) + "=value\"");
@@ -285,7 +285,7 @@ TEST_CASE("Hook: a config.json with 100k env entries plans in seconds with the s
   CHECK(hooked.err.empty());
 }
 
-TEST_CASE("Hook: 1 MiB env values and annotations are read whole and decided like short ones",
+TEST_CASE("1 MiB env values and annotations are read whole and decided like short ones",
           "[hook][hostile]") {
   std::string big(1u << 20, 'x');
   std::vector<std::string> env;
@@ -307,7 +307,7 @@ TEST_CASE("Hook: 1 MiB env values and annotations are read whole and decided lik
   CHECK_THAT(hooked.err, Catch::StartsWith("graft: container c9 refused: unsupported capability"));
 }
 
-TEST_CASE("Hook: an error naming a container id with a newline stays one line", "[hook][hostile]") {
+TEST_CASE("an error naming a container id with a newline stays one line", "[hook][hostile]") {
   std::string bundle = host().path("/state-bundles/absent");
   check_one_line_error(hook(no_plugin_policy(), state_json("c\n9", ::getpid(), bundle)),
                        "container c\\n9: " + bundle + "/config.json: No such file or directory");

@@ -68,7 +68,7 @@ std::vector<nlohmann::json> records_in(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("Hook: a plugin hanging in apply ends at the deadline with one line naming plugin, action and phase",
+TEST_CASE("a plugin hanging in apply ends at the deadline with one line naming plugin, action and phase",
           "[hook][hostile][deadline]") {
   if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
@@ -83,7 +83,7 @@ TEST_CASE("Hook: a plugin hanging in apply ends at the deadline with one line na
   CHECK(host_has_no_mount_under(bundle));
 }
 
-TEST_CASE("Hook: a plugin hanging in prepare is named with its action and phase", "[hook][hostile][deadline]") {
+TEST_CASE("a plugin hanging in prepare is named with its action and phase", "[hook][hostile][deadline]") {
   if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
@@ -95,7 +95,7 @@ TEST_CASE("Hook: a plugin hanging in prepare is named with its action and phase"
                                   Catch::EndsWith(": prepare" + kDidNotFinish));
 }
 
-TEST_CASE("Hook: a plugin hanging in finish, init or destroy is named with that phase", "[hook][hostile][deadline]") {
+TEST_CASE("a plugin hanging in finish, init or destroy is named with that phase", "[hook][hostile][deadline]") {
   if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
@@ -106,7 +106,7 @@ TEST_CASE("Hook: a plugin hanging in finish, init or destroy is named with that 
   CHECK(hung.result.err == "graft: container c9: plugin " + hung.plugin + ": " + phase + kDidNotFinish);
 }
 
-TEST_CASE("Hook: a plugin hanging in apply still leaves one error audit record with the line's text",
+TEST_CASE("a plugin hanging in apply still leaves one error audit record with the line's text",
           "[hook][hostile][deadline]") {
   if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
@@ -126,8 +126,8 @@ TEST_CASE("Hook: a plugin hanging in apply still leaves one error audit record w
   CHECK(records[0]["decisions"]["granted"]["devices"].size() == 1);
 }
 
-TEST_CASE("Apply: a plugin hanging in apply ends graft apply at the deadline with one line",
-          "[hook][hostile][deadline]") {
+TEST_CASE("a plugin hanging in apply ends graft apply at the deadline with one line",
+          "[apply][hostile][deadline]") {
   if (!hook_can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }

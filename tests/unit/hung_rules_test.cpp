@@ -45,7 +45,7 @@ std::string backtracking_policy(const std::string& audit = "") {
 
 }  // namespace
 
-TEST_CASE("Plan: a rule backtracking in a string pattern ends at the deadline with one line",
+TEST_CASE("a rule backtracking in a string pattern ends graft plan at the deadline with one line",
           "[plan][hostile][deadline]") {
   auto result = testing::run_command(testing::bounded_graft({"--policy", backtracking_policy(), "plan", "--id", "c9"}));
   INFO(result.err);
@@ -54,7 +54,7 @@ TEST_CASE("Plan: a rule backtracking in a string pattern ends at the deadline wi
   CHECK(result.err == kRulesLate);
 }
 
-TEST_CASE("Hook: a rule backtracking in a string pattern ends at the deadline with one line and an error record",
+TEST_CASE("a rule backtracking in a string pattern ends the hook at the deadline with one line and an error record",
           "[hook][hostile][deadline]") {
   std::string audit = host().path("/hung-rules/audit.jsonl");
   fs::remove(audit);

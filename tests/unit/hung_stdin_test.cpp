@@ -18,7 +18,7 @@
 using namespace graft;
 using namespace graft::harness;
 
-TEST_CASE("Hook: a runtime that never closes stdin is cut off at the deadline with one line",
+TEST_CASE("a runtime that never closes stdin is cut off at the deadline with one line",
           "[hook][hostile][deadline]") {
   std::string policy = write_policy("stdin-open", "", "[limits]\ndeadline_ms = 1500\n");
   fixture::TempDir dir("graft-stdin-");

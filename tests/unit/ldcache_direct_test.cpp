@@ -65,7 +65,7 @@ TEST_CASE("An image cache that does not parse is replaced by one of the injected
   write_file(rootfs.path("etc/ld.so.cache"), "glibc-ld.so.cache1.1 but then garbage");
   auto plugin = load(kDefaultConfig);
   REQUIRE(prepare_and_apply(*plugin, rootfs, 0, expecting_soname()).ok());
-  auto entries = read_ldcache(rootfs.path("etc/ld.so.cache"));
+  auto entries = read_ldcache_file(rootfs.path("etc/ld.so.cache"));
   REQUIRE(entries.ok());
   CHECK(entries->size() == 1);
 }

@@ -42,7 +42,7 @@ TEST_CASE("ldconfig never sees what lies under the root's /proc and /sys (masked
   write_file(rootfs.path("etc/ld.so.conf"), "/proc/lib\n/sys/lib\n");
   auto plugin = load();
   REQUIRE(prepare_and_apply(*plugin, rootfs).ok());
-  auto entries = read_ldcache(rootfs.path("etc/ld.so.cache"));
+  auto entries = read_ldcache_file(rootfs.path("etc/ld.so.cache"));
   REQUIRE(entries.ok());
   for (const auto& entry : *entries) {
     CHECK_THAT(entry.value, !Catch::StartsWith("/proc/") && !Catch::StartsWith("/sys/"));

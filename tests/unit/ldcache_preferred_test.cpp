@@ -44,7 +44,7 @@ TEST_CASE("Written directly, an image directory's entry listed first is the one 
   INFO((applied.ok() ? std::string() : applied.error().message));
   REQUIRE(applied.ok());
   CHECK(cached_path(rootfs.path("etc/ld.so.cache"), kSoname) == kCompatDir + "/" + kSoname);
-  auto entries = read_ldcache(rootfs.path("etc/ld.so.cache"));
+  auto entries = read_ldcache_file(rootfs.path("etc/ld.so.cache"));
   REQUIRE(entries.ok());
   CHECK(std::count_if(entries->begin(), entries->end(),
                       [](const LdCacheEntry& e) { return e.key == kSoname; }) == 2);

@@ -2,7 +2,7 @@
 // prepare_bundle, what graft-runtime does before create: a bundle of the
 // fake host evaluated as `graft plan --bundle` would, then left byte for byte
 // as it was, refused, or given graft's hook. The real runtimes and engines
-// drive it in tests/e2e/runtime_shim_*_test.cpp.
+// drive it in tests/e2e/runtime_shim_test.cpp.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>

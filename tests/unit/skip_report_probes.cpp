@@ -6,14 +6,14 @@
 
 #include "skip.hpp"
 
-TEST_CASE("probe: a case that cannot run here", "[.][skip-probe]") {
+TEST_CASE("a case that cannot run here", "[.][skip-probe]") {
   GRAFT_SKIP("this probe always skips");
 }
 
-TEST_CASE("probe: a case that fails", "[.][fail-probe]") {
+TEST_CASE("a case that fails", "[.][fail-probe]") {
   FAIL("this probe always fails");
 }
 
-TEST_CASE("probe: a case that passes", "[.][pass-probe]") {
+TEST_CASE("a case that passes", "[.][pass-probe]") {
   SUCCEED("this probe always passes");
 }

@@ -158,7 +158,7 @@ TEST_CASE("A plugin whose directory's parent is group-writable is refused", "[pl
                              " is group- or world-writable (mode 775)"));
 }
 
-TEST_CASE("Hook: a FIFO given as the policy fails at once with one line, not a hang",
+TEST_CASE("a FIFO given as the policy fails at once with one line, not a hang",
           "[hook][policy][trusted][deadline]") {
   fixture::TempDir dir("graft-fifo-");
   std::string fifo = dir.path() + "/graft.toml";

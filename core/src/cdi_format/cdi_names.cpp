@@ -54,42 +54,15 @@ Status validate_device_name(std::string_view device) {
   return check(device, {"device name", "_-.:", 0, true});
 }
 
-namespace {
-
-// Splits and validates "vendor/class"; the caller adds which text it was.
-Result<QualifiedName> split_kind(std::string_view kind) {
-  auto slash = kind.find('/');
-  if (slash == std::string_view::npos) return make_error("'{}' has no '/'", kind);
-  QualifiedName name{std::string(kind.substr(0, slash)), std::string(kind.substr(slash + 1)), {}};
-  if (auto status = validate_vendor(name.vendor); !status) return status.error();
-  if (auto status = validate_class(name.klass); !status) return status.error();
-  return name;
-}
-
-}  // namespace
-
 Result<QualifiedName> parse_kind(std::string_view kind) {
-  auto name = split_kind(kind);
-  if (!name) return name.error().context(fmt::format("CDI kind '{}' (vendor/class)", kind));
+  auto where = [kind] { return fmt::format("CDI kind '{}' (vendor/class)", kind); };
+  auto slash = kind.find('/');
+  if (slash == std::string_view::npos) return make_error("{}: '{}' has no '/'", where(), kind);
+  QualifiedName name{std::string(kind.substr(0, slash)), std::string(kind.substr(slash + 1)), {}};
+  if (auto status = validate_vendor(name.vendor); !status) return status.error().context(where());
+  if (auto status = validate_class(name.klass); !status) return status.error().context(where());
   return name;
 }
-
-Result<QualifiedName> parse_qualified_name(std::string_view text) {
-  auto where = [text] { return fmt::format("CDI device '{}' (vendor/class=name)", text); };
-  auto equals = text.find('=');
-  if (equals == std::string_view::npos) return make_error("{}: has no '='", where());
-  auto name = split_kind(text.substr(0, equals));
-  if (!name) return name.error().context(where());
-  name->device = std::string(text.substr(equals + 1));
-  if (auto status = validate_device_name(name->device); !status) {
-    return status.error().context(where());
-  }
-  return name;
-}
-
-std::string kind_of(const QualifiedName& name) { return name.vendor + "/" + name.klass; }
-
-std::string to_string(const QualifiedName& name) { return kind_of(name) + "=" + name.device; }
 
 std::vector<Feature> features_of(const QualifiedName& name) {
   std::vector<Feature> features;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// CDI names: vendor, class, device name and the qualified device name
-// "vendor/class=name" (a spec's kind is "vendor/class"). The rules are those
+// CDI names: vendor, class and device name (a spec's kind is "vendor/class";
+// a device's qualified name, "vendor/class=name", is parsed only by the
+// rules that read requests, in Lua). The rules are those
 // of the CDI spec 1.1.0 (SPEC.md "Kind" and "CDI Devices") as its reference
 // parser (pkg/parser/parser.go) enforces them; see docs/cdi.md.
 #pragma once
@@ -34,11 +35,6 @@ Status validate_device_name(std::string_view device);
 
 // "vendor/class": the spec's kind field.
 Result<QualifiedName> parse_kind(std::string_view kind);
-// "vendor/class=name", every part validated.
-Result<QualifiedName> parse_qualified_name(std::string_view text);
-
-std::string kind_of(const QualifiedName& name);
-std::string to_string(const QualifiedName& name);
 
 // The version-gated name features a name uses (dotted class, leading digit).
 std::vector<Feature> features_of(const QualifiedName& name);

@@ -58,8 +58,6 @@ bool read_dot(std::string_view& text) {
 
 }  // namespace
 
-std::span<const Version> known_versions() { return kVersions; }
-
 Version earliest_version() { return {0, 3, 0}; }
 
 std::string to_string(Version version) {

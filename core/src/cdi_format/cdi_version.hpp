@@ -37,15 +37,12 @@ enum class Feature {
   intel_rdt_schemata,          // intelRdt.schemata / intelRdt.enableMonitoring
 };
 
-// Every released spec version, oldest first (0.1.0 ... 1.1.0).
-std::span<const Version> known_versions();
-
 // The earliest version the reference library reports as a minimum (0.3.0,
 // the first tagged release); 0.1.0 and 0.2.0 are accepted strings only.
 Version earliest_version();
 
 // "1.1.0"; parse_version also takes a leading "v", as the spec library does,
-// and refuses any version that was never released.
+// and refuses any version that was never released (0.1.0 ... 1.1.0 are).
 std::string to_string(Version version);
 Result<Version> parse_version(std::string_view text);
 

@@ -45,11 +45,11 @@ Result<std::vector<LdCacheEntry>> parse_ldcache(std::string_view bytes,
 // A cache larger than this is not one anyone wrote; reading one fails.
 inline constexpr std::size_t kMaxLdCacheBytes = 16u << 20;
 
-// Reads `path` whole (a regular file, at most kMaxLdCacheBytes) and parses it.
-Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path);
-// The same from an fd the caller opened (O_RDONLY|O_NONBLOCK) and keeps;
-// `path` names it in messages. Discovery opens a driver root's cache inside
-// that root (core's library_selection.cpp).
+// Reads a cache whole (a regular file, at most kMaxLdCacheBytes) from an fd
+// the caller opened (O_RDONLY|O_NONBLOCK) and keeps, and parses it; `path`
+// names it in messages. There is no by-path reader: every cache graft reads
+// is opened inside a root it does not trust (a driver root, an image), each
+// caller the way that root needs (core's library_selection.cpp).
 Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& path,
                                                   const LdCacheKeyFilter& keep = {});
 
@@ -61,10 +61,6 @@ enum class LdCacheAbi {
 };
 
 LdCacheAbi ldcache_abi(std::int32_t flags);
-
-// True for an ELF library linked against libc.so.6 (type byte 3), the only
-// kind a modern dynamic linker loads.
-bool ldcache_is_elf_libc6(std::int32_t flags);
 
 // True when the entry describes an ELF object at all (type bit 0x1).
 bool ldcache_is_elf(std::int32_t flags);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /* A shared object a hostile image ships and names in LD_PRELOAD and LD_AUDIT
- * (tests/e2e/hostile_image_test.cpp, CVE-2025-23266). Whenever a dynamic
+ * (tests/e2e/hostile_tools_test.cpp, CVE-2025-23266). Whenever a dynamic
  * program loads it, as a preload or as an audit module, it appends a line to
  * the file named by GRAFT_E2E_MARKER: proof that it ran. */
 #include <fcntl.h>

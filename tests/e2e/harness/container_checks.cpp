@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "device_access.hpp"
 #include "gpu_host.hpp"
 
 namespace graft::e2e {
@@ -16,7 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kEPERM = "Operation not permitted";
 constexpr const char* kENOENT = "No such file or directory";
 constexpr const char* kEROFS = "Read-only file system";
 

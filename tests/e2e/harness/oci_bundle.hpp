@@ -20,7 +20,7 @@ namespace graft::e2e {
 
 enum class ImageLayout { debian, lib64, busybox };
 
-// An entry a hostile image plants where graft will look (tests/e2e/hostile_image.hpp).
+// An entry a hostile image plants where graft will look (tests/e2e/harness/hostile_image.hpp).
 enum class PlantedKind { symlink, fifo, char_device, directory, file };
 struct PlantedEntry {
   std::string path;  // a container path
