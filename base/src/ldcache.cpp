@@ -327,7 +327,7 @@ Result<std::vector<LdCacheEntry>> read_ldcache(const std::string& path) {
   // O_NONBLOCK: a FIFO planted in a driver root must not hang discovery.
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
   if (!fd.valid())
-    return Error{fmt::format("ld.so.cache {}: cannot open: {}", path, std::strerror(errno))};
+    return make_sys_error(errno, "ld.so.cache {}: cannot open", path);
   return read_ldcache_fd(fd.get(), path);
 }
 
@@ -337,7 +337,7 @@ Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& pat
     return Error{fmt::format("ld.so.cache {}: {}", path, detail)};
   };
   struct stat st {};
-  if (::fstat(fd, &st) != 0) return fail(fmt::format("cannot stat: {}", std::strerror(errno)));
+  if (::fstat(fd, &st) != 0) return make_sys_error(errno, "ld.so.cache {}: cannot stat", path);
   if (!S_ISREG(st.st_mode)) return fail("not a regular file");
   auto bytes = read_bounded(fd, kMaxLdCacheBytes, "ld.so.cache " + path);
   if (!bytes) return bytes.error();
