@@ -18,7 +18,7 @@ Result<std::string> read_bounded(int fd, std::size_t limit, std::string_view nam
   for (;;) {
     ssize_t got = ::read(fd, buffer, sizeof buffer);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return make_error("{}: {}", name, std::strerror(errno));
+    if (got < 0) return make_sys_error(errno, "{}", name);
     if (got == 0) return data;
     if (data.size() + static_cast<std::size_t>(got) > limit)
       return make_error("{} is larger than {} bytes", name, limit);
@@ -28,7 +28,7 @@ Result<std::string> read_bounded(int fd, std::size_t limit, std::string_view nam
 
 Result<std::string> read_file(const std::string& path, std::size_t limit, int extra_flags) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | extra_flags));
-  if (!fd.valid()) return make_error("{}: {}", path, std::strerror(errno));
+  if (!fd.valid()) return make_sys_error(errno, "{}", path);
   return read_bounded(fd.get(), limit, path);
 }
 

@@ -22,11 +22,11 @@ bool is_device(const struct stat& st, char type) {
 // `dev_dir`/`name`, made when missing; never through a symlink.
 Result<UniqueFd> open_link_dir(const std::string& dev_dir, const char* name) {
   UniqueFd dev(::open(dev_dir.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (!dev.valid()) return make_error("{}: {}", dev_dir, std::strerror(errno));
+  if (!dev.valid()) return make_sys_error(errno, "{}", dev_dir);
   if (::mkdirat(dev.get(), name, 0755) != 0 && errno != EEXIST)
-    return make_error("creating {}/{}: {}", dev_dir, name, std::strerror(errno));
+    return make_sys_error(errno, "creating {}/{}", dev_dir, name);
   UniqueFd dir(::openat(dev.get(), name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (!dir.valid()) return make_error("{}/{}: {}", dev_dir, name, std::strerror(errno));
+  if (!dir.valid()) return make_sys_error(errno, "{}/{}", dev_dir, name);
   return dir;
 }
 
@@ -36,7 +36,7 @@ Result<LinkOutcome> link_device_number(const std::string& dev_dir, char type, st
                                        std::uint32_t minor, const std::string& node,
                                        const std::string& link_value) {
   struct stat st {};
-  if (::stat(node.c_str(), &st) != 0) return make_error("{}: {}", node, std::strerror(errno));
+  if (::stat(node.c_str(), &st) != 0) return make_sys_error(errno, "{}", node);
   if (!is_device(st, type) || ::major(st.st_rdev) != major || ::minor(st.st_rdev) != minor)
     return make_error("{} is not the device {} {}:{}", node, type, major, minor);
   auto dir = open_link_dir(dev_dir, type == 'b' ? "block" : "char");
@@ -49,12 +49,12 @@ Result<LinkOutcome> link_device_number(const std::string& dev_dir, char type, st
   if (::fstatat(dir->get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
     if (!S_ISLNK(st.st_mode)) return make_error("{}: exists and is not a link to a device node", shown);
     if (::unlinkat(dir->get(), name.c_str(), 0) != 0 && errno != ENOENT)
-      return make_error("replacing the dangling link {}: {}", shown, std::strerror(errno));
+      return make_sys_error(errno, "replacing the dangling link {}", shown);
   }
   const std::string& value = link_value.empty() ? node : link_value;
   if (::symlinkat(value.c_str(), dir->get(), name.c_str()) != 0) {
     if (errno == EEXIST) return LinkOutcome::present;  // another runtime call made it meanwhile
-    return make_error("linking {} to {}: {}", shown, node, std::strerror(errno));
+    return make_sys_error(errno, "linking {} to {}", shown, node);
   }
   return LinkOutcome::made;
 }

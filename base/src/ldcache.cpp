@@ -327,7 +327,7 @@ Result<std::vector<LdCacheEntry>> read_ldcache_fd(int fd, const std::string& pat
     return Error{fmt::format("ld.so.cache {}: {}", path, detail)};
   };
   struct stat st {};
-  if (::fstat(fd, &st) != 0) return fail(fmt::format("cannot stat: {}", std::strerror(errno)));
+  if (::fstat(fd, &st) != 0) return make_sys_error(errno, "ld.so.cache {}: cannot stat", path);
   if (!S_ISREG(st.st_mode)) return fail("not a regular file");
   auto bytes = read_bounded(fd, kMaxLdCacheBytes, "ld.so.cache " + path);
   if (!bytes) return bytes.error();

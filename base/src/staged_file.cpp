@@ -21,7 +21,7 @@ Result<std::optional<FileOwner>> owner_for(int dir_fd, const std::string& name,
   struct stat old {};
   if (::fstatat(dir_fd, name.c_str(), &old, AT_SYMLINK_NOFOLLOW) == 0)
     return std::optional<FileOwner>(FileOwner{static_cast<mode_t>(old.st_mode & 07777), old.st_uid, old.st_gid});
-  if (errno != ENOENT) return make_error("{}: {}", shown, std::strerror(errno));
+  if (errno != ENOENT) return make_sys_error(errno, "{}", shown);
   return std::optional<FileOwner>();
 }
 
@@ -29,8 +29,8 @@ Status fill(int fd, std::string_view text, const std::optional<FileOwner>& owner
             WriteCall write_call) {
   if (auto status = write_all(fd, text, shown, write_call); !status) return status;
   if (!owner) return ok_status();
-  if (::fchown(fd, owner->uid, owner->gid) != 0) return make_error("{}: chown: {}", shown, std::strerror(errno));
-  if (::fchmod(fd, owner->mode) != 0) return make_error("{}: chmod: {}", shown, std::strerror(errno));
+  if (::fchown(fd, owner->uid, owner->gid) != 0) return make_sys_error(errno, "{}: chown", shown);
+  if (::fchmod(fd, owner->mode) != 0) return make_sys_error(errno, "{}: chmod", shown);
   return ok_status();
 }
 
@@ -42,7 +42,7 @@ Result<std::pair<UniqueFd, std::string>> create_beside(int dir_fd, const std::st
     std::string temporary = fmt::format(".{}.graft-{}-{}", name, ::getpid(), attempt);
     UniqueFd fd(::openat(dir_fd, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode));
     if (fd.valid()) return std::pair{std::move(fd), temporary};
-    if (errno != EEXIST) return make_error("{}: cannot create a file beside it: {}", shown, std::strerror(errno));
+    if (errno != EEXIST) return make_sys_error(errno, "{}: cannot create a file beside it", shown);
   }
   return make_error("{}: no free name beside it", shown);
 }
@@ -55,7 +55,7 @@ Result<StagedFile> StagedFile::create(int dir_fd, const std::string& name, std::
   auto final_owner = owner_for(dir_fd, name, owner, shown);
   if (!final_owner) return final_owner.error();
   UniqueFd dir(::fcntl(dir_fd, F_DUPFD_CLOEXEC, 0));
-  if (!dir.valid()) return make_error("{}: {}", shown, std::strerror(errno));
+  if (!dir.valid()) return make_sys_error(errno, "{}", shown);
   // Owner's only until its contents are whole: the old file (a config.json
   // of 0600) may be readable by fewer than 0644 would let in. A new file
   // with no owner to copy is 0644 and the caller's umask from the start.
@@ -64,7 +64,7 @@ Result<StagedFile> StagedFile::create(int dir_fd, const std::string& name, std::
   auto& [fd, temporary] = *created;
   StagedFile staged(std::move(dir), name, temporary, shown);
   Status done = fill(fd.get(), text, *final_owner, shown, write_call);
-  if (done && ::close(fd.release()) != 0) done = make_error("{}: close: {}", shown, std::strerror(errno));
+  if (done && ::close(fd.release()) != 0) done = make_sys_error(errno, "{}: close", shown);
   if (!done) return done.error();  // `staged` removes the file
   return staged;
 }
@@ -74,7 +74,7 @@ Result<StagedFile> StagedFile::create(const std::string& path, std::string_view 
   std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
   UniqueFd dir_fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-  if (!dir_fd.valid()) return make_error("{}: cannot create: {}: {}", path, dir, std::strerror(errno));
+  if (!dir_fd.valid()) return make_sys_error(errno, "{}: cannot create: {}", path, dir);
   return create(dir_fd.get(), name, text, std::nullopt, path);
 }
 
@@ -94,7 +94,7 @@ StagedFile::~StagedFile() {
 
 Status StagedFile::commit() {
   if (::renameat(dir_.get(), temporary_.c_str(), dir_.get(), name_.c_str()) != 0)
-    return make_error("{}: cannot replace: {}", shown_, std::strerror(errno));
+    return make_sys_error(errno, "{}: cannot replace", shown_);
   pending_ = false;
   return ok_status();
 }

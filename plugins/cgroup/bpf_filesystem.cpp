@@ -25,7 +25,7 @@ bool is_bpf_filesystem(int fd) {
 
 Result<UniqueFd> open_directory(const std::string& path, int flags) {
   UniqueFd dir(::open(path.c_str(), flags | O_DIRECTORY | O_CLOEXEC));
-  if (!dir.valid()) return make_error("{}: {}", path, std::strerror(errno));
+  if (!dir.valid()) return make_sys_error(errno, "{}", path);
   return dir;
 }
 
@@ -35,7 +35,7 @@ Status mount_bpf_filesystem(const std::string& path, const std::function<void(co
   auto below = open_directory(path, O_RDONLY);
   if (!below.ok()) return below.error();
   if (::flock(below->get(), LOCK_EX) != 0)
-    return make_error("lock {}: {}", path, std::strerror(errno));
+    return make_sys_error(errno, "lock {}", path);
   auto now = open_directory(path, O_PATH);
   if (now.ok() && is_bpf_filesystem(now->get())) return ok_status();
   if (::mount("bpf", path.c_str(), "bpf", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0700") != 0)

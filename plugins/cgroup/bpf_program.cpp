@@ -92,8 +92,10 @@ Result<UniqueFd> load_program(bpf_prog_type type, const Program& program, const 
   if (fd < 0) {
     int error = errno;
     std::string message = verifier_message(log.get());
-    return make_error("BPF_PROG_LOAD: {}{}", std::strerror(error),
-                      message.empty() ? "" : " (verifier: " + message + ")");
+    Error failed = make_error("BPF_PROG_LOAD: {}{}", std::strerror(error),
+                              message.empty() ? "" : " (verifier: " + message + ")");
+    failed.code = error;
+    return failed;
   }
   return UniqueFd(static_cast<int>(fd));
 }
@@ -111,7 +113,7 @@ Result<UniqueFd> create_prog_array(std::uint32_t entries) {
     std::memset(attr.map_name, 0, sizeof attr.map_name);
     fd = sys_bpf(BPF_MAP_CREATE, attr);
   }
-  if (fd < 0) return make_error("BPF_MAP_CREATE (prog array): {}", std::strerror(errno));
+  if (fd < 0) return make_sys_error(errno, "BPF_MAP_CREATE (prog array)");
   return UniqueFd(static_cast<int>(fd));
 }
 
@@ -123,7 +125,7 @@ Status set_prog_array_entry(int map_fd, std::uint32_t key, int prog_fd) {
   attr.value = pointer(&value);
   attr.flags = BPF_ANY;
   if (sys_bpf(BPF_MAP_UPDATE_ELEM, attr) != 0)
-    return make_error("BPF_MAP_UPDATE_ELEM (prog array): {}", std::strerror(errno));
+    return make_sys_error(errno, "BPF_MAP_UPDATE_ELEM (prog array)");
   return ok_status();
 }
 
@@ -140,7 +142,7 @@ Result<Attached> query_programs(int target_fd, bpf_attach_type type, bool effect
       ids.resize(attr.query.prog_cnt);
       return Attached{.ids = std::move(ids), .flags = attr.query.attach_flags};
     }
-    if (errno != ENOSPC) return make_error("BPF_PROG_QUERY: {}", std::strerror(errno));
+    if (errno != ENOSPC) return make_sys_error(errno, "BPF_PROG_QUERY");
     ids.resize(attr.query.prog_cnt + 16);  // programs were attached meanwhile
   }
   return make_error("BPF_PROG_QUERY: the attached programs keep changing");
@@ -150,7 +152,7 @@ Result<UniqueFd> program_by_id(std::uint32_t id) {
   bpf_attr attr{};
   attr.prog_id = id;
   long fd = sys_bpf(BPF_PROG_GET_FD_BY_ID, attr);
-  if (fd < 0) return make_error("BPF_PROG_GET_FD_BY_ID {}: {}", id, std::strerror(errno));
+  if (fd < 0) return make_sys_error(errno, "BPF_PROG_GET_FD_BY_ID {}", id);
   return UniqueFd(static_cast<int>(fd));
 }
 
@@ -162,7 +164,7 @@ Status object_info(int fd, Info& info, const char* what) {
   attr.info.info_len = sizeof info;
   attr.info.info = pointer(&info);
   if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, attr) != 0)
-    return make_error("BPF_OBJ_GET_INFO_BY_FD{}: {}", what, std::strerror(errno));
+    return make_sys_error(errno, "BPF_OBJ_GET_INFO_BY_FD{}", what);
   return ok_status();
 }
 
@@ -188,7 +190,7 @@ Result<UniqueFd> map_by_id(std::uint32_t id) {
   bpf_attr attr{};
   attr.map_id = id;
   long fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, attr);
-  if (fd < 0) return make_error("BPF_MAP_GET_FD_BY_ID {}: {}", id, std::strerror(errno));
+  if (fd < 0) return make_sys_error(errno, "BPF_MAP_GET_FD_BY_ID {}", id);
   return UniqueFd(static_cast<int>(fd));
 }
 
@@ -206,7 +208,7 @@ Result<std::optional<std::uint32_t>> prog_array_entry(int map_fd, std::uint32_t 
   attr.value = pointer(&value);
   if (sys_bpf(BPF_MAP_LOOKUP_ELEM, attr) == 0) return std::optional<std::uint32_t>(value);
   if (errno == ENOENT) return std::optional<std::uint32_t>();
-  return make_error("BPF_MAP_LOOKUP_ELEM (prog array): {}", std::strerror(errno));
+  return make_sys_error(errno, "BPF_MAP_LOOKUP_ELEM (prog array)");
 }
 
 Status attach_program(int target_fd, int prog_fd, bpf_attach_type type, std::uint32_t flags,
@@ -221,7 +223,7 @@ Status attach_program(int target_fd, int prog_fd, bpf_attach_type type, std::uin
     attr.replace_bpf_fd = static_cast<std::uint32_t>(replace_fd);
   }
   if (sys_bpf(BPF_PROG_ATTACH, attr) != 0)
-    return make_error("BPF_PROG_ATTACH: {}", std::strerror(errno));
+    return make_sys_error(errno, "BPF_PROG_ATTACH");
   return ok_status();
 }
 
@@ -243,14 +245,14 @@ Status pin_object(int dir_fd, const std::string& name, int object_fd) {
               .path_fd = dir_fd};
   std::memcpy(&attr, &pin, sizeof pin);
   if (sys_bpf(BPF_OBJ_PIN, attr) == 0) return ok_status();
-  if (errno != EINVAL) return make_error("BPF_OBJ_PIN {}: {}", name, std::strerror(errno));
+  if (errno != EINVAL) return make_sys_error(errno, "BPF_OBJ_PIN {}", name);
   // Before 6.5: the same directory through this process's own fd link.
   std::string path = "/proc/self/fd/" + std::to_string(dir_fd) + "/" + name;
   attr = bpf_attr{};
   attr.pathname = pointer(path.c_str());
   attr.bpf_fd = static_cast<std::uint32_t>(object_fd);
   if (sys_bpf(BPF_OBJ_PIN, attr) != 0)
-    return make_error("BPF_OBJ_PIN {}: {}", name, std::strerror(errno));
+    return make_sys_error(errno, "BPF_OBJ_PIN {}", name);
   return ok_status();
 }
 

@@ -126,11 +126,11 @@ Result<UniqueFd> open_pin_dir(const FilterTarget& target) {
     return make_error("cannot keep the runtime's device program reachable: {}",
                       target.bpffs_error.empty() ? "no bpf filesystem" : target.bpffs_error);
   if (::mkdirat(target.bpffs_fd, pin_dir_name, 0700) != 0 && errno != EEXIST)
-    return make_error("mkdir {}/{}: {}", target.bpffs_path, pin_dir_name, std::strerror(errno));
+    return make_sys_error(errno, "mkdir {}/{}", target.bpffs_path, pin_dir_name);
   UniqueFd dir(
       ::openat(target.bpffs_fd, pin_dir_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!dir.valid())
-    return make_error("open {}/{}: {}", target.bpffs_path, pin_dir_name, std::strerror(errno));
+    return make_sys_error(errno, "open {}/{}", target.bpffs_path, pin_dir_name);
   return dir;
 }
 
@@ -223,7 +223,7 @@ Result<size_t> install_device_rules(const FilterTarget& target, const std::vecto
   if (!pin_dir.ok()) return pin_dir.error().context("cgroup " + target.cgroup_path);
   struct stat cgroup_stat {};
   if (::fstat(target.cgroup_fd, &cgroup_stat) != 0)
-    return make_error("cgroup {}: fstat: {}", target.cgroup_path, std::strerror(errno));
+    return make_sys_error(errno, "cgroup {}: fstat", target.cgroup_path);
   sweep_stale_pins(pin_dir->get(), target.cgroup_fd, debug);
 
   for (std::uint32_t id : attached->ids) {

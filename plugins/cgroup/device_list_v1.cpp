@@ -100,7 +100,7 @@ bool list_allows(const std::vector<ListedException>& list, const DeviceQuestion&
 Result<std::vector<ListedException>> read_device_list(int cgroup_fd, const std::string& path) {
   UniqueFd list(::openat(cgroup_fd, "devices.list", O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
   if (!list.valid())
-    return make_error("cgroup {}: devices.list: {}", path, std::strerror(errno));
+    return make_sys_error(errno, "cgroup {}: devices.list", path);
   auto text = read_bounded(list.get(), kMaxListBytes, fmt::format("{}/devices.list", path));
   if (!text) return text.error();
   auto parsed = parse_device_list(*text);

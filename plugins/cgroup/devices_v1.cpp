@@ -17,8 +17,7 @@ Status allow_v1(int cgroup_fd, const std::string& path, const DeviceRule& rule) 
   const std::string line = rule.text();
   UniqueFd allow(::openat(cgroup_fd, "devices.allow", O_WRONLY | O_CLOEXEC));
   if (!allow.valid())
-    return make_error("cgroup {}: open devices.allow for '{}': {}", path, line,
-                      std::strerror(errno));
+    return make_sys_error(errno, "cgroup {}: open devices.allow for '{}'", path, line);
   ssize_t written;
   do {
     written = ::write(allow.get(), line.data(), line.size());

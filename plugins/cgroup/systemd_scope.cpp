@@ -42,7 +42,7 @@ Result<sd_bus_message*> set_unit_properties(const SdBusLibrary& lib, sd_bus* bus
   if (r >= 0) r = lib.close_container(message);
   if (r < 0) {
     lib.message_unref(message);
-    return make_error("building SetUnitProperties for {}: {}", unit, std::strerror(-r));
+    return make_sys_error(-r, "building SetUnitProperties for {}", unit);
   }
   return message;
 }
@@ -74,7 +74,7 @@ Result<SystemdManager> SystemdManager::connect() {
   if (bus != nullptr) sd.close(bus);
   bus = nullptr;
   r = sd.open_system(&bus);
-  if (r < 0) return make_error("connecting to systemd (/run/systemd/private, then the system bus): {}", std::strerror(-r));
+  if (r < 0) return make_sys_error(-r, "connecting to systemd (/run/systemd/private, then the system bus)");
   return SystemdManager(&sd, bus);
 }
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "graft/base/unique_fd.hpp"
+#include "mount_step.hpp"
 #include "root_mount.hpp"
 #include "root_path.hpp"
 #include "source_check.hpp"
@@ -31,6 +32,13 @@ std::optional<UniqueFd> open_target(const Host& host, const graft_apply_context&
   else
     findings.unknown(expected, fmt::format("cannot look up {}: {}", target, std::strerror(-fd)));
   return std::nullopt;
+}
+
+// fstat of what sits at `target` failed, worded as the check words it.
+Error stat_failed(const std::string& target) {
+  Error error = make_sys_error(errno, "{}: fstat", target);
+  error.step = mount_step::stat_target;
+  return error;
 }
 
 // "a regular file", "c 195:2", ...: what `st` is, in a finding's words.
@@ -83,7 +91,7 @@ Status check_bind(const Host& host, const graft_apply_context& context, const st
   if (!fd) return ok_status();
   struct stat st {};
   if (::fstat(fd->get(), &st) != 0)
-    return make_error("{}: fstat: {}", target, std::strerror(errno));
+    return stat_failed(target);
   const bool node = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
   if (source.device_type != 0 && node) {
     // A node is its type and number: one the runtime made itself (graft-
@@ -110,7 +118,7 @@ Status check_node(const Host& host, const graft_apply_context& context, const st
   if (!fd) return ok_status();
   struct stat st {};
   if (::fstat(fd->get(), &st) != 0)
-    return make_error("{}: fstat: {}", target, std::strerror(errno));
+    return stat_failed(target);
   if (!same_device_node(st, device_type, rdev)) findings.drift(expected, describe_found(st));
   return ok_status();
 }

@@ -110,7 +110,7 @@ Result<std::string> join_cgroup_path(const MountEntry& mount, const std::string&
 Result<CgroupMode> detect_mode(const std::string& cgroup_root) {
   struct statfs fs {};
   if (::statfs(cgroup_root.c_str(), &fs) != 0)
-    return make_error("cgroup root {}: {}", cgroup_root, std::strerror(errno));
+    return make_sys_error(errno, "cgroup root {}", cgroup_root);
   return static_cast<unsigned long>(fs.f_type) == CGROUP2_SUPER_MAGIC ? CgroupMode::v2
                                                                       : CgroupMode::v1;
 }
@@ -186,7 +186,7 @@ Result<ContainerCgroup> find_container_cgroup(int pid, int pidfd, const std::str
   }
   char resolved[PATH_MAX];
   if (::realpath(cgroup_root.c_str(), resolved) == nullptr)
-    return make_error("cgroup root {}: {}", cgroup_root, std::strerror(errno));
+    return make_sys_error(errno, "cgroup root {}", cgroup_root);
   const std::string root = resolved;
   auto mode = detect_mode(root);
   if (!mode.ok()) return mode.error();
@@ -201,7 +201,7 @@ Result<ContainerCgroup> find_container_cgroup(int pid, int pidfd, const std::str
   ContainerCgroup found{.mode = *mode, .path = *path, .dir = {}};
   found.dir = UniqueFd(::open(path->c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
   if (!found.dir.valid())
-    return make_error("cgroup of pid {}: open {}: {}", pid, *path, std::strerror(errno));
+    return make_sys_error(errno, "cgroup of pid {}: open {}", pid, *path);
   struct statfs fs {};
   const unsigned long expected = *mode == CgroupMode::v2 ? CGROUP2_SUPER_MAGIC : CGROUP_SUPER_MAGIC;
   if (::fstatfs(found.dir.get(), &fs) != 0 || static_cast<unsigned long>(fs.f_type) != expected)

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "plugin_glue.hpp"
+#include "mount_step.hpp"
 #include "sys_error.hpp"
 
 namespace graft::plugin {
@@ -57,7 +58,7 @@ Result<MountAttributes> mount_attributes(const graft_action& action,
 Result<UniqueFd> clone_mount(int source_fd, const std::string& shown) {
   long fd = ::syscall(SYS_open_tree, source_fd, "",
                       OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
-  if (fd < 0) return sys_error("open_tree", shown, errno);
+  if (fd < 0) return sys_error(mount_step::clone, shown, errno);
   return UniqueFd(static_cast<int>(fd));
 }
 
@@ -72,29 +73,29 @@ Status set_mount_attributes(int mount_fd, const MountAttributes& attributes,
   // host's own copy. Private, it neither sends nor receives mount events.
   attr.propagation = MS_PRIVATE;
   if (::syscall(SYS_mount_setattr, mount_fd, "", AT_EMPTY_PATH, &attr, sizeof attr) != 0)
-    return sys_error("mount_setattr", shown, errno);
+    return sys_error(mount_step::set_attributes, shown, errno);
   return ok_status();
 }
 
 Status attach_mount(int mount_fd, int target_fd, const std::string& shown) {
   if (::syscall(SYS_move_mount, mount_fd, "", target_fd, "",
                 MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0)
-    return sys_error("move_mount", shown, errno);
+    return sys_error(mount_step::attach, shown, errno);
   return ok_status();
 }
 
 Result<UniqueFd> make_tmpfs(const std::vector<std::pair<std::string, std::string>>& parameters,
                             std::uint64_t attributes, const std::string& shown) {
   UniqueFd context(static_cast<int>(::syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC)));
-  if (!context.valid()) return sys_error("fsopen tmpfs", shown, errno);
+  if (!context.valid()) return sys_error(mount_step::open_tmpfs, shown, errno);
   for (const auto& [key, value] : parameters)
     if (::syscall(SYS_fsconfig, context.get(), FSCONFIG_SET_STRING, key.c_str(), value.c_str(),
                   0) != 0)
-      return sys_error("fsconfig " + key + "=" + value, shown, errno);
+      return sys_error(mount_step::configure_tmpfs, "fsconfig " + key + "=" + value, shown, errno);
   if (::syscall(SYS_fsconfig, context.get(), FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) != 0)
-    return sys_error("fsconfig create tmpfs", shown, errno);
+    return sys_error(mount_step::create_tmpfs, shown, errno);
   long fd = ::syscall(SYS_fsmount, context.get(), FSMOUNT_CLOEXEC, attributes);
-  if (fd < 0) return sys_error("fsmount tmpfs", shown, errno);
+  if (fd < 0) return sys_error(mount_step::mount_tmpfs, shown, errno);
   return UniqueFd(static_cast<int>(fd));
 }
 

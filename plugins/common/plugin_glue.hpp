@@ -14,6 +14,7 @@
 // and becomes last_error, so nothing C++ crosses the ABI.
 #pragma once
 
+#include <cerrno>
 #include <cstdint>
 #include <exception>
 #include <initializer_list>
@@ -78,20 +79,31 @@ struct Glue {
     std::string error;
   };
 
+  // A failure's message stays for last_error; its errno is left in errno
+  // as the call returns (plugin.h, graft_status), 0 when it has none.
+  static graft_status failed(Holder& holder, const Error& error) {
+    holder.error = error.message;
+    errno = error.code;
+    return GRAFT_ERROR;
+  }
+
+  static graft_status failed(Holder& holder, std::string message) {
+    return failed(holder, Error{std::move(message)});
+  }
+
   template <class Call>
-  static int guarded(void* state, Call&& call) {
+  static graft_status guarded(void* state, Call&& call) {
     auto* holder = static_cast<Holder*>(state);
     if (holder == nullptr || !holder->plugin) return GRAFT_ERROR;
     try {
       Status status = call(*holder->plugin);
       if (status.ok()) return GRAFT_OK;
-      holder->error = status.error().message;
+      return failed(*holder, status.error());
     } catch (const std::exception& e) {
-      holder->error = std::string("internal error: ") + e.what();
+      return failed(*holder, std::string("internal error: ") + e.what());
     } catch (...) {
-      holder->error = "internal error";
+      return failed(*holder, "internal error");
     }
-    return GRAFT_ERROR;
   }
 
   // A plugin without create takes no configuration: any key is refused.
@@ -104,38 +116,40 @@ struct Glue {
     }
   }
 
-  static int init(const graft_host_services* services, const char* config_json, void** state,
-                  const char** error) {
+  static graft_status created(Holder& holder, const char* config_json) {
+    try {
+      auto config = parse_config(config_json);
+      if (!config.ok()) return failed(holder, config.error());
+      auto plugin = create(holder.host, *config);
+      if (!plugin.ok()) return failed(holder, plugin.error());
+      holder.plugin = std::move(*plugin);
+      return GRAFT_OK;
+    } catch (const std::exception& e) {
+      return failed(holder, std::string("internal error: ") + e.what());
+    } catch (...) {
+      return failed(holder, "internal error");
+    }
+  }
+
+  static graft_status init(const graft_host_services* services, const char* config_json,
+                           void** state, const char** error) {
     auto* holder = new (std::nothrow) Holder(services);
     *state = holder;
     if (holder == nullptr) {
       *error = "out of memory";
+      errno = ENOMEM;
       return GRAFT_ERROR;
     }
-    try {
-      auto config = parse_config(config_json);
-      if (!config.ok()) {
-        holder->error = config.error().message;
-      } else if (auto created = create(holder->host, *config); created.ok()) {
-        holder->plugin = std::move(*created);
-        return GRAFT_OK;
-      } else {
-        holder->error = created.error().message;
-      }
-    } catch (const std::exception& e) {
-      holder->error = std::string("internal error: ") + e.what();
-    } catch (...) {
-      holder->error = "internal error";
-    }
-    *error = holder->error.c_str();
-    return GRAFT_ERROR;
+    graft_status status = created(*holder, config_json);
+    if (status != GRAFT_OK) *error = holder->error.c_str();
+    return status;
   }
 
-  static int apply(void* state, const graft_action* action, const graft_apply_context* context) {
+  static graft_status apply(void* state, const graft_action* action, const graft_apply_context* context) {
     return guarded(state, [&](P& p) { return p.apply(*action, *context); });
   }
 
-  static int prepare(void* state, const graft_action* action, const graft_apply_context* context) {
+  static graft_status prepare(void* state, const graft_action* action, const graft_apply_context* context) {
     return guarded(state, [&](P& p) -> Status {
       if constexpr (requires { p.prepare(*action, *context); })
         return p.prepare(*action, *context);
@@ -144,7 +158,7 @@ struct Glue {
     });
   }
 
-  static int finish(void* state, const graft_apply_context* context) {
+  static graft_status finish(void* state, const graft_apply_context* context) {
     return guarded(state, [&](P& p) -> Status {
       if constexpr (requires { p.finish(*context); })
         return p.finish(*context);
@@ -158,7 +172,7 @@ struct Glue {
         p.verify(a, c, f);
       };
 
-  static int verify(void* state, const graft_action* action, const graft_apply_context* context,
+  static graft_status verify(void* state, const graft_action* action, const graft_apply_context* context,
                     const graft_finding_sink* sink) {
     return guarded(state, [&](P& p) -> Status {
       if constexpr (kVerifies)

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 
+#include "mount_step.hpp"
 #include "sys_error.hpp"
 
 namespace graft::plugin {
@@ -40,7 +41,7 @@ Status attach_bind(const PreparedBind& bind, const RootFs& root) {
   if (!target) return target.error();
   if (bind.device_type != 0) {
     struct stat st {};
-    if (::fstat(target->get(), &st) != 0) return sys_error("fstat", bind.target, errno);
+    if (::fstat(target->get(), &st) != 0) return sys_error(mount_step::stat_target, bind.target, errno);
     if (!S_ISREG(st.st_mode)) {
       if (auto status = expect_device(st, bind.device_type, bind.rdev, bind.target); !status)
         return status;

@@ -9,6 +9,7 @@
 #include <cerrno>
 
 #include "graft/base/unique_fd.hpp"
+#include "mount_step.hpp"
 #include "sys_error.hpp"
 
 #ifndef STATX_MNT_ID
@@ -23,7 +24,7 @@ namespace {
 // time without following a symlink; `reached` is its container path.
 Result<UniqueFd> literal_ancestor(int root_fd, const std::string& dir, std::string& reached) {
   UniqueFd current(::fcntl(root_fd, F_DUPFD_CLOEXEC, 0));
-  if (!current.valid()) return sys_error("dup", "container root", errno);
+  if (!current.valid()) return sys_error(mount_step::copy_fd, "container root", errno);
   std::string walked;
   for (size_t start = 0; start < dir.size();) {
     size_t end = std::min(dir.find('/', start), dir.size());
@@ -45,7 +46,7 @@ Result<UniqueFd> literal_ancestor(int root_fd, const std::string& dir, std::stri
 Result<std::uint64_t> mount_id(int fd, const std::string& shown) {
   struct statx stx {};
   if (::statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &stx) != 0)
-    return sys_error("statx", shown, errno);
+    return sys_error(mount_step::mount_id, shown, errno);
   if ((stx.stx_mask & STATX_MNT_ID) == 0)
     return make_error("{}: this kernel does not report mount ids (statx STATX_MNT_ID, Linux "
                       "5.8), so graft cannot check which mount it is on; refusing",

@@ -10,6 +10,7 @@
 
 #include "root_mount.hpp"
 #include "source_check.hpp"
+#include "mount_step.hpp"
 #include "sys_error.hpp"
 
 namespace graft::plugin {
@@ -54,9 +55,9 @@ const char* leaf_wanted(Leaf leaf) {
 Result<UniqueFd> open_leaf(int parent_fd, const std::string& name, Leaf leaf,
                            const std::string& shown, struct stat* seen = nullptr) {
   UniqueFd fd(::openat(parent_fd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
-  if (!fd.valid()) return sys_error("openat", shown, errno);
+  if (!fd.valid()) return sys_error(mount_step::open_target, shown, errno);
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return sys_error("fstat", shown, errno);
+  if (::fstat(fd.get(), &st) != 0) return sys_error(mount_step::stat_target, shown, errno);
   if (seen != nullptr) *seen = st;
   FileType found = file_type(st.st_mode);
   if (!leaf_accepts(leaf, found))
@@ -66,8 +67,8 @@ Result<UniqueFd> open_leaf(int parent_fd, const std::string& name, Leaf leaf,
 
 // Hands a just-created entry to the container's owner with an exact mode.
 Status settle(int fd, mode_t mode, Owner owner, const std::string& shown) {
-  if (::fchown(fd, owner.uid, owner.gid) != 0) return sys_error("fchown", shown, errno);
-  if (::fchmod(fd, mode) != 0) return sys_error("fchmod", shown, errno);
+  if (::fchown(fd, owner.uid, owner.gid) != 0) return sys_error(mount_step::own_target, shown, errno);
+  if (::fchmod(fd, mode) != 0) return sys_error(mount_step::mode_target, shown, errno);
   return ok_status();
 }
 
@@ -122,11 +123,11 @@ Result<UniqueFd> make_dir_at(int parent_fd, const std::string& name, Owner owner
     // container did to the name since; that fd is the one handed back.
     UniqueFd made(
         ::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (!made.valid()) return sys_error("openat", shown, errno);
+    if (!made.valid()) return sys_error(mount_step::open_target, shown, errno);
     if (auto status = settle(made.get(), 0755, owner, shown); !status) return status.error();
     return made;
   } else if (errno != EEXIST) {
-    return sys_error("mkdirat", shown, errno);
+    return sys_error(mount_step::make_directory, shown, errno);
   }
   // Reopened without following: an entry swapped for a symlink is refused.
   return open_leaf(parent_fd, name, Leaf::directory, shown);
@@ -135,7 +136,7 @@ Result<UniqueFd> make_dir_at(int parent_fd, const std::string& name, Owner owner
 Result<UniqueFd> make_dirs_at(int dir_fd, std::span<const std::string> names, Owner owner,
                               const std::string& shown) {
   UniqueFd current(::fcntl(dir_fd, F_DUPFD_CLOEXEC, 0));
-  if (!current.valid()) return sys_error("dup", shown, errno);
+  if (!current.valid()) return sys_error(mount_step::copy_fd, shown, errno);
   std::string path = shown == "/" ? "" : shown;
   for (const auto& name : names) {
     path += "/" + name;
@@ -159,7 +160,7 @@ Result<UniqueFd> make_leaf_at(int parent_fd, const std::string& name, Leaf leaf,
     if (auto status = settle(made.get(), 0644, owner, shown); !status) return status.error();
     return made;
   }
-  if (errno != EEXIST) return sys_error("create", shown, errno);
+  if (errno != EEXIST) return sys_error(mount_step::create_file, shown, errno);
   return open_leaf(parent_fd, name, leaf, shown);
 }
 
@@ -173,9 +174,9 @@ Result<UniqueFd> make_node_at(int parent_fd, const std::string& name, char devic
   }
   if (made == 0) {
     if (::fchownat(parent_fd, name.c_str(), owner.uid, owner.gid, AT_SYMLINK_NOFOLLOW) != 0)
-      return sys_error("fchownat", shown, errno);
+      return sys_error(mount_step::own_node, shown, errno);
   } else if (errno != EEXIST) {
-    return sys_error("mknodat", shown, errno);
+    return sys_error(mount_step::make_node, shown, errno);
   }
   struct stat st {};
   auto fd = open_leaf(parent_fd, name, Leaf::device, shown, &st);
@@ -197,7 +198,7 @@ RootFs::RootFs(const Host& host, const graft_apply_context& context, const graft
 Result<UniqueFd> RootFs::open(const std::string& path, int flags) const {
   if (root_fd_ < 0) return make_error("{}: no container root to resolve it in", path);
   int fd = host_.resolve_in_root(root_fd_, path, flags);
-  if (fd < 0) return sys_error("resolve in root", path, -fd);
+  if (fd < 0) return sys_error(mount_step::resolve_target, path, -fd);
   return UniqueFd(fd);
 }
 
@@ -227,7 +228,7 @@ Result<UniqueFd> RootFs::resolve_dirs(const std::string& path, std::span<const s
       return status.error();
     return found;
   }
-  if (whole != -ENOENT) return sys_error("resolve in root", path, -whole);
+  if (whole != -ENOENT) return sys_error(mount_step::resolve_target, path, -whole);
   auto current = open("/", O_PATH | O_DIRECTORY);
   if (!current) return current;
   std::string prefix;
@@ -236,7 +237,7 @@ Result<UniqueFd> RootFs::resolve_dirs(const std::string& path, std::span<const s
     std::string next = prefix + "/" + names[existing];
     int fd = host_.resolve_in_root(root_fd_, next, O_PATH | O_DIRECTORY);
     if (fd == -ENOENT) break;
-    if (fd < 0) return sys_error("resolve in root", next, -fd);
+    if (fd < 0) return sys_error(mount_step::resolve_target, next, -fd);
     *current = UniqueFd(fd);
     prefix = next;
   }

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 
+#include "mount_step.hpp"
 #include "sys_error.hpp"
 
 namespace graft::plugin {
@@ -73,12 +74,12 @@ Result<UniqueFd> open_host_path(const std::string& path, const SourceRoot& root)
   bool below = root.fd >= 0 && root.path != "/" && path.starts_with(root.path + "/");
   if (!below) {
     UniqueFd fd(::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
-    if (!fd.valid()) return sys_error("open source", path, errno);
+    if (!fd.valid()) return sys_error(mount_step::open_source, path, errno);
     return fd;
   }
   int fd = root.host->resolve_in_root(root.fd, path.substr(root.path.size()),
                                       O_PATH | O_NOFOLLOW);
-  if (fd < 0) return sys_error("open source (inside " + root.path + ")", path, -fd);
+  if (fd < 0) return sys_error(mount_step::open_source, "open source (inside " + root.path + ")", path, -fd);
   return UniqueFd(fd);
 }
 
@@ -90,7 +91,7 @@ Result<OpenedSource> open_source(const std::string& path, std::initializer_list<
   auto fd = open_host_path(path, root);
   if (!fd) return fd.error();
   source.fd = std::move(*fd);
-  if (::fstat(source.fd.get(), &source.st) != 0) return sys_error("fstat source", path, errno);
+  if (::fstat(source.fd.get(), &source.st) != 0) return sys_error(mount_step::stat_source, path, errno);
   source.type = file_type(source.st.st_mode);
   for (FileType type : allowed)
     if (type == source.type) return source;

@@ -26,7 +26,7 @@ Result<UniqueFd> open_regular(const plugin::Host& host, int root_fd, const std::
                               int flags, const std::string& root_name, const std::string& when) {
   int opened = host.resolve_in_root(root_fd, path, flags);
   if (opened < 0)
-    return make_error("{} in {}{}: {}", path, root_name, when, std::strerror(-opened));
+    return make_sys_error(-opened, "{} in {}{}", path, root_name, when);
   UniqueFd fd(opened);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
@@ -39,7 +39,7 @@ Result<UniqueFd> reopen_for_reading(int own_fds, const UniqueFd& path_fd, const 
                                     const std::string& root_name) {
   int fd = reopen_checked(own_fds, path_fd.get());
   if (fd < 0)
-    return make_error("reading {} in {}: reopening fd {}: {}", path, root_name, path_fd.get(), std::strerror(-fd));
+    return make_sys_error(-fd, "reading {} in {}: reopening fd {}", path, root_name, path_fd.get());
   return Result<UniqueFd>(UniqueFd(fd));
 }
 

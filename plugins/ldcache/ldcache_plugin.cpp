@@ -90,7 +90,7 @@ Result<UniqueFd> open_or_make(const Host& host, int root_fd, const std::string& 
   int fd = host.resolve_in_root(root_fd, so_far, O_PATH | O_DIRECTORY);
   if (fd >= 0) return UniqueFd(fd);
   if (fd != -ENOENT)
-    return make_error("{} in {}: {}", so_far, root_name(context), std::strerror(-fd));
+    return make_sys_error(-fd, "{} in {}", so_far, root_name(context));
   // mkdirat with a single name below a resolved fd: nothing is followed. A
   // dangling symlink in the way makes it fail (EEXIST) instead of creating
   // its target.
@@ -101,9 +101,9 @@ Result<UniqueFd> open_or_make(const Host& host, int root_fd, const std::string& 
   if ((context.container_uid != 0 || context.container_gid != 0) &&
       ::fchownat(parent, name.c_str(), context.container_uid, context.container_gid,
                  AT_SYMLINK_NOFOLLOW) != 0)
-    return make_error("chown {} in {}: {}", so_far, root_name(context), std::strerror(errno));
+    return make_sys_error(errno, "chown {} in {}", so_far, root_name(context));
   fd = host.resolve_in_root(root_fd, so_far, O_PATH | O_DIRECTORY);
-  if (fd < 0) return make_error("{} in {}: {}", so_far, root_name(context), std::strerror(-fd));
+  if (fd < 0) return make_sys_error(-fd, "{} in {}", so_far, root_name(context));
   return UniqueFd(fd);
 }
 
@@ -114,7 +114,7 @@ Result<UniqueFd> open_or_make(const Host& host, int root_fd, const std::string& 
 Result<UniqueFd> ensure_directory(const Host& host, int root_fd, const std::string& dir,
                                   const graft_apply_context& context) {
   int root = host.resolve_in_root(root_fd, "/", O_PATH | O_DIRECTORY);
-  if (root < 0) return make_error("{}: {}", root_name(context), std::strerror(-root));
+  if (root < 0) return make_sys_error(-root, "{}", root_name(context));
   UniqueFd current(root);
   std::string so_far;
   for (size_t start = 1; start < dir.size();) {
@@ -149,7 +149,7 @@ Status check_written_dirs(const Host& host, int root_fd, int cache_dir, const gr
   for (const auto& path : dirs) {
     int fd = host.resolve_in_root(root_fd, path, O_PATH | O_DIRECTORY);
     if (fd == -ENOENT) continue;
-    if (fd < 0) return make_error("{}: {}", path, std::strerror(-fd));
+    if (fd < 0) return make_sys_error(-fd, "{}", path);
     UniqueFd dir(fd);
     if (auto status = plugin::check_target_mount(root_fd, dir.get(), path, path); !status)
       return status;
@@ -176,7 +176,7 @@ class LdcachePlugin {
   // The ldconfig method opens the host's ldconfig here too.
   Status prepare(const graft_action& action, const graft_apply_context& context) {
     UniqueFd own_fds(::open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC));
-    if (!own_fds.valid()) return make_error("/proc/self/fd: {}", std::strerror(errno));
+    if (!own_fds.valid()) return make_sys_error(errno, "/proc/self/fd");
     Prepared prepared{std::move(own_fds), {}};
     if (ldconfig_) {
       auto opened = ldconfig_->prepare(context);
@@ -220,7 +220,7 @@ class LdcachePlugin {
     }
     if (context.rootfs_fd < 0) return make_error("no container root to look in");
     UniqueFd own_fds(::open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC));
-    if (!own_fds.valid()) return make_error("/proc/self/fd: {}", std::strerror(errno));
+    if (!own_fds.valid()) return make_sys_error(errno, "/proc/self/fd");
     auto entries = read_cache_entries(
         host_, {context.rootfs_fd, own_fds.get(), root_name(context)}, action.target);
     if (!entries.ok()) {

@@ -11,15 +11,15 @@
 
 static int applied;
 
-static int abi10_init(const struct graft_host_services* services, const char* config_json,
-                      void** state, const char** error) {
+static graft_status abi10_init(const struct graft_host_services* services, const char* config_json,
+                               void** state, const char** error) {
   (void)services, (void)config_json, (void)error;
   *state = NULL;
   return GRAFT_OK;
 }
 
-static int abi10_apply(void* state, const struct graft_action* action,
-                       const struct graft_apply_context* context) {
+static graft_status abi10_apply(void* state, const struct graft_action* action,
+                                const struct graft_apply_context* context) {
   (void)state, (void)action, (void)context;
   applied++;
   return GRAFT_OK;
@@ -47,8 +47,8 @@ static const struct graft_plugin abi10_plugin = {
     .destroy = abi10_destroy,
     .last_error = abi10_last_error,
     .reserved = NULL,
-    .prepare = (int (*)(void*, const struct graft_action*, const struct graft_apply_context*))(uintptr_t)1,
-    .finish = (int (*)(void*, const struct graft_apply_context*))(uintptr_t)1,
+    .prepare = (graft_status (*)(void*, const struct graft_action*, const struct graft_apply_context*))(uintptr_t)1,
+    .finish = (graft_status (*)(void*, const struct graft_apply_context*))(uintptr_t)1,
 };
 
 const struct graft_plugin* graft_plugin_entry(void) { return &abi10_plugin; }

@@ -10,15 +10,15 @@
 
 static int applied;
 
-static int abi12_init(const struct graft_host_services* services, const char* config_json,
-                      void** state, const char** error) {
+static graft_status abi12_init(const struct graft_host_services* services, const char* config_json,
+                               void** state, const char** error) {
   (void)services, (void)config_json, (void)error;
   *state = NULL;
   return GRAFT_OK;
 }
 
-static int abi12_apply(void* state, const struct graft_action* action,
-                       const struct graft_apply_context* context) {
+static graft_status abi12_apply(void* state, const struct graft_action* action,
+                                const struct graft_apply_context* context) {
   (void)state, (void)action, (void)context;
   applied++;
   return GRAFT_OK;
@@ -48,7 +48,7 @@ static const struct graft_plugin abi12_plugin = {
     .reserved = NULL,
     .prepare = NULL,
     .finish = NULL,
-    .verify = (int (*)(void*, const struct graft_action*, const struct graft_apply_context*,
+    .verify = (graft_status (*)(void*, const struct graft_action*, const struct graft_apply_context*,
                        const struct graft_finding_sink*))(uintptr_t)1,
 };
 

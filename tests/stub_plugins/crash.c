@@ -28,7 +28,7 @@ struct crash_state {
 
 static char crash_name[64] = "crash";
 
-static int crash_here(struct crash_state* s, const char* phase) {
+static graft_status crash_here(struct crash_state* s, const char* phase) {
   if (strcmp(s->phase, phase) != 0) return GRAFT_OK;
   if (s->mode == CRASH_SEGV) {
     /* Not NULL, so no sanitizer turns it into a report first. */
@@ -49,8 +49,8 @@ static const char* phase_in(const char* config_json) {
   return "apply";
 }
 
-static int crash_init(const struct graft_host_services* services, const char* config_json,
-                      void** state, const char** error) {
+static graft_status crash_init(const struct graft_host_services* services, const char* config_json,
+                               void** state, const char** error) {
   (void)services;
   struct crash_state* s = calloc(1, sizeof *s);
   if (s == NULL) {
@@ -68,19 +68,19 @@ static int crash_init(const struct graft_host_services* services, const char* co
   return GRAFT_ERROR;
 }
 
-static int crash_prepare(void* state, const struct graft_action* action,
-                         const struct graft_apply_context* context) {
+static graft_status crash_prepare(void* state, const struct graft_action* action,
+                                  const struct graft_apply_context* context) {
   (void)action, (void)context;
   return crash_here(state, "prepare");
 }
 
-static int crash_apply(void* state, const struct graft_action* action,
-                       const struct graft_apply_context* context) {
+static graft_status crash_apply(void* state, const struct graft_action* action,
+                                const struct graft_apply_context* context) {
   (void)action, (void)context;
   return crash_here(state, "apply");
 }
 
-static int crash_finish(void* state, const struct graft_apply_context* context) {
+static graft_status crash_finish(void* state, const struct graft_apply_context* context) {
   (void)context;
   return crash_here(state, "finish");
 }

@@ -15,8 +15,8 @@ struct good_state {
   int applied;
 };
 
-static int good_init(const struct graft_host_services* services, const char* config_json,
-                     void** state, const char** error) {
+static graft_status good_init(const struct graft_host_services* services, const char* config_json,
+                              void** state, const char** error) {
   struct good_state* s = calloc(1, sizeof *s);
   if (s == NULL) {
     *error = "out of memory";
@@ -37,8 +37,8 @@ static void join(char* out, size_t size, const char* const* list) {
   }
 }
 
-static int good_apply(void* state, const struct graft_action* action,
-                      const struct graft_apply_context* context) {
+static graft_status good_apply(void* state, const struct graft_action* action,
+                               const struct graft_apply_context* context) {
   struct good_state* s = state;
   char options[128];
   if (strncmp(action->target, "/warn", 5) == 0) {

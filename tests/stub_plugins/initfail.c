@@ -3,8 +3,8 @@
  * destroy once. */
 #include "stub.h"
 
-static int fail_init(const struct graft_host_services* services, const char* config_json,
-                     void** state, const char** error) {
+static graft_status fail_init(const struct graft_host_services* services, const char* config_json,
+                              void** state, const char** error) {
   (void)services, (void)config_json;
   *state = NULL;
   *error = "no device directory configured";

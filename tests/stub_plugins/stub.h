@@ -4,14 +4,14 @@
 
 #include <stddef.h>
 
-__attribute__((unused)) static int stub_init(const struct graft_host_services* services, const char* config_json,
-                     void** state, const char** error) {
+__attribute__((unused)) static graft_status stub_init(const struct graft_host_services* services, const char* config_json,
+                              void** state, const char** error) {
   (void)services, (void)config_json, (void)error;
   *state = NULL;
   return GRAFT_OK;
 }
-__attribute__((unused)) static int stub_apply(void* state, const struct graft_action* action,
-                      const struct graft_apply_context* context) {
+__attribute__((unused)) static graft_status stub_apply(void* state, const struct graft_action* action,
+                               const struct graft_apply_context* context) {
   (void)state, (void)action, (void)context;
   return GRAFT_OK;
 }

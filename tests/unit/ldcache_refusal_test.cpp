@@ -8,6 +8,8 @@
 
 #include <sys/sysmacros.h>
 
+#include <cerrno>
+
 #include "ldcache_support.hpp"
 
 using namespace graft;
@@ -65,7 +67,7 @@ TEST_CASE("An ldconfig that someone other than root could have changed is refuse
     make_symlink(kHostLdconfig, bin.path() + "/link");
     auto applied = prepare_and_apply(*load(json_config(bin.path() + "/link")), rootfs);
     REQUIRE_FALSE(applied.ok());
-    CHECK_THAT(applied.error().message, Catch::Contains("Too many levels of symbolic links"));
+    CHECK(applied.error().code == ELOOP);  // O_NOFOLLOW refused the link
   }
   SECTION("a script") {
     write_file(copy, "#!/bin/sh\nexit 0\n", 0755);

@@ -254,6 +254,15 @@ TEST_CASE("A library source that is a symlink on the host is refused, naming it"
              Catch::Contains(host.path(lib("libcuda.so.1")) + " is a symlink, expected"));
 }
 
+TEST_CASE("A library source missing on the host fails with ENOENT carried across the plugin boundary",
+          "[plugins][mount][libraries]") {
+  auto plugin = test::load_mechanism_plugin("libraries");
+  auto status = plugin->prepare(bind_action("/nonexistent/graft/libcuda.so.1", lib("libcuda.so.1")), 0,
+                                ApplyTarget{});
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.error().code == ENOENT);
+}
+
 TEST_CASE("An apply whose prepare never ran fails closed instead of mounting nothing",
           "[plugins][mount][libraries]") {
   GRAFT_REQUIRE_MOUNTS();

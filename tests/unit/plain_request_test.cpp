@@ -67,3 +67,16 @@ TEST_CASE("a container is let through only when the evaluation failed on the rul
   request.env = {{"VENDOR_DEVICES", "0"}};
   CHECK_FALSE(pass_through_without_rules(policy, request, load.error().context("container c1")));
 }
+
+TEST_CASE("An evaluation error that only ends with the rules' load failure is not let through",
+          "[plain-request]") {
+  Policy policy = channel_policy();
+  policy.rules = {SourcedString{"/nonexistent/graft-plain-request.lua", {}}};
+  Request request;
+  request.container_id = "c1";
+  auto load = registered_rules(policy);
+  REQUIRE_FALSE(load);
+  // The same words, but not the load failing: a rule or a stage quoting it.
+  Error quoted{"container c1: rule 'x' (a.lua:3): " + load.error().message};
+  CHECK_FALSE(pass_through_without_rules(policy, request, quoted));
+}

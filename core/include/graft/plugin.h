@@ -52,8 +52,9 @@
  * Widths: integer members have fixed widths (uint32_t, int32_t), so the
  * layout is the same for every compiler of a platform. size_t lengths and
  * pointers are the platform's own width. Function parameters and returns
- * that are fds, open(2) flags, -errno, a status or a log level stay `int`,
- * as in the POSIX calls they mirror (int is int32_t on every Linux ABI).
+ * that are fds, open(2) flags, -errno or a log level stay `int`, as in the
+ * POSIX calls they mirror (int is int32_t on every Linux ABI); a status is a
+ * graft_status, which is as wide.
  */
 #ifndef GRAFT_PLUGIN_H
 #define GRAFT_PLUGIN_H
@@ -73,11 +74,24 @@ extern "C" {
 #define GRAFT_PLUGIN_ENTRY_SYMBOL "graft_plugin_entry"
 #define GRAFT_PLUGIN_EXPORT __attribute__((visibility("default")))
 
-/* Status codes returned by init, prepare, apply, finish and verify. Any
- * non-zero value is a failure; the message comes from the out-parameter
- * (init) or last_error. */
-#define GRAFT_OK 0
-#define GRAFT_ERROR 1
+/* What init, prepare, apply, finish and verify return. Any value other than
+ * GRAFT_OK is a failure; the message comes from the out-parameter (init) or
+ * last_error. The type replaced `int` (ABI 1.3) with the same values, width
+ * and signedness, so plugins built before it load unchanged.
+ *
+ * A failing call may leave errno at the errno of the system call that failed,
+ * or 0 when none did: the host reads errno as the call returns, before it
+ * asks for the message, and keeps it with the error (an EMFILE names graft's
+ * open-file limit). It is advisory: it words an error, never decides whether
+ * a call failed, and a plugin that leaves errno as it found it loses nothing
+ * but that wording. */
+typedef enum graft_status {
+  GRAFT_OK = 0,
+  GRAFT_ERROR = 1,
+  /* Not a status: keeps the type as wide and as signed as the int it was,
+   * so that every value an older plugin returns is one the host may read. */
+  GRAFT_STATUS_INT_RANGE = -2147483647 - 1
+} graft_status;
 
 /* Action kinds, mirroring graft's ActionKind. The numbers are part of the
  * ABI and never change; 0 is never a valid kind. */
@@ -223,19 +237,19 @@ struct graft_plugin {
    * plugin's to check), "{}" when the policy configures nothing, borrowed for
    * the call.
    * On success return GRAFT_OK and set *state (NULL is allowed). On failure
-   * return non-zero and set *error to a message that is either static or owned
+   * return GRAFT_ERROR and set *error to a message that is either static or owned
    * by *state; the host copies it at once, then calls destroy(*state), so a
    * plugin that allocated state for its message frees both there. The host
    * never frees *error. Required. */
-  int (*init)(const struct graft_host_services* services, const char* config_json,
-              void** state, const char** error);
+  graft_status (*init)(const struct graft_host_services* services, const char* config_json,
+                       void** state, const char** error);
 
   /* Executes one action whose kind this plugin claims. `action` and
-   * `context` are borrowed for the call. Returns GRAFT_OK, or non-zero with
+   * `context` are borrowed for the call. Returns GRAFT_OK, or GRAFT_ERROR with
    * the reason available from last_error(state). Must not leave a partial
    * change behind that a retry would trip over. Required when kind_count > 0. */
-  int (*apply)(void* state, const struct graft_action* action,
-               const struct graft_apply_context* context);
+  graft_status (*apply)(void* state, const struct graft_action* action,
+                        const struct graft_apply_context* context);
 
   /* Frees the state init created (and any message it owns). Called exactly
    * once per init, also after a failed init; `state` may be NULL. Required. */
@@ -258,17 +272,17 @@ struct graft_plugin {
    * order, before any apply, while the host is still in its own mount
    * namespace (context->rootfs_fd is -1). Open host sources here, verify they
    * are what the plan expects, and keep what apply needs keyed by
-   * action->index. Returns GRAFT_OK or non-zero with last_error. Optional
+   * action->index. Returns GRAFT_OK or GRAFT_ERROR with last_error. Optional
    * (NULL: apply gets no preparation). */
-  int (*prepare)(void* state, const struct graft_action* action,
-                 const struct graft_apply_context* context);
+  graft_status (*prepare)(void* state, const struct graft_action* action,
+                          const struct graft_apply_context* context);
 
   /* ABI 1.1. Called once after every action of the plan was applied (and
    * only then), inside the container's mount namespace, in plugin load
    * order. A plugin that batches its actions (one device filter for all
-   * cgroup rules) does that work here. Returns GRAFT_OK or non-zero with
+   * cgroup rules) does that work here. Returns GRAFT_OK or GRAFT_ERROR with
    * last_error. Optional. */
-  int (*finish)(void* state, const struct graft_apply_context* context);
+  graft_status (*finish)(void* state, const struct graft_apply_context* context);
 
   /* ABI 1.3. `graft verify`: checks that the running container still has
    * what `action` gave it, changing nothing. Called once per action of the
@@ -277,13 +291,14 @@ struct graft_plugin {
    * root as its init sees it (/proc/<pid>/root; resolve every path through
    * resolve_in_root, the rootfs is hostile), pid and pidfd are set. Each
    * difference is one sink->report call (several are allowed; none means
-   * the action holds). Returns GRAFT_OK when the check ran, or non-zero
+   * the action holds). Returns GRAFT_OK when the check ran, or GRAFT_ERROR
    * with last_error when it could not (the host then stops). A question the
    * plugin cannot answer (missing privileges, a program it cannot
    * interpret) is a GRAFT_FINDING_UNKNOWN report, not an error and never a
    * pass. Optional (NULL: the host counts the action as not checked). */
-  int (*verify)(void* state, const struct graft_action* action,
-                const struct graft_apply_context* context, const struct graft_finding_sink* sink);
+  graft_status (*verify)(void* state, const struct graft_action* action,
+                         const struct graft_apply_context* context,
+                         const struct graft_finding_sink* sink);
 };
 
 /* The entry point, looked up by name (GRAFT_PLUGIN_ENTRY_SYMBOL). Returns the

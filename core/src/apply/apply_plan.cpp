@@ -48,7 +48,7 @@ Result<UniqueFd> open_source_root(const ApplySite& site, ApplyTarget& target) {
   if (site.source_root.empty() || normalize_path(site.source_root) == "/") return UniqueFd();
   UniqueFd fd(::open(site.source_root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
   if (fd.get() < 0)
-    return make_error("driver root {}: {}", site.source_root, std::strerror(errno));
+    return make_sys_error(errno, "driver root {}", site.source_root);
   target.source_root_fd = fd.get();
   target.source_root = normalize_path(site.source_root);
   return fd;
@@ -59,10 +59,10 @@ Result<UniqueFd> open_source_root(const ApplySite& site, ApplyTarget& target) {
 Status open_root(const ApplySite& site, ApplyTarget& target, UniqueFd& root_fd) {
   root_fd = UniqueFd(::open(site.rootfs.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
   if (!root_fd.valid())
-    return make_error("container root {}: {}", site.rootfs, std::strerror(errno));
+    return make_sys_error(errno, "container root {}", site.rootfs);
   struct stat st {};
   if (::fstat(root_fd.get(), &st) != 0)
-    return make_error("container root {}: {}", site.rootfs, std::strerror(errno));
+    return make_sys_error(errno, "container root {}", site.rootfs);
   target.rootfs_fd = root_fd.get();
   target.uid = st.st_uid;
   target.gid = st.st_gid;

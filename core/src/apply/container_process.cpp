@@ -15,7 +15,7 @@ namespace {
 
 Result<NamespaceId> namespace_of(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return make_error("{}: {}", path, std::strerror(errno));
+  if (::stat(path.c_str(), &st) != 0) return make_sys_error(errno, "{}", path);
   return NamespaceId{st.st_dev, st.st_ino};
 }
 

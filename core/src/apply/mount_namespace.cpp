@@ -20,8 +20,8 @@ Status MountNamespaceVisit::leave() {
   int left = ::setns(home_fd_.get(), CLONE_NEWNS);
   int saved = errno;
   home_fd_.reset();
-  if (left != 0) return make_error("cannot return to graft's mount namespace: {}", std::strerror(saved));
-  if (::chdir("/") != 0) return make_error("chdir / after setns: {}", std::strerror(errno));
+  if (left != 0) return make_sys_error(saved, "cannot return to graft's mount namespace");
+  if (::chdir("/") != 0) return make_sys_error(errno, "chdir / after setns");
   return ok_status();
 }
 
@@ -32,15 +32,14 @@ Status MountNamespaceVisit::enter(const ContainerProcess& process) {
   if (auto allowed = check_not_own_mount_namespace(process); !allowed) return allowed;
   home_fd_ = UniqueFd(::open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC));
   if (!home_fd_.valid())
-    return make_error("cannot open graft's own mount namespace: {}", std::strerror(errno));
+    return make_sys_error(errno, "cannot open graft's own mount namespace");
   if (::setns(process.pidfd(), CLONE_NEWNS) != 0) {
     int saved = errno;
     home_fd_.reset();
-    return make_error("cannot enter the mount namespace of process {}: {}", process.pid(),
-                      std::strerror(saved));
+    return make_sys_error(saved, "cannot enter the mount namespace of process {}", process.pid());
   }
   // Our cwd still points into the old namespace; leave it.
-  if (::chdir("/") != 0) return make_error("chdir / after setns: {}", std::strerror(errno));
+  if (::chdir("/") != 0) return make_sys_error(errno, "chdir / after setns");
   return ok_status();
 }
 

@@ -25,7 +25,7 @@ void raise_open_file_limit() {
 namespace {
 
 // Files this process holds open, counted in /proc/self/fd (less the listing's
-// own); nothing when it cannot be listed, errno saying why.
+// own); nothing when it cannot be listed.
 std::optional<std::size_t> open_file_count() {
   std::unique_ptr<DIR, int (*)(DIR*)> listing(::opendir("/proc/self/fd"), ::closedir);
   if (!listing) return std::nullopt;
@@ -38,12 +38,12 @@ std::optional<std::size_t> open_file_count() {
 }  // namespace
 
 Error name_open_file_limit(Error error) {
-  // The failing plugin may have closed what it opened for the failed action.
-  constexpr std::size_t kSlack = 4;
+  if (error.code != EMFILE) return error;
   rlimit limit{};
   if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return error;
+  // Counted for the message only: the failing plugin may have closed some
+  // of what it held by now, so "near" rather than "at".
   auto count = open_file_count();
-  if (count ? *count + kSlack < limit.rlim_cur : errno != EMFILE) return error;
   std::string held = count ? fmt::format("{} open files, near", *count) : "as many open files as";
   error.message += fmt::format(" (graft holds {} its limit of {}, the hard RLIMIT_NOFILE it was "
                                "started with: raise the runtime's)",

@@ -22,9 +22,9 @@ namespace graft {
 void raise_open_file_limit();
 
 // `error` from preparing, with graft's open files and its limit named when it
-// holds nearly as many as it may: the plugin's own line says only "Too many
-// open files", and what the admin must raise is the hard limit the runtime or
-// service gave graft.
+// is EMFILE (its code, as the plugin left it): the plugin's own line says
+// only "Too many open files", and what the admin must raise is the hard
+// limit the runtime or service gave graft.
 Error name_open_file_limit(Error error);
 
 }  // namespace graft

@@ -71,7 +71,9 @@ Result<int> open_audit_log(const std::string& path) {
   int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0640);
   if (fd < 0) {
     int error = errno;
-    return make_error("audit.log {}: cannot open it to append: {} (errno {})", path, std::strerror(error), error);
+    Error failed = make_error("audit.log {}: cannot open it to append: {} (errno {})", path, std::strerror(error), error);
+    failed.code = error;
+    return failed;
   }
   return fd;
 }

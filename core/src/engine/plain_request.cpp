@@ -38,10 +38,10 @@ std::vector<std::string> request_channel_items(const Request& request, const Pol
 
 std::optional<std::string> pass_through_without_rules(const Policy& policy, const Request& request,
                                                       const Error& evaluation_error) {
+  if (evaluation_error.kind != ErrorKind::rules_not_loaded) return std::nullopt;
   if (!request_channel_items(request, policy).empty()) return std::nullopt;
-  auto rules = registered_rules(policy);
-  if (rules) return std::nullopt;  // the rules load: the error was a rule's at run time, or not the rules'
-  if (!evaluation_error.message.ends_with(rules.error().message)) return std::nullopt;
+  auto rules = registered_rules(policy);  // for the load failure's own words, without the context
+  if (rules) return std::nullopt;  // they load now: whatever failed to load has been fixed
   return fmt::format("container {}: let through untouched: it asks for nothing through the policy's request "
                      "channels, and the policy's rules do not load: {}",
                      request.container_id, rules.error().message);

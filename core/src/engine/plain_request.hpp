@@ -30,7 +30,7 @@ namespace graft {
 std::vector<std::string> request_channel_items(const Request& request, const Policy& policy);
 
 // The warning to print when `evaluation_error` is the policy's rules failing
-// to load and `request` asks for nothing: the container is then let through
+// to load (ErrorKind::rules_not_loaded) and `request` asks for nothing: the container is then let through
 // untouched. nullopt when it must be refused (a request, a run-time error of
 // a rule, an inventory error).
 std::optional<std::string> pass_through_without_rules(const Policy& policy, const Request& request,

@@ -47,7 +47,7 @@ Result<std::string> read_image_file(int root_fd, const std::string& path, std::s
   UniqueFd fd(open_image_file(root_fd, path, limit));
   if (fd.get() == -EINVAL) return make_error("{}: not a regular file", path);
   if (fd.get() == -EFBIG) return make_error("{} is larger than {} bytes", path, limit);
-  if (!fd.valid()) return make_error("{}: {}", path, std::strerror(-fd.get()));
+  if (!fd.valid()) return make_sys_error(-fd.get(), "{}", path);
   // The file may have grown since the fstat: the read is bounded all the same.
   return read_bounded(fd.get(), limit, path);
 }

@@ -39,7 +39,7 @@ Result<std::vector<VersionedFile>> image_versioned_files(const std::string& root
   std::string shown = root + dir;
   int opened = open_in_host_root(root, dir, O_PATH | O_DIRECTORY);
   if (opened == -ENOENT || opened == -ENOTDIR) return std::vector<VersionedFile>{};
-  if (opened < 0) return make_error("{}: {}", shown, std::strerror(-opened));
+  if (opened < 0) return make_sys_error(-opened, "{}", shown);
   UniqueFd path_fd(opened);
   auto listing = list_directory(path_fd.get(), kMaxImageDirEntries, shown);
   if (!listing) return listing.error();

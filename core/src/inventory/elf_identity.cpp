@@ -136,13 +136,13 @@ Result<ElfIdentity> read_elf_identity(int fd, const std::string& name) {
 Result<ElfIdentity> read_elf_identity_in_root(const std::string& root, const std::string& real) {
   std::string shown = join_root(root, real);
   UniqueFd path_fd(open_in_host_root(root, real, O_PATH | O_NOFOLLOW));
-  if (!path_fd.valid()) return make_error("{}: cannot open: {}", shown, std::strerror(-path_fd.get()));
+  if (!path_fd.valid()) return make_sys_error(-path_fd.get(), "{}: cannot open", shown);
   struct stat info {};
   if (::fstat(path_fd.get(), &info) != 0 || !S_ISREG(info.st_mode))
     return make_error("{}: not a regular file", shown);
   std::string reopen = "/proc/self/fd/" + std::to_string(path_fd.get());
   UniqueFd fd(::open(reopen.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
-  if (!fd.valid()) return make_error("{}: cannot open: {}", shown, std::strerror(errno));
+  if (!fd.valid()) return make_sys_error(errno, "{}: cannot open", shown);
   return read_elf_identity(fd.get(), shown);
 }
 

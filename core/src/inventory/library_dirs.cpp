@@ -31,7 +31,7 @@ Result<std::vector<std::string>> candidate_names(const Policy& policy, const std
                                                  const LibraryPicks& picks, std::vector<std::string>& warnings) {
   std::string shown = join_root(policy.host.driver_root, dir);
   int fd = open_in_host_root(policy.host.driver_root, dir, O_PATH | O_DIRECTORY);
-  if (fd < 0) return make_error("library dir {}: cannot open: {}", shown, std::strerror(-fd));
+  if (fd < 0) return make_sys_error(-fd, "library dir {}: cannot open", shown);
   UniqueFd dir_fd(fd);
   auto listing = list_directory(dir_fd.get(), kMaxDirEntries, "library dir " + shown);
   if (!listing) return listing.error();

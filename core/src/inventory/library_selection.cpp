@@ -31,7 +31,7 @@ Result<std::vector<LdCacheEntry>> read_driver_ldcache(const Policy& policy, cons
   UniqueFd fd(open_in_host_root(policy.host.driver_root, policy.discovery.ldcache,
                                 O_RDONLY | O_NOCTTY | O_NONBLOCK));
   if (!fd.valid())
-    return make_error("ld.so.cache {}: cannot open: {}", shown, std::strerror(-fd.get()));
+    return make_sys_error(-fd.get(), "ld.so.cache {}: cannot open", shown);
   return read_ldcache_fd(fd.get(), shown, keep);
 }
 

@@ -4,10 +4,18 @@
 // sizes stay, since plugins built against an older header keep loading. The
 // offsets are those of ABI 1.3 on an LP64 Linux (x86_64, aarch64).
 #include <cstddef>
+#include <cstdint>
+#include <type_traits>
 
 #include "graft/plugin.h"
 
 namespace graft {
+
+// graft_status replaced `int` as the calls' return: as wide and as signed,
+// so a value an older plugin returns reads the same.
+static_assert(sizeof(graft_status) == sizeof(std::int32_t));
+static_assert(std::is_signed_v<std::underlying_type_t<graft_status>>);
+static_assert(GRAFT_OK == 0 && GRAFT_ERROR == 1);
 
 #if defined(__LP64__)
 static_assert(sizeof(graft_action) == 128);

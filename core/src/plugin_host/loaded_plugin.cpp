@@ -7,6 +7,7 @@
 #include "plugin_host/loaded_plugin.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <dlfcn.h>
 
@@ -64,11 +65,21 @@ Status LoadedPlugin::init(const std::string& config_json) {
   initialised_ = true;  // destroy(state) is owed even when init fails
   return guarded("init", nullptr, [&]() -> Status {
     const char* message = nullptr;
-    int status = descriptor_->init(services_.get(), config_json.c_str(), &state_, &message);
+    errno = 0;
+    graft_status status = descriptor_->init(services_.get(), config_json.c_str(), &state_, &message);
     if (status == GRAFT_OK) return ok_status();
+    int code = errno;
     // Copy now: the message may live in state, which destroy frees.
-    return make_error("init failed: {}", message ? message : fmt::format("status {}", status));
+    Error error = make_error("init failed: {}",
+                             message ? message : fmt::format("status {}", static_cast<int>(status)));
+    error.code = code;
+    return error;
   });
+}
+
+Error LoadedPlugin::failure() {
+  int code = errno;  // first: what the plugin left (plugin.h, graft_status)
+  return Error{.message = last_error_message(), .code = code};
 }
 
 std::string LoadedPlugin::last_error_message() {
@@ -143,8 +154,9 @@ Status LoadedPlugin::call_action(ActionCall call, const char* phase, const Actio
   ActionView view(action, index);
   graft_apply_context context = context_of(target);
   return guarded(phase, &action, [&]() -> Status {
+    errno = 0;
     if (call(state_, view.get(), &context) == GRAFT_OK) return ok_status();
-    return Error{last_error_message()};
+    return failure();
   });
 }
 
@@ -168,8 +180,9 @@ Result<std::vector<PluginFinding>> LoadedPlugin::verify(const Action& action, st
   ActionView view(action, index);
   graft_apply_context context = context_of(target);
   auto status = guarded("verify", &action, [&]() -> Status {
+    errno = 0;
     if (descriptor_->verify(state_, view.get(), &context, &sink) == GRAFT_OK) return ok_status();
-    return Error{last_error_message()};
+    return failure();
   });
   if (!status) return status.error();
   if (collector.lost) return make_error("{}: verify: a finding could not be kept", where(&action));
@@ -180,8 +193,9 @@ Status LoadedPlugin::finish(const ApplyTarget& target) {
   if (!GRAFT_PLUGIN_HAS(descriptor_, finish)) return ok_status();
   graft_apply_context context = context_of(target);
   return guarded("finish", nullptr, [&]() -> Status {
+    errno = 0;
     if (descriptor_->finish(state_, &context) == GRAFT_OK) return ok_status();
-    return make_error("finish: {}", last_error_message());
+    return failure().context("finish");
   });
 }
 

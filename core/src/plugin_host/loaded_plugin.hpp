@@ -85,7 +85,10 @@ class LoadedPlugin {
   template <class Call>
   Status guarded(const char* phase, const Action* action, Call&& call);
   std::string last_error_message();
-  using ActionCall = int (*)(void*, const graft_action*, const graft_apply_context*);
+  // The failed call's error: last_error's message and the errno the plugin
+  // left. Called first thing after the call returned.
+  Error failure();
+  using ActionCall = graft_status (*)(void*, const graft_action*, const graft_apply_context*);
   Status call_action(ActionCall call, const char* phase, const Action& action,
                      std::uint32_t index, const ApplyTarget& target);
 

@@ -32,7 +32,7 @@ Result<UniqueFd> open_plugin_file(TrustedDirs& dirs, const std::string& dir,
   if (!dir_fd) return dir_fd.error();
   UniqueFd file_fd(::openat(*dir_fd, plugin_file_name(name).c_str(),
                             O_PATH | O_NOFOLLOW | O_CLOEXEC));
-  if (file_fd.get() < 0) return make_error("plugin {}: {}", path, std::strerror(errno));
+  if (file_fd.get() < 0) return make_sys_error(errno, "plugin {}", path);
   if (auto checked = check_trusted_file(file_fd.get(), "plugin " + path); !checked)
     return checked.error();
   return file_fd;

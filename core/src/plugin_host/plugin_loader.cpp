@@ -156,7 +156,7 @@ namespace {
 // Plugin names of every lib<name>.so in dir, sorted.
 Result<std::vector<std::string>> plugins_in(const std::string& dir) {
   std::unique_ptr<DIR, int (*)(DIR*)> listing(::opendir(dir.c_str()), ::closedir);
-  if (!listing) return make_error("plugin directory {}: cannot be listed: {}", dir, std::strerror(errno));
+  if (!listing) return make_sys_error(errno, "plugin directory {}: cannot be listed", dir);
   std::vector<std::string> names;
   while (const dirent* entry = ::readdir(listing.get())) {
     std::string_view file = entry->d_name;

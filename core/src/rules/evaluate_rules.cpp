@@ -30,6 +30,13 @@ namespace {
 
 using namespace graft::rules;
 
+// A load failure, marked so that a caller tells it from a rule failing at run
+// time (engine/plain_request.hpp) without reading the message.
+Error not_loaded(Error error) {
+  error.kind = ErrorKind::rules_not_loaded;
+  return error;
+}
+
 struct RuleFile {
   std::string path;
   std::string short_src;  // how Lua names it in messages (long paths are shortened)
@@ -101,7 +108,7 @@ std::vector<RuleActivity> RuleRun::registered() const {
 }
 
 Result<Intent> RuleRun::run() {
-  if (Status loaded = load_rules(); !loaded) return loaded.error();
+  if (Status loaded = load_rules(); !loaded) return not_loaded(loaded.error());
   if (activity_) *activity_ = registered();
   for (RulePhase phase : kRulePhases) {
     grant_.enter_phase(phase);
@@ -247,7 +254,7 @@ Result<std::vector<RuleActivity>> registered_rules(const Policy& policy) {
     Request request;
     Inventory inventory;
     RuleRun run(request, inventory, policy, nullptr, ActivityDetail::outcome);
-    if (Status loaded = run.load_rules(); !loaded) return loaded.error();
+    if (Status loaded = run.load_rules(); !loaded) return not_loaded(loaded.error());
     return run.registered();
   } catch (const std::exception& e) {
     return make_error("loading rules: {}", e.what());

@@ -32,7 +32,7 @@ Result<FileChange> read_config_file(const std::string& path, FileOwnerKind owner
   struct stat info {};
   if (::lstat(path.c_str(), &info) != 0) {
     if (errno == ENOENT) return change;
-    return make_error("{}: {}", path, std::strerror(errno));
+    return make_sys_error(errno, "{}", path);
   }
   if (S_ISLNK(info.st_mode)) {
     if (owner == FileOwnerKind::graft)
@@ -41,7 +41,7 @@ Result<FileChange> read_config_file(const std::string& path, FileOwnerKind owner
     if (!target) return target.error();
     change.path = *target;
     change.shown = path + " -> " + *target;
-    if (::stat(change.path.c_str(), &info) != 0) return make_error("{}: {}", change.shown, std::strerror(errno));
+    if (::stat(change.path.c_str(), &info) != 0) return make_sys_error(errno, "{}", change.shown);
   }
   if (!S_ISREG(info.st_mode)) return make_error("{}: not a regular file", change.shown);
   auto text = read_file(change.path, kConfigFileLimit, O_NOFOLLOW);
@@ -55,7 +55,7 @@ Status apply_change(const FileChange& change) {
   if (!change.changes()) return ok_status();
   if (!change.after) {
     if (::unlink(change.path.c_str()) != 0 && errno != ENOENT)
-      return make_error("{}: cannot remove: {}", change.shown, std::strerror(errno));
+      return make_sys_error(errno, "{}: cannot remove", change.shown);
     return ok_status();
   }
   auto dir = std::filesystem::path(change.path).parent_path();

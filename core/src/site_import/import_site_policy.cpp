@@ -46,7 +46,7 @@ class TempPolicyFile {
     if (fd.get() < 0) {
       std::string failed = path_;
       path_.clear();
-      return make_error("creating {}: {}", failed, std::strerror(errno));
+      return make_sys_error(errno, "creating {}", failed);
     }
     if (auto status = write_all(fd.get(), text, path_); !status) return status;
     return ok_status();

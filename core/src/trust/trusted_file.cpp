@@ -84,19 +84,19 @@ Status check_dir(int fd, const struct stat& st, const std::string& shown, const 
 // The real path of `path` (symlinks followed once, see the header).
 Result<std::string> real_path(const std::string& path, const std::string& what) {
   std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
-  if (!real) return make_error("{}: cannot read: {}", what, std::strerror(errno));
+  if (!real) return make_sys_error(errno, "{}: cannot read", what);
   return std::string(real.get());
 }
 
 // Walks the real directory `real` from "/", checking each directory.
 Result<UniqueFd> walk_dirs(const std::string& real, const std::string& what) {
   UniqueFd current(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
-  if (current.get() < 0) return make_error("{}: /: {}", what, std::strerror(errno));
+  if (current.get() < 0) return make_sys_error(errno, "{}: /", what);
   std::string shown;
   for (std::size_t start = 0;;) {
     struct stat st {};
     if (::fstat(current.get(), &st) != 0)
-      return make_error("{}: {}: {}", what, shown.empty() ? "/" : shown, std::strerror(errno));
+      return make_sys_error(errno, "{}: {}", what, shown.empty() ? "/" : shown);
     if (auto checked = check_dir(current.get(), st, shown.empty() ? "/" : shown, what); !checked)
       return checked.error();
     while (start < real.size() && real[start] == '/') ++start;
@@ -107,7 +107,7 @@ Result<UniqueFd> walk_dirs(const std::string& real, const std::string& what) {
     shown += "/" + name;
     UniqueFd next(::openat(current.get(), name.c_str(),
                            O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (next.get() < 0) return make_error("{}: {}: {}", what, shown, std::strerror(errno));
+    if (next.get() < 0) return make_sys_error(errno, "{}: {}", what, shown);
     current = std::move(next);
   }
 }
@@ -121,7 +121,7 @@ UniqueFd open_in_checked_dir(int dir_fd, const std::string& name) {
 
 // `file` as opened by open_in_checked_dir, checked; errno says why it is not open.
 Result<UniqueFd> checked_file(UniqueFd file, const std::string& path) {
-  if (!file.valid()) return make_error("{}: cannot read: {}", path, std::strerror(errno));
+  if (!file.valid()) return make_sys_error(errno, "{}: cannot read", path);
   if (auto checked = check_trusted_file(file.get(), path); !checked) return checked.error();
   return file;
 }
@@ -136,7 +136,7 @@ Result<UniqueFd> open_trusted_dir(const std::string& dir, const std::string& wha
 
 Status check_trusted_file(int fd, const std::string& what) {
   struct stat st {};
-  if (::fstat(fd, &st) != 0) return make_error("{}: {}", what, std::strerror(errno));
+  if (::fstat(fd, &st) != 0) return make_sys_error(errno, "{}", what);
   if (!S_ISREG(st.st_mode))
     return make_error("{}: not a regular file (symlinks, FIFOs and devices are refused)", what);
   if (OwnerKind owner = owner_of(fd, st); !trusted_owner(owner))

@@ -50,7 +50,7 @@ Status read_both(int out, int err, Captured& captured) {
   for (int open = 2; open > 0;) {
     if (::poll(fds.data(), fds.size(), -1) < 0) {
       if (errno == EINTR) continue;
-      return make_error("poll: {}", std::strerror(errno));
+      return make_sys_error(errno, "poll");
     }
     for (std::size_t i = 0; i < fds.size(); ++i) {
       if (fds[i].fd < 0 || fds[i].revents == 0) continue;
@@ -71,7 +71,7 @@ Status read_both(int out, int err, Captured& captured) {
 Result<int> wait_for(pid_t child) {
   int status = 0;
   while (::waitpid(child, &status, 0) < 0)
-    if (errno != EINTR) return make_error("waitpid: {}", std::strerror(errno));
+    if (errno != EINTR) return make_sys_error(errno, "waitpid");
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + WTERMSIG(status);
 }
@@ -79,13 +79,13 @@ Result<int> wait_for(pid_t child) {
 // Runs argv, capturing what it writes; the exit code, or an error.
 Result<int> run_captured(const std::vector<std::string>& argv, Captured& captured) {
   int out[2], err[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) return make_error("pipe: {}", std::strerror(errno));
+  if (::pipe2(out, O_CLOEXEC) != 0) return make_sys_error(errno, "pipe");
   UniqueFd out_read(out[0]), out_write(out[1]);
-  if (::pipe2(err, O_CLOEXEC) != 0) return make_error("pipe: {}", std::strerror(errno));
+  if (::pipe2(err, O_CLOEXEC) != 0) return make_sys_error(errno, "pipe");
   UniqueFd err_read(err[0]), err_write(err[1]);
   const pid_t parent = ::getpid();
   const pid_t child = ::fork();
-  if (child < 0) return make_error("fork: {}", std::strerror(errno));
+  if (child < 0) return make_sys_error(errno, "fork");
   if (child == 0) exec_runtime(argv, parent, out_write.get(), err_write.get());
   out_write = UniqueFd(), err_write = UniqueFd();
   Status read = read_both(out_read.get(), err_read.get(), captured);

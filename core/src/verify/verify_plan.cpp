@@ -28,13 +28,13 @@ Status open_container_root(const ContainerProcess& process, ApplyTarget& target,
   target.rootfs = "/proc/" + std::to_string(process.pid()) + "/root";
   auto root = process.confirmed("its root", [&]() -> Result<UniqueFd> {
     UniqueFd fd(::open(target.rootfs.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-    if (!fd.valid()) return make_error("{}: {}", target.rootfs, std::strerror(errno));
+    if (!fd.valid()) return make_sys_error(errno, "{}", target.rootfs);
     return fd;
   });
   if (!root) return root.error();
   struct stat st {};
   if (::fstat(root->get(), &st) != 0)
-    return make_error("{}: {}", target.rootfs, std::strerror(errno));
+    return make_sys_error(errno, "{}", target.rootfs);
   fds.root = std::move(*root);
   target.rootfs_fd = fds.root.get();
   target.uid = st.st_uid;
@@ -46,7 +46,7 @@ Status open_verify_source_root(const std::string& source_root, ApplyTarget& targ
   if (source_root.empty() || normalize_path(source_root) == "/") return ok_status();
   fds.source_root = UniqueFd(::open(source_root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
   if (!fds.source_root.valid())
-    return make_error("driver root {}: {}", source_root, std::strerror(errno));
+    return make_sys_error(errno, "driver root {}", source_root);
   target.source_root_fd = fds.source_root.get();
   target.source_root = normalize_path(source_root);
   return ok_status();

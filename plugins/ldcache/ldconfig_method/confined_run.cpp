@@ -257,12 +257,12 @@ Result<Ending> wait_for(pid_t pid, int pidfd, int err_fd, std::chrono::milliseco
     }
     pollfd fds[2] = {{pidfd, POLLIN, 0}, {pipe_open ? err_fd : -1, POLLIN, 0}};
     int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), INT_MAX)));
-    if (ready < 0 && errno != EINTR) return make_error("poll: {}", std::strerror(errno));
+    if (ready < 0 && errno != EINTR) return make_sys_error(errno, "poll");
     if (fds[1].revents != 0) read_available(err_fd, ending.stderr_text, pipe_open);
     exited = (fds[0].revents & POLLIN) != 0;
   }
   if (::waitid(P_PID, static_cast<id_t>(pid), &ending.info, WEXITED) != 0)
-    return make_error("waitid: {}", std::strerror(errno));
+    return make_sys_error(errno, "waitid");
   if (pipe_open) read_available(err_fd, ending.stderr_text, pipe_open);
   return ending;
 }
@@ -312,8 +312,8 @@ Status join_v1_cgroup(const ConfinedCommand& command, pid_t pid) {
   const std::string text = std::to_string(pid);
   if (::write(command.cgroup_procs_fd, text.data(), text.size()) !=
       static_cast<ssize_t>(text.size()))
-    return make_error("moving {} into the container's devices cgroup {}: {}",
-                      command.argv.at(0), command.cgroup_name, std::strerror(errno));
+    return make_sys_error(errno, "moving {} into the container's devices cgroup {}",
+                      command.argv.at(0), command.cgroup_name);
   return ok_status();
 }
 
@@ -329,9 +329,9 @@ Status run_confined(const ConfinedCommand& command) {
   if (filter.empty()) return make_error("run_confined: no seccomp filter for this architecture");
 
   int pipe_fds[2], go_fds[2];
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return make_error("pipe2: {}", std::strerror(errno));
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return make_sys_error(errno, "pipe2");
   UniqueFd err_read(pipe_fds[0]), err_write(pipe_fds[1]);
-  if (::pipe2(go_fds, O_CLOEXEC) != 0) return make_error("pipe2: {}", std::strerror(errno));
+  if (::pipe2(go_fds, O_CLOEXEC) != 0) return make_sys_error(errno, "pipe2");
   UniqueFd go_read(go_fds[0]), go_write(go_fds[1]);
   // Only the parent's end is non-blocking; the flag is per end.
   ::fcntl(err_read.get(), F_SETFL, O_NONBLOCK);
@@ -341,11 +341,10 @@ Status run_confined(const ConfinedCommand& command) {
   int raw_pidfd = -1;
   pid_t pid = clone_child(command, raw_pidfd);
   if (pid < 0)
-    return make_error("clone3 of {} {}: {}", command.argv.at(0),
+    return make_sys_error(errno, "clone3 of {} {}", command.argv.at(0),
                       command.cgroup_dir_fd >= 0
                           ? "into the container's cgroup " + command.cgroup_name
-                          : std::string("into its namespaces"),
-                      std::strerror(errno));
+                          : std::string("into its namespaces"));
   if (pid == 0) child_main(plan);
   UniqueFd pidfd(raw_pidfd);
   err_write.reset();  // EOF on the pipe once the child and its exec are done
@@ -353,7 +352,7 @@ Status run_confined(const ConfinedCommand& command) {
 
   Status joined = join_v1_cgroup(command, pid);
   if (joined.ok() && ::write(go_write.get(), "g", 1) != 1)
-    joined = make_error("starting {}: {}", command.argv.at(0), std::strerror(errno));
+    joined = make_sys_error(errno, "starting {}", command.argv.at(0));
   if (!joined.ok()) {
     ::syscall(SYS_pidfd_send_signal, pidfd.get(), SIGKILL, nullptr, 0);
     ::waitpid(pid, nullptr, 0);

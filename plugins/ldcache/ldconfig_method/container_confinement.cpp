@@ -40,8 +40,8 @@ Result<std::optional<ContainerConfinement>> find_confinement(const plugin::Host&
     container.procs = UniqueFd(::openat(container.cgroup.dir.get(), "cgroup.procs",
                                         O_WRONLY | O_CLOEXEC | O_NOFOLLOW));
     if (!container.procs.valid())
-      return make_error("ldconfig must run in the container's device cgroup: {}/cgroup.procs: {}",
-                        container.cgroup.path, std::strerror(errno));
+      return make_sys_error(errno, "ldconfig must run in the container's device cgroup: {}/cgroup.procs",
+                        container.cgroup.path);
   }
   auto uids = read_id_map(pid, pidfd, "uid_map");
   if (!uids.ok()) return uids.error();

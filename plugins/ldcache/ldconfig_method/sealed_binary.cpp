@@ -49,13 +49,11 @@ constexpr unsigned char kData = ELFDATA2MSB;
 #define MFD_EXEC 0x0010U
 #endif
 
-std::string errno_text(int error) { return std::strerror(error); }
-
 // The file must be what only root could have put there: a path the policy
 // names is trusted only as far as its owner and mode say.
 Status check_owner_and_mode(int fd, const std::string& path) {
   struct stat st {};
-  if (::fstat(fd, &st) != 0) return make_error("{}: {}", path, errno_text(errno));
+  if (::fstat(fd, &st) != 0) return make_sys_error(errno, "{}", path);
   if (!S_ISREG(st.st_mode)) return make_error("{}: not a regular file", path);
   if (st.st_uid != 0) return make_error("{}: owned by uid {}, not root", path, st.st_uid);
   if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
@@ -72,7 +70,7 @@ Result<UniqueFd> create_memfd(const std::string& path) {
   const unsigned flags = MFD_CLOEXEC | MFD_ALLOW_SEALING;
   int fd = ::memfd_create("ldconfig", flags | MFD_EXEC);
   if (fd < 0 && errno == EINVAL) fd = ::memfd_create("ldconfig", flags);
-  if (fd < 0) return make_error("{}: memfd_create: {}", path, errno_text(errno));
+  if (fd < 0) return make_sys_error(errno, "{}: memfd_create", path);
   return UniqueFd(fd);
 }
 
@@ -81,7 +79,7 @@ Status copy_all(int from, int to, const std::string& path) {
   for (;;) {
     ssize_t got = ::read(from, buffer.data(), buffer.size());
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return make_error("{}: read: {}", path, errno_text(errno));
+    if (got < 0) return make_sys_error(errno, "{}: read", path);
     if (got == 0) return ok_status();
     // write_all: a write that takes nothing is an error, not a reason to loop.
     if (auto put = write_all(to, std::string_view(buffer.data(), static_cast<size_t>(got)), path + " (memfd copy)");
@@ -134,7 +132,7 @@ Status check_static_elf(int fd, const std::string& path) {
 Result<UniqueFd> seal_host_binary(const std::string& path) {
   if (path.empty() || path.front() != '/') return make_error("'{}': not an absolute path", path);
   UniqueFd file(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY));
-  if (!file.valid()) return make_error("{}: {}", path, errno_text(errno));
+  if (!file.valid()) return make_sys_error(errno, "{}", path);
   if (auto vetted = check_owner_and_mode(file.get(), path); !vetted.ok()) return vetted.error();
   auto memfd = create_memfd(path);
   if (!memfd.ok()) return memfd;
@@ -143,7 +141,7 @@ Result<UniqueFd> seal_host_binary(const std::string& path) {
   // through /proc/<pid>/exe of the running ldconfig.
   constexpr int kSeals = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
   if (::fcntl(memfd->get(), F_ADD_SEALS, kSeals) != 0)
-    return make_error("{}: sealing the memfd copy: {}", path, errno_text(errno));
+    return make_sys_error(errno, "{}: sealing the memfd copy", path);
   // Checked after sealing: these are exactly the bytes that will run.
   if (auto checked = check_static_elf(memfd->get(), path); !checked.ok()) return checked.error();
   return memfd;

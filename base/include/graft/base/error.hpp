@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // Errors as values. An Error carries a message that already names its context
 // (file:line:col, key path, rule, container id); the CLI prints it as one line.
+// Beside the message it keeps what a caller may branch on, so that no caller
+// has to read the words: the errno of the failing system call, the step that
+// failed (a mount helper's "open_tree", "move_mount") and a kind.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -11,17 +18,57 @@
 
 namespace graft {
 
+// The name of a failing step. It is built only from a string literal
+// (consteval), so an Error may keep it by view and copy it freely.
+class StepName {
+ public:
+  constexpr StepName() = default;
+  template <std::size_t N>
+  consteval StepName(const char (&name)[N]) : name_(name, N - 1) {}  // implicit: a literal is a step
+
+  constexpr std::string_view text() const { return name_; }
+  constexpr bool empty() const { return name_.empty(); }
+  friend constexpr bool operator==(StepName, StepName) = default;
+
+ private:
+  std::string_view name_;
+};
+
+// Failures a caller tells apart by kind rather than by message. Add one only
+// where some caller branches on it.
+enum class ErrorKind : std::uint8_t {
+  unspecified,
+  rules_not_loaded,  // the policy's rule files or modules failed to load
+};
+
 struct Error {
   std::string message;
+  int code = 0;   // errno of the failing system call; 0 when no call failed
+  StepName step{};  // which step failed; empty when the code has no steps
+  ErrorKind kind = ErrorKind::unspecified;
 
   // Prefixes context, keeping the innermost detail last:
-  // "container 3f2a: policy.toml:3:1: unknown key 'foo'".
-  Error context(const std::string& where) const { return Error{where + ": " + message}; }
+  // "container 3f2a: policy.toml:3:1: unknown key 'foo'". Code, step and
+  // kind stay: they are the innermost failure's.
+  Error context(const std::string& where) const {
+    Error outer = *this;
+    outer.message = where + ": " + message;
+    return outer;
+  }
 };
 
 template <typename... Args>
 Error make_error(fmt::format_string<Args...> format, Args&&... args) {
   return Error{fmt::format(format, std::forward<Args>(args)...)};
+}
+
+// A failed system call: "<what>: <strerror(code)>", with `code` (an errno,
+// positive) kept beside the message.
+template <typename... Args>
+Error make_sys_error(int code, fmt::format_string<Args...> format, Args&&... args) {
+  std::string message = fmt::format(format, std::forward<Args>(args)...);
+  message.append(": ").append(std::strerror(code));
+  return Error{.message = std::move(message), .code = code};
 }
 
 // A value or an Error. Deliberately small: ok(), value(), error(), and
