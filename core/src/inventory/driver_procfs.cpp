@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "inventory/driver_procfs.hpp"
 
+#include "inventory/field_transform.hpp"
+#include "inventory/gpu_record.hpp"
+
 #include <dirent.h>
 #include <glob.h>
 
@@ -29,25 +32,11 @@ std::string_view trim_view(std::string_view text) {
   return text;
 }
 
-std::string trim(std::string_view text) { return std::string(trim_view(text)); }
-
 std::optional<unsigned> parse_unsigned(std::string_view text) {
   unsigned value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
   return value;
-}
-
-// "Key:  value" records, as the driver prints per-GPU information and caps.
-std::map<std::string, std::string> parse_record(const std::string& text) {
-  std::map<std::string, std::string> fields;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    fields.emplace(trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
-  }
-  return fields;
 }
 
 std::vector<std::string> glob_paths(const std::string& pattern) {
@@ -114,26 +103,43 @@ class PartitionCapFilter {
   bool last_kept_ = false;
 };
 
-Result<Gpu> read_gpu_record(const std::string& path, const Discovery& discovery) {
-  auto text = read_file(path, kProcfsFileLimit);
-  if (!text) return text.error();
-  auto record = parse_record(*text);
-  auto field = [&](const char* name) -> std::string {
-    auto key = discovery.gpu_fields.find(name);
+// A field of the record by its Inventory name, through its transform.
+Result<std::string> gpu_field(const GpuRecord& record, const Discovery& discovery, const std::string& name) {
+  auto value_of = [&](const std::string& field) -> std::string {
+    auto key = discovery.gpu_fields.find(field);
     if (key == discovery.gpu_fields.end()) return {};
     auto value = record.find(key->second);
     return value == record.end() ? std::string() : value->second;
   };
+  std::string value = value_of(name);
+  auto transform = discovery.gpu_field_transforms.find(name);
+  if (transform == discovery.gpu_field_transforms.end() || value.empty()) return value;
+  auto converted = apply_field_transform(transform->second, value, value_of("bus_domain"));
+  if (!converted) return make_error("field {}: {}", discovery.gpu_fields.at(name), converted.error().message);
+  return converted;
+}
+
+// A GPU of the record at `path`; no GPU (nullopt) when gpu_skip says so.
+Result<std::optional<Gpu>> read_gpu_record(const std::string& path, const Discovery& discovery) {
+  auto text = read_file(path, kProcfsFileLimit);
+  if (!text) return text.error();
+  auto record = parse_gpu_record(*text, discovery.gpu_record_format);
+  if (skipped_record(record, discovery.gpu_skip)) return std::optional<Gpu>();
   Gpu gpu;
-  auto minor = parse_unsigned(field("minor"));
+  auto minor_text = gpu_field(record, discovery, "minor");
+  if (!minor_text) return make_error("{}: {}", path, minor_text.error().message);
+  auto minor = parse_unsigned(*minor_text);
   if (!minor) return make_error("{}: no valid device minor", path);
   gpu.minor = *minor;
-  gpu.uuid = field("uuid");
-  gpu.bus_id = field("bus_id");
-  gpu.model = field("model");
+  for (auto [name, into] : {std::pair{"uuid", &gpu.uuid}, std::pair{"bus_id", &gpu.bus_id},
+                            std::pair{"model", &gpu.model}}) {
+    auto value = gpu_field(record, discovery, name);
+    if (!value) return make_error("{}: {}", path, value.error().message);
+    *into = std::move(*value);
+  }
   gpu.proc_dir = dirname_of(path);
   if (gpu.uuid.empty() || gpu.bus_id.empty()) return make_error("{}: missing UUID or bus id", path);
-  return gpu;
+  return std::optional<Gpu>(std::move(gpu));
 }
 
 }  // namespace
@@ -147,13 +153,17 @@ std::string expand_template(std::string text, const std::map<std::string, std::s
   return text;
 }
 
+const std::string& discovery_root(const HostRoots& roots, std::string_view path) {
+  return path.starts_with("/sys/") ? roots.sys_root : roots.proc_root;
+}
+
 Status read_driver_version(const Policy& policy, Inventory& inventory) {
   const auto& discovery = policy.discovery;
   if (discovery.version_file.empty()) return ok_status();
-  std::string path = join_root(policy.host.proc_root, discovery.version_file);
+  std::string path = join_root(discovery_root(policy.host, discovery.version_file), discovery.version_file);
   auto text = read_file(path, kProcfsFileLimit);
   if (!text) {
-    inventory.warnings.push_back("no driver loaded: " + text.error().message);
+    if (discovery.version_required) inventory.warnings.push_back("no driver loaded: " + text.error().message);
     return ok_status();
   }
   std::smatch match;
@@ -172,10 +182,11 @@ Status read_driver_version(const Policy& policy, Inventory& inventory) {
 
 Status read_gpus(const Policy& policy, Inventory& inventory) {
   if (policy.discovery.gpu_glob.empty()) return ok_status();
-  for (const auto& path : glob_paths(join_root(policy.host.proc_root, policy.discovery.gpu_glob))) {
+  const std::string& glob = policy.discovery.gpu_glob;
+  for (const auto& path : glob_paths(join_root(discovery_root(policy.host, glob), glob))) {
     auto gpu = read_gpu_record(path, policy.discovery);
     if (!gpu) return gpu.error();
-    inventory.gpus.push_back(std::move(*gpu));
+    if (*gpu) inventory.gpus.push_back(std::move(**gpu));
   }
   std::sort(inventory.gpus.begin(), inventory.gpus.end(),
             [](const Gpu& a, const Gpu& b) { return a.minor < b.minor; });

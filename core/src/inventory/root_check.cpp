@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "inventory/driver_procfs.hpp"
 #include "paths/paths.hpp"
 #include "graft/base/unique_fd.hpp"
 
@@ -168,11 +169,13 @@ void check_driver_files(RootCheck& check) {
 void check_driver_procfs(RootCheck& check) {
   const Policy& policy = check.policy();
   const std::string& file = policy.discovery.version_file;
-  if (file.empty()) return;
-  std::string path = join_root(policy.host.proc_root, file);
-  check.add_under(Severity::error, "discovery.version_file", "host.proc_root", path,
+  if (file.empty() || !policy.discovery.version_required) return;
+  bool in_sys = &discovery_root(policy.host, file) == &policy.host.sys_root;
+  std::string path = join_root(discovery_root(policy.host, file), file);
+  check.add_under(Severity::error, "discovery.version_file", in_sys ? "host.sys_root" : "host.proc_root", path,
                   host_problem(path, Kind::regular),
-                  "no driver is loaded, or proc_root is not where the driver's procfs is");
+                  in_sys ? "no driver is loaded, or sys_root is not where the host's sysfs is"
+                         : "no driver is loaded, or proc_root is not where the driver's procfs is");
 }
 
 // A required device class of one fixed node fails every plan without it.

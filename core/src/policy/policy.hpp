@@ -84,14 +84,30 @@ struct VersionRegex;  // policy/version_regex.hpp: kept out of every includer of
 // Where discovery looks. Paths are written as on a plain host ("/proc/...",
 // "/etc/ld.so.cache") and read under the matching host root.
 struct Discovery {
-  std::string version_file;     // under proc_root, e.g. "/proc/driver/x/version"
+  // Discovery paths are read under proc_root, or under sys_root when they
+  // start with "/sys/" (see discovery_root in inventory/discovery_paths.hpp).
+  std::string version_file;     // e.g. "/proc/driver/x/version"
   std::string version_pattern;  // ECMAScript regex, group 1 = version
+  // false: a missing version_file means the version is unknown (a driver
+  // built into the kernel may have none), not that no driver is loaded.
+  bool version_required = true;
   // version_pattern compiled once by the policy reader (std::regex takes
   // longer to compile than discovery takes to read the driver); null when
   // a Policy is built in code, and discovery compiles the pattern itself.
   std::shared_ptr<const VersionRegex> version_regex;
-  std::string gpu_glob;         // under proc_root, e.g. "/proc/driver/x/gpus/*/information"
-  std::map<std::string, std::string> gpu_fields;  // uuid, minor, bus_id, model -> "Key" in file
+  std::string gpu_glob;         // e.g. "/proc/driver/x/gpus/*/information"
+  // How a per-GPU record file spells its fields: "Key: value" or "key value" lines.
+  enum class RecordFormat { colon, space };
+  RecordFormat gpu_record_format = RecordFormat::colon;
+  std::map<std::string, std::string> gpu_fields;  // uuid, minor, bus_id, bus_domain, model -> key in file
+  // A record whose field (a key in the file) has this value is not a GPU.
+  std::map<std::string, std::string> gpu_skip;
+  // Named conversions of a read field (uuid, bus_id) before use
+  // (inventory/field_transform.hpp): "pci-location-id" makes a PCI bus id
+  // of a packed bus/device/function number and bus_domain; "hex" writes a
+  // decimal number as "0x" and lower-case hex.
+  enum class FieldTransform { pci_location_id, hex };
+  std::map<std::string, FieldTransform> gpu_field_transforms;
   std::string partition_minors; // under proc_root: lines "<name> <minor>"
   std::string partition_dir;    // under proc_root, with {minor}: holds gi*/ci*/access
   std::string partition_gi_key; // key in partition_minors for a GI, e.g. "gpu{minor}/gi{gi}/access"

@@ -31,7 +31,7 @@ Status read_version_pattern(const TomlField& field, Discovery& discovery, const 
 
 // Merged key by key: a site may rename one field and keep the others.
 Status read_gpu_fields(const TomlField& field, Discovery& discovery, const FileContext&) {
-  static constexpr std::string_view kKnown[] = {"uuid", "minor", "bus_id", "model"};
+  static constexpr std::string_view kKnown[] = {"uuid", "minor", "bus_id", "bus_domain", "model"};
   auto table = as_table(field);
   if (!table) return table.error();
   for (auto&& [key, node] : **table) {
@@ -41,6 +41,59 @@ Status read_gpu_fields(const TomlField& field, Discovery& discovery, const FileC
     auto value = as_string(field.child(key.str(), node));
     if (!value) return value.error();
     discovery.gpu_fields[std::string(key.str())] = std::move(*value);
+  }
+  return ok_status();
+}
+
+constexpr std::string_view kRecordFormats[] = {"colon", "space"};
+
+Status read_gpu_record_format(const TomlField& field, Discovery& discovery, const FileContext&) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  if (*value == kRecordFormats[0]) {
+    discovery.gpu_record_format = Discovery::RecordFormat::colon;
+  } else if (*value == kRecordFormats[1]) {
+    discovery.gpu_record_format = Discovery::RecordFormat::space;
+  } else {
+    return field.error(fmt::format("unknown record format '{}' (colon or space){}", *value,
+                                   did_you_mean(*value, kRecordFormats)));
+  }
+  return ok_status();
+}
+
+// Merged key by key, like gpu_fields; the keys are the record's own.
+Status read_gpu_skip(const TomlField& field, Discovery& discovery, const FileContext&) {
+  auto table = as_table(field);
+  if (!table) return table.error();
+  for (auto&& [key, node] : **table) {
+    auto value = as_string(field.child(key.str(), node));
+    if (!value) return value.error();
+    discovery.gpu_skip[std::string(key.str())] = std::move(*value);
+  }
+  return ok_status();
+}
+
+constexpr std::string_view kTransformedFields[] = {"uuid", "bus_id"};
+constexpr std::string_view kTransforms[] = {"pci-location-id", "hex"};
+
+Status read_gpu_field_transforms(const TomlField& field, Discovery& discovery, const FileContext&) {
+  auto table = as_table(field);
+  if (!table) return table.error();
+  for (auto&& [key, node] : **table) {
+    if (std::find(std::begin(kTransformedFields), std::end(kTransformedFields), key.str()) ==
+        std::end(kTransformedFields))
+      return unknown_key(field, key, kTransformedFields);
+    auto child = field.child(key.str(), node);
+    auto value = as_string(child);
+    if (!value) return value.error();
+    if (*value == kTransforms[0]) {
+      discovery.gpu_field_transforms[std::string(key.str())] = Discovery::FieldTransform::pci_location_id;
+    } else if (*value == kTransforms[1]) {
+      discovery.gpu_field_transforms[std::string(key.str())] = Discovery::FieldTransform::hex;
+    } else {
+      return child.error(fmt::format("unknown field transform '{}' (pci-location-id or hex){}", *value,
+                                     did_you_mean(*value, kTransforms)));
+    }
   }
   return ok_status();
 }
@@ -84,8 +137,12 @@ Status read_partition_uuid_file(const TomlField& field, Discovery& discovery, co
 constexpr KeyReader<Discovery> kDiscoveryReaders[] = {
     {"version_file", read_string<&Discovery::version_file>},
     {"version_pattern", read_version_pattern},
+    {"version_required", read_bool<&Discovery::version_required>},
     {"gpu_glob", read_string<&Discovery::gpu_glob>},
+    {"gpu_record_format", read_gpu_record_format},
     {"gpu_fields", read_gpu_fields},
+    {"gpu_skip", read_gpu_skip},
+    {"gpu_field_transforms", read_gpu_field_transforms},
     {"partition_minors", read_string<&Discovery::partition_minors>},
     {"partition_dir", read_string<&Discovery::partition_dir>},
     {"partition_gi_key", read_string<&Discovery::partition_gi_key>},

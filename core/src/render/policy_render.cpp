@@ -93,6 +93,13 @@ ojson samples_json(const Policy& policy) {
   return out;
 }
 
+ojson transforms_json(const Discovery& d) {
+  ojson out = ojson::object();
+  for (const auto& [field, transform] : d.gpu_field_transforms)
+    out[field] = transform == Discovery::FieldTransform::hex ? "hex" : "pci-location-id";
+  return out;
+}
+
 ojson discovery_json(const Discovery& d) {
   return {{"version_file", d.version_file},         {"version_pattern", d.version_pattern},
           {"gpu_glob", d.gpu_glob},                 {"partition_minors", d.partition_minors},
@@ -102,7 +109,10 @@ ojson discovery_json(const Discovery& d) {
                                                                                      : "cache-then-dirs"},
           {"library_dirs", d.library_dirs},
           {"binary_dirs", d.binary_dirs},           {"firmware_dir", d.firmware_dir},
-          {"partition_uuid_file", d.partition_uuid_file}, {"gpu_fields", ojson(d.gpu_fields)}};
+          {"partition_uuid_file", d.partition_uuid_file}, {"gpu_fields", ojson(d.gpu_fields)},
+          {"version_required", d.version_required},
+          {"gpu_record_format", d.gpu_record_format == Discovery::RecordFormat::space ? "space" : "colon"},
+          {"gpu_skip", ojson(d.gpu_skip)},         {"gpu_field_transforms", transforms_json(d)}};
 }
 
 ojson forward_compat_json(const ForwardCompat& compat) {

@@ -1,0 +1,29 @@
+-- SPDX-License-Identifier: Apache-2.0
+-- amd_env_values.lua: reading AMD_VISIBLE_DEVICES values, shared by the
+-- amd rule files (declared in amd.toml as a rule module; `local values =
+-- require("amd_env_values")`).
+
+local M = {}
+
+-- Linear in #s: patterns run in C, out of reach of the instruction budget,
+-- and "^%s*(.-)%s*$" is quadratic on blanks inside a long value.
+function M.trim(s)
+  local first = s:find("%S")
+  if not first then return "" end
+  return s:match("^.*%S", first)
+end
+
+-- "a, b,,c" -> {"a", "b", "", "c"}: every comma-separated part, trimmed.
+function M.split_commas(s)
+  local parts = {}
+  for part in (s .. ","):gmatch("([^,]*),") do
+    parts[#parts + 1] = M.trim(part)
+  end
+  return parts
+end
+
+function M.starts_with(s, prefix)
+  return s:sub(1, #prefix) == prefix
+end
+
+return M
