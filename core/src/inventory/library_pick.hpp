@@ -27,7 +27,7 @@ struct LibraryPick {
 // for prefixes[i], per ABI.
 struct LibraryPicks {
   const PrefixIndex& index;
-  std::string suffix;  // ".so.<driver version>"
+  std::string suffix;  // ".so.<driver version>"; "" with library_version = "any"
   RootLinks& links;
   std::vector<LibraryPick> native, compat32;
 

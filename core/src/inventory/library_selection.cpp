@@ -105,13 +105,14 @@ Library library_of(const Policy& policy, const LibraryPick& pick, bool lib32) {
 Status find_libraries(const Policy& policy, Inventory& inventory) {
   auto prefixes = names_in_sets(policy, &CapabilitySet::libraries);
   if (prefixes.empty()) return ok_status();
-  if (inventory.driver_version.empty()) {
+  bool any_version = policy.discovery.library_version == Discovery::LibraryVersion::any;
+  if (!any_version && inventory.driver_version.empty()) {
     inventory.warnings.push_back("no driver version: driver libraries not selected");
     return ok_status();
   }
   PrefixIndex index(prefixes);
   RootLinks links(policy.host.driver_root);
-  LibraryPicks picks{index, ".so." + inventory.driver_version, links,
+  LibraryPicks picks{index, any_version ? "" : ".so." + inventory.driver_version, links,
                      std::vector<LibraryPick>(prefixes.size()), std::vector<LibraryPick>(prefixes.size())};
   const Discovery& discovery = policy.discovery;
   if (discovery.library_search == Discovery::LibrarySearch::cache_then_dirs)

@@ -124,6 +124,11 @@ struct Discovery {
   LibrarySearch library_search = LibrarySearch::cache_then_dirs;
   Origin library_search_origin;  // where library_search was set last; empty: the default
   std::vector<std::string> library_dirs;  // under driver_root; none: the cache alone
+  // Which library files fit: those whose real file ends in ".so.<driver
+  // version>" (a driver's own libraries), or any version (a user space
+  // versioned apart from the kernel driver, e.g. a compute runtime).
+  enum class LibraryVersion { driver, any };
+  LibraryVersion library_version = LibraryVersion::driver;
   std::vector<std::string> binary_dirs = {"/usr/bin", "/usr/sbin", "/bin", "/sbin"};
   std::string firmware_dir = "/lib/firmware";  // under driver_root
 };

@@ -98,6 +98,19 @@ Status read_gpu_field_transforms(const TomlField& field, Discovery& discovery, c
   return ok_status();
 }
 
+constexpr std::string_view kLibraryVersions[] = {"driver", "any"};
+
+Status read_library_version(const TomlField& field, Discovery& discovery, const FileContext&) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  if (*value != kLibraryVersions[0] && *value != kLibraryVersions[1])
+    return field.error(fmt::format("unknown library version '{}' (driver or any){}", *value,
+                                   did_you_mean(*value, kLibraryVersions)));
+  discovery.library_version = *value == kLibraryVersions[1] ? Discovery::LibraryVersion::any
+                                                            : Discovery::LibraryVersion::driver;
+  return ok_status();
+}
+
 constexpr std::string_view kLibrarySearches[] = {"cache-then-dirs", "dirs-only"};
 
 Status read_library_search(const TomlField& field, Discovery& discovery, const FileContext&) {
@@ -151,6 +164,7 @@ constexpr KeyReader<Discovery> kDiscoveryReaders[] = {
     {"ldcache", read_string<&Discovery::ldcache>},
     {"library_search", read_library_search},
     {"library_dirs", read_library_dirs},
+    {"library_version", read_library_version},
     {"binary_dirs", read_strings<&Discovery::binary_dirs>},
     {"firmware_dir", read_string<&Discovery::firmware_dir>},
 };

@@ -111,6 +111,7 @@ ojson discovery_json(const Discovery& d) {
           {"binary_dirs", d.binary_dirs},           {"firmware_dir", d.firmware_dir},
           {"partition_uuid_file", d.partition_uuid_file}, {"gpu_fields", ojson(d.gpu_fields)},
           {"version_required", d.version_required},
+          {"library_version", d.library_version == Discovery::LibraryVersion::any ? "any" : "driver"},
           {"gpu_record_format", d.gpu_record_format == Discovery::RecordFormat::space ? "space" : "colon"},
           {"gpu_skip", ojson(d.gpu_skip)},         {"gpu_field_transforms", transforms_json(d)}};
 }
