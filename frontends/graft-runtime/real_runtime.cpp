@@ -33,7 +33,7 @@ Error exec_real_runtime(const std::string& path, const std::vector<std::string>&
   for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
   ::execv(path.c_str(), argv.data());
-  return make_error("cannot run {}: {}", path, std::strerror(errno));
+  return make_sys_error(errno, "cannot run {}", path);
 }
 
 }  // namespace graft::runtime

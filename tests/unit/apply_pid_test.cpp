@@ -71,7 +71,7 @@ TEST_CASE("without --id the pid cannot be checked and is refused", "[apply][host
                           "its (its cgroup names the id), or --trust-pid to skip that check\n");
 }
 
-TEST_CASE("--trust-pid applies to a pid whose cgroup names no container", "[apply][hostile]") {
+TEST_CASE("graft apply --trust-pid applies to a pid whose cgroup names no container", "[apply][hostile]") {
   if (!can_run()) {
     GRAFT_SKIP("needs root and device nodes");
   }
@@ -105,7 +105,7 @@ std::string own_namespace_refusal(pid_t pid) {
 
 }  // namespace
 
-TEST_CASE("--trust-pid cannot make graft apply to a process in its own mount namespace",
+TEST_CASE("with --trust-pid, graft apply still refuses a process in its own mount namespace",
           "[apply][hostile]") {
   if (!can_run()) {
     GRAFT_SKIP("needs root and device nodes");

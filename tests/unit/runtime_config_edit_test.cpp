@@ -6,6 +6,7 @@
 
 #include "config_edit.hpp"
 
+using graft::GraftHook;
 using graft::runtime::add_graft_hook;
 using graft::runtime::hook_entry;
 using graft::runtime::graft_hook_command;

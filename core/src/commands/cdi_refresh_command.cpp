@@ -35,7 +35,7 @@ Result<SpecOnDisk> spec_on_disk(const std::string& path, const std::string& kind
   struct stat status {};
   if (::lstat(path.c_str(), &status) != 0) {
     if (errno == ENOENT) return SpecOnDisk::absent;
-    return make_error("{}: {}", path, std::strerror(errno));
+    return make_sys_error(errno, "{}", path);
   }
   if (!S_ISREG(status.st_mode)) return SpecOnDisk::foreign;
   auto text = read_file(path, 16 << 20, O_NOFOLLOW | O_NONBLOCK);
@@ -70,7 +70,7 @@ Result<int> remove_stale_spec(const std::string& path, SpecOnDisk on_disk, const
     return exit_ok;
   }
   if (::unlink(path.c_str()) != 0 && errno != ENOENT)
-    return make_error("{}: cannot remove the stale spec: {}", path, std::strerror(errno));
+    return make_sys_error(errno, "{}: cannot remove the stale spec", path);
   std::fprintf(stderr, "graft: %s; removed the stale spec %s\n", why.c_str(), path.c_str());
   return exit_ok;
 }
@@ -90,7 +90,7 @@ Result<std::string> checked_text(const cdi::Spec& spec, const CdiGenerateOptions
 Status make_spec_dir(const std::string& path) {
   std::string dir = std::filesystem::path(path).parent_path().string();
   if (dir.empty() || ::mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) return ok_status();
-  return make_error("{}: {}", dir, std::strerror(errno));
+  return make_sys_error(errno, "{}", dir);
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ Result<int> run_log(const GlobalOptions& global, const LogOptions& options) {
   auto path = log_path(global, options);
   if (!path) return path.error();
   std::ifstream in(*path);
-  if (!in) return make_error("audit log {}: cannot open it: {}", *path, std::strerror(errno));
+  if (!in) return make_sys_error(errno, "audit log {}: cannot open it", *path);
   std::size_t number = 0, skipped = 0;
   std::set<std::string> rules;  // named by any record, for a --rule that matches none
   for (std::string line; std::getline(in, line);) {

@@ -8,6 +8,7 @@
 
 #include "audit/audit_log.hpp"
 #include "audit/late_error_record.hpp"
+#include "claims/gpu_claims.hpp"
 #include "engine/plain_request.hpp"
 #include "watchdog/running_note.hpp"
 #include "graft/base/unique_fd.hpp"
@@ -94,6 +95,13 @@ Attempt evaluate_and_apply(const AuditLog& log, Deadline& deadline, const Reques
   if (request.rootfs.empty())
     return failed(attempt, make_error("container {}: no root path", request.container_id));
   record_if_late(deadline, log, request, &*attempt.run.evaluation);
+  auto held = claim_granted_devices(log.policy, *attempt.run.evaluation, request.container_id, container.process);
+  if (!held) return failed(attempt, held.error());
+  if (*held) {  // refused at the last moment: the plan says so, as a rule's refusal would
+    attempt.run.evaluation->plan.intent.refusal = std::move(**held);
+    attempt.run.outcome = ContainerOutcome::refused;
+    return attempt;
+  }
   auto report = load_and_apply(log.policy, request, plan, container);
   if (!report) return failed(attempt, report.error().context("container " + request.container_id));
   attempt.run.applied = std::move(report).value();

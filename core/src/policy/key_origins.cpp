@@ -15,7 +15,7 @@ namespace {
 
 constexpr std::string_view kOriginDirectives[] = {"include", "drop_ins"};
 constexpr std::string_view kAccumulatingKeys[] = {"rules", "rule_modules"};
-constexpr std::string_view kSecuritySections[] = {"requests", "defaults", "limits", "plugins", "runtime", "audit"};
+constexpr std::string_view kSecuritySections[] = {"requests", "defaults", "limits", "plugins", "runtime", "exclusive", "audit"};
 
 bool origin_name_in(std::string_view name, std::span<const std::string_view> names) {
   return std::find(names.begin(), names.end(), name) != names.end();

@@ -209,7 +209,16 @@ struct CdiSettings {
   GpuCapabilities gpu_capabilities;
 };
 
-// [runtime]: what graft-runtime (runtime/) hands every command to, and how
+// [exclusive]: a GPU granted to a running container is refused to every
+// other container until that one is gone (docs/policy.md "[exclusive]").
+// The claims live in `state_dir`, one file per GPU or partition
+// (claims/claim_store.hpp).
+struct Exclusive {
+  bool gpus = false;
+  std::string state_dir = "/run/graft/claims";
+};
+
+// [runtime]: what graft-runtime (frontends/graft-runtime/) hands every command to, and how
 // it edits a bundle on `create` (docs/runtimes.md).
 struct RuntimeShim {
   enum class Mode {
@@ -279,6 +288,7 @@ struct Policy {
   std::vector<SourcedString> rule_modules;  // absolute Lua module paths; require(<name>.lua's name)
   Limits limits;
   RuntimeShim runtime;
+  Exclusive exclusive;
   std::string audit_log;             // JSON-lines file; empty = no audit log
   std::vector<std::string> audit_env;  // fnmatch patterns of env names the audit log records
   CdiSettings cdi;

@@ -244,6 +244,21 @@ constexpr KeyReader<RuntimeShim> kRuntimeReaders[] = {
     {"mode", read_runtime_mode},
 };
 
+// An absolute directory graft owns (root, 0700): a relative one would move
+// with the directory a runtime starts the hook in.
+Status read_state_dir(const TomlField& field, Exclusive& exclusive, const FileContext&) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  if (value->empty() || value->front() != '/') return field.error("must be an absolute directory");
+  exclusive.state_dir = std::move(*value);
+  return ok_status();
+}
+
+constexpr KeyReader<Exclusive> kExclusiveReaders[] = {
+    {"gpus", read_bool<&Exclusive::gpus>},
+    {"state_dir", read_state_dir},
+};
+
 Status read_audit_log(const TomlField& field, Policy& policy, const FileContext& file) {
   auto value = as_string(field);
   if (!value) return value.error();
@@ -382,6 +397,7 @@ constexpr KeyReader<Policy> kTopReaders[] = {
     {"procfs", read_procfs},
     {"limits", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kLimitsReaders, p.limits, c); }},
     {"runtime", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kRuntimeReaders, p.runtime, c); }},
+    {"exclusive", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kExclusiveReaders, p.exclusive, c); }},
     {"audit", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kAuditReaders, p, c); }},
     {"cdi", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kCdiReaders, p.cdi, c); }},
     {"forward_compat", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kForwardCompatReaders, p.forward_compat, c); }},

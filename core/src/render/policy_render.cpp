@@ -163,13 +163,14 @@ ojson data_schema_json(const DataSchema& schema) {
   return out;
 }
 
-// The runtime, audit and cdi sections and [data]: plain values.
+// The runtime, exclusive, audit and cdi sections and [data]: plain values.
 void add_settings(const Policy& policy, ojson& out) {
   out["limits"] = {{"rule_instructions", policy.limits.rule_instructions},
                    {"rule_memory", policy.limits.rule_memory_bytes},
                    {"deadline_ms", policy.limits.deadline_ms}};
   out["runtime"] = {{"path", policy.runtime.path},
                     {"mode", policy.runtime.mode == RuntimeShim::Mode::hook ? "hook" : "declarative"}};
+  out["exclusive"] = {{"gpus", policy.exclusive.gpus}, {"state_dir", policy.exclusive.state_dir}};
   out["audit"] = {{"log", policy.audit_log}, {"env", policy.audit_env}};
   const GpuCapabilities& gpu = policy.cdi.gpu_capabilities;
   out["cdi"] = {{"kind", policy.cdi.kind},
