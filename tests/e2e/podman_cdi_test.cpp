@@ -11,6 +11,8 @@
 // devices.
 // Each spec has a kind of its own and a unique file name, removed at the
 // end even when the case fails, so parallel tests never see each other's.
+// The AMD case alone uses its policy's real kind, amd.com/gpu, as amd-ctk
+// names it (no other case does), on the fake AMD host.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -22,6 +24,8 @@
 #include <nlohmann/json.hpp>
 
 #include "fixture_files.hpp"
+#include "harness/amd_container_checks.hpp"
+#include "harness/amd_host.hpp"
 #include "harness/container_checks.hpp"
 #include "harness/gpu_host.hpp"
 #include "harness/podman.hpp"
@@ -67,10 +71,22 @@ class InstalledSpec {
 // `kind`) and nothing of `spec`'s env: the spec alone gives the container
 // its GPU; the env only makes `graft plan` print the plan to check.
 ProbedContainer run_podman_cdi(const std::string& kind, const std::vector<std::string>& devices,
-                               const BundleSpec& spec) {
+                               const BundleSpec& spec, const DeviceProbes& probes = nvidia_device_probes()) {
   std::vector<std::string> args;
   for (const auto& device : devices) args.insert(args.end(), {"--device", kind + "=" + device});
-  return run_podman_probed(args, spec);
+  return run_podman_probed(args, spec, probes);
+}
+
+// A CDI spec already on this host that declares `kind` (a real amd-ctk's,
+// say): ours would clash with it, and podman refuses both.
+std::string host_spec_of_kind(const std::string& kind) {
+  for (const char* dir : {kCdiDir, "/var/run/cdi"}) {
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, error))
+      if (fixture::read_file(entry.path()).find("\"" + kind + "\"") != std::string::npos)
+        return "this host's CDI spec " + entry.path().string() + " declares " + kind + " already";
+  }
+  return "";
 }
 
 // GPU 1 with the policy's default capabilities: what `graft plan` checks
@@ -213,6 +229,24 @@ TEST_CASE("podman refuses a CDI device the spec does not name, and runs nothing"
   CHECK(container.run.exit_code != 0);
   CHECK_THAT(container.run.err, Catch::Contains(kind + "=no-such-gpu"));
   CHECK(audit_records(container.id, "applied").empty());
+}
+
+TEST_CASE("podman runs --device amd.com/gpu=1 from graft's CDI spec for the AMD host, and the container gets "
+          "/dev/kfd and renderD129 and not renderD128: exactly what graft plan prints for AMD_VISIBLE_DEVICES=1",
+          "[podman][cdi][amd]") {
+  GRAFT_SKIP_IF(podman_skip_reason());
+  GRAFT_SKIP_IF(amd_host_skip_reason());
+  const std::string kind = "amd.com/gpu";
+  GRAFT_SKIP_IF(host_spec_of_kind(kind));
+  InstalledSpec installed(amd_host().policy, kind);
+  INFO(installed.result().err);
+  REQUIRE(installed.result().exit_code == 0);
+  // The env reaches graft plan only (run_podman_cdi), never podman.
+  auto container = run_podman_cdi(kind, {"1"}, amd_bundle("1"), amd_device_probes());
+  require_ran_cleanly(container);
+  check_amd_gpu1_planned(container);
+  check_amd_gpu1_devices(container);
+  check_exactly_the_planned_amd_targets(container);
 }
 
 }  // namespace graft::e2e

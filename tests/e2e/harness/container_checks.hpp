@@ -16,6 +16,12 @@ void require_ran_cleanly(const ProbedContainer& container);
 // refused by the device cgroup (EPERM); /dev/null still works.
 void check_gpu1_devices(const ProbedContainer& container);
 
+// Each planned device node is a character device with the planned numbers.
+void check_planned_node_numbers(const ProbedContainer& container);
+
+// Every planned target exists inside: nodes, links to the planned source, files.
+void check_planned_targets_exist(const ProbedContainer& container);
+
 // Every library bind mount of the plan is there and read-only, every soname
 // link leads to the planned file, and `ldconfig -p` lists libcuda.so.1.
 void check_planned_libraries(const ProbedContainer& container);
@@ -32,6 +38,10 @@ void check_exactly_the_planned_targets(const ProbedContainer& container);
 // check_exactly_the_planned_targets, and the hook's audit record applied as
 // many actions as the plan has.
 void check_exactly_the_plan(const ProbedContainer& container);
+
+// The hook applied this very plan: `applied` (the container's "applied"
+// audit records) is one record with as many actions as the plan has.
+void check_applied_the_plan(const ProbedContainer& container, const std::vector<nlohmann::json>& applied);
 
 // A container that asked for no GPU ran and got nothing: no NVIDIA node,
 // none of the files of the plan it was probed with, nothing in its linker

@@ -22,6 +22,7 @@ std::vector<std::string> open_node_command(const std::string& path);
 std::string open_node_outcome(const testing::CommandResult& run);
 
 inline constexpr const char* kEPERM = "Operation not permitted";
+inline constexpr const char* kENOENT = "No such file or directory";
 
 // A node the container makes by hand (CAP_MKNOD): the cgroup, not the
 // absence of the node, must be what refuses it.

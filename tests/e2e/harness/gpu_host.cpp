@@ -56,8 +56,13 @@ std::string write_installed_policy(const std::string& name) {
 }
 
 std::vector<nlohmann::json> audit_records(const std::string& id, const std::string& outcome) {
+  return audit_records_in(gpu_host().audit_log, id, outcome);
+}
+
+std::vector<nlohmann::json> audit_records_in(const std::string& log, const std::string& id,
+                                             const std::string& outcome) {
   std::vector<nlohmann::json> records;
-  std::ifstream in(gpu_host().audit_log);
+  std::ifstream in(log);
   for (std::string line; std::getline(in, line);) {
     auto record = nlohmann::json::parse(line, nullptr, false);
     if (record.is_discarded()) continue;

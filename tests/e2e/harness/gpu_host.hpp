@@ -44,4 +44,8 @@ std::string write_installed_policy(const std::string& name);
 // ("applied", "planned", "error", ...).
 std::vector<nlohmann::json> audit_records(const std::string& id, const std::string& outcome);
 
+// The same from the audit log at `log` (another fake host's).
+std::vector<nlohmann::json> audit_records_in(const std::string& log, const std::string& id,
+                                             const std::string& outcome);
+
 }  // namespace graft::e2e

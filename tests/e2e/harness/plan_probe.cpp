@@ -27,10 +27,6 @@ probe_link() {
   if [ -e "$1" ]; then ok=1; else ok=0; fi
   echo "link|$1|$(readlink "$1")|$(readlink -f "$1")|$ok"
 }
-# Every NVIDIA node in /dev before the test makes one of its own (nodes, not their directories).
-for f in /dev/nvidia* /dev/nvidia-caps/* /dev/nvidia-caps-imex-channels/*; do
-  if [ -e "$f" ] && [ ! -d "$f" ]; then echo "devls|$f"; fi
-done
 )SH";
 
 const char* kEpilogue = R"SH(
@@ -41,14 +37,31 @@ grep ModifyDeviceFiles /proc/driver/nvidia/params 2>/dev/null | while read -r li
 # The container's linker cache, as a program in the image reads it.
 ldconfig -p >/dev/null 2>&1; echo "ldconfig|rc|$?"
 ldconfig -p 2>&1 | grep -e cuda -e nvidia | while read -r line; do echo "ldcache|$line"; done
-# Fixed probes: the runtime's own devices stay usable, GPU nodes by name.
-for d in /dev/null /dev/nvidia0 /dev/nvidia1 /dev/nvidiactl /dev/nvidia-uvm; do probe_open "$d"; done
 for f in /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1; do exists "$f"; done
-# GPU 0 made by hand: mknod is allowed (runtime rule "c *:* m"), opening it is not.
-msg=$(mknod /dev/nvidia0 c 195 0 2>&1); rc=$?; echo "mknod|/dev/nvidia0|$rc|${msg##*: }"
-probe_open /dev/nvidia0 made:/dev/nvidia0
-echo "end|ok"
 )SH";
+
+std::string listed_nodes(const DeviceProbes& devices) {
+  std::ostringstream out;
+  out << "# Every vendor node in /dev before the script makes one of its own (nodes, not their directories).\n"
+      << "for f in";
+  for (const auto& glob : devices.listed) out << " " << glob;
+  out << "; do\n  if [ -e \"$f\" ] && [ ! -d \"$f\" ]; then echo \"devls|$f\"; fi\ndone\n";
+  return out.str();
+}
+
+// The runtime's own devices stay usable, GPU nodes by name; the node made by
+// hand: mknod is allowed (runtime rule "c *:* m"), opening it is not.
+std::string fixed_device_probes(const DeviceProbes& devices) {
+  std::ostringstream out;
+  out << "# Fixed probes: nodes by name, then one made by hand.\n";
+  for (const auto& node : devices.opened) out << "probe_open " << shell_quote(node) << "\n";
+  std::string made = shell_quote(devices.made);
+  out << "msg=$(mknod " << made << " c " << devices.made_major << " " << devices.made_minor
+      << " 2>&1); rc=$?; echo \"mknod|" << devices.made << "|$rc|${msg##*: }\"\n"
+      << "probe_open " << made << " " << shell_quote("made:" + devices.made) << "\n"
+      << "echo \"end|ok\"\n";
+  return out.str();
+}
 
 }  // namespace
 
@@ -65,9 +78,19 @@ std::vector<std::string> planned_targets(const json& plan, const std::string& ki
   return targets;
 }
 
-std::string probe_script(const json& plan) {
+const DeviceProbes& nvidia_device_probes() {
+  static const DeviceProbes probes{
+      {"/dev/nvidia*", "/dev/nvidia-caps/*", "/dev/nvidia-caps-imex-channels/*"},
+      {"/dev/null", "/dev/nvidia0", "/dev/nvidia1", "/dev/nvidiactl", "/dev/nvidia-uvm"},
+      "/dev/nvidia0",
+      195,
+      0};
+  return probes;
+}
+
+std::string probe_script(const json& plan, const DeviceProbes& devices) {
   std::ostringstream script;
-  script << kProbePrelude << "# The plan's actions.\n";
+  script << kProbePrelude << listed_nodes(devices) << "# The plan's actions.\n";
   for (const auto& action : plan.at("actions")) {
     const std::string kind = action.at("kind");
     const std::string target = shell_quote(action.at("target").get<std::string>());
@@ -88,7 +111,7 @@ std::string probe_script(const json& plan) {
   if (std::string lib_dir = plan.value("lib_dir", ""); !lib_dir.empty())
     script << "for f in " << shell_quote(lib_dir) << "/*; do if [ -e \"$f\" ] || [ -L \"$f\" ]; then "
            << "echo \"libls|$f\"; fi; done\n";
-  script << kEpilogue;
+  script << kEpilogue << fixed_device_probes(devices);
   return script.str();
 }
 

@@ -3,8 +3,9 @@
 // sh script generated from the plan's actions that looks at every planned
 // path from inside (node type and numbers, whether it opens and with which
 // error, whether a read-only mount refuses a write, where a link leads), plus
-// fixed probes (/dev/null, GPU 0 made by hand with mknod, /proc/driver/nvidia,
-// `ldconfig -p`). It prints one "kind|subject|values..." line per fact; the
+// fixed probes: the vendor's nodes in /dev (DeviceProbes: NVIDIA's unless a
+// case names others), a GPU node made by hand with mknod, /proc/driver/nvidia,
+// `ldconfig -p`. It prints one "kind|subject|values..." line per fact; the
 // tests parse them into a ProbeReport and assert on the facts.
 #pragma once
 
@@ -20,7 +21,21 @@ namespace graft::e2e {
 // Where the script lives inside the container.
 inline constexpr const char* kProbeScript = "/graft-check.sh";
 
-std::string probe_script(const nlohmann::json& plan);
+// The /dev probes a script makes whatever the plan holds.
+struct DeviceProbes {
+  std::vector<std::string> listed;  // sh globs: each node they match is a "devls" line
+  std::vector<std::string> opened;  // nodes opened by name, planned or not
+  // A GPU node the container must not use, made by hand (mknod, then opened
+  // as "made:<path>"): the device cgroup, not its absence, must refuse it.
+  std::string made;
+  unsigned made_major = 0;
+  unsigned made_minor = 0;
+};
+
+// The fake NVIDIA host's: /dev/nvidia*, the control nodes, GPU 0 made by hand.
+const DeviceProbes& nvidia_device_probes();
+
+std::string probe_script(const nlohmann::json& plan, const DeviceProbes& devices = nvidia_device_probes());
 
 // `text` single-quoted for sh: container paths from a plan go into scripts so.
 std::string shell_quote(const std::string& text);

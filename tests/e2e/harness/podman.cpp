@@ -126,12 +126,14 @@ PodmanRun Podman::run(const std::vector<std::string>& extra_args, const std::str
   return run;
 }
 
-ProbedContainer run_podman_probed(const std::vector<std::string>& run_args, const BundleSpec& spec) {
+ProbedContainer run_podman_probed(const std::vector<std::string>& run_args, const BundleSpec& spec,
+                                  const DeviceProbes& devices) {
   ProbedContainer result;
   HostMounts mounts;
   {
     OciBundle bundle(spec);
-    result.plan = plan_with_probe(bundle, gpu_host().policy, unique_container_id("podman-plan"));
+    const std::string& policy = spec.hook_policy.empty() ? gpu_host().policy : spec.hook_policy;
+    result.plan = plan_with_probe(bundle, policy, unique_container_id("podman-plan"), GRAFT_BINARY, devices);
     // As the runc bundles have them (oci_bundle.cpp): CAP_MKNOD, which
     // podman 4 no longer grants by default, for the GPU 0 node the check
     // script makes by hand; and a tmpfs standing in for the /proc/driver

@@ -55,10 +55,13 @@ class Podman {
 };
 
 // One podman run of `spec`'s root, probed: the plan `graft plan` prints for
-// a bundle of `spec` (the test policy of gpu_host()) is what the check
-// script, the container's command, checks. `run_args` are the case's own
-// `run` options (--hooks-dir, --device, --env, ...), besides CAP_MKNOD and
-// a /proc/driver tmpfs.
-ProbedContainer run_podman_probed(const std::vector<std::string>& run_args, const BundleSpec& spec);
+// a bundle of `spec` (with spec.hook_policy when set, else the test policy
+// of gpu_host(); podman reads no config.json, so no hook of the bundle's
+// runs) is what the check script, the container's command, checks, with
+// the fixed probes `devices`. `run_args` are the case's own `run` options
+// (--hooks-dir, --device, --env, ...), besides CAP_MKNOD and a /proc/driver
+// tmpfs.
+ProbedContainer run_podman_probed(const std::vector<std::string>& run_args, const BundleSpec& spec,
+                                  const DeviceProbes& devices = nvidia_device_probes());
 
 }  // namespace graft::e2e

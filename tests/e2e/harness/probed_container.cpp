@@ -18,13 +18,13 @@ BundleSpec gpu1_compute_utility() {
 }
 
 nlohmann::json plan_with_probe(const OciBundle& bundle, const std::string& policy, const std::string& id,
-                               const std::string& graft) {
+                               const std::string& graft, const DeviceProbes& devices) {
   auto planned = testing::run_command(
       {graft, "--policy", policy, "plan", "--bundle", bundle.path(), "--id", id, "--format", "json"});
   INFO("graft plan: " << planned.err);
   REQUIRE(planned.exit_code == 0);
   auto plan = nlohmann::json::parse(planned.out);
-  bundle.write_in_rootfs(kProbeScript, probe_script(plan), 0755);
+  bundle.write_in_rootfs(kProbeScript, probe_script(plan, devices), 0755);
   return plan;
 }
 
@@ -35,7 +35,8 @@ void read_probe_output(ProbedContainer& container, std::string_view runner) {
               << container.run.out << container.run.err;
 }
 
-ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpec spec) {
+ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpec spec,
+                                     const DeviceProbes& devices) {
   auto& host = gpu_host();
   ProbedContainer result;
   HostMounts mounts;
@@ -47,7 +48,7 @@ ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpe
   spec.cgroups_path = "/" + result.id;
   {
     OciBundle bundle(spec);
-    result.plan = plan_with_probe(bundle, spec.hook_policy, result.id, spec.hook_binary);
+    result.plan = plan_with_probe(bundle, spec.hook_policy, result.id, spec.hook_binary, devices);
     Container container(runtime, mode, result.id);
     result.run = container.run(bundle.path());
     read_probe_output(result, std::string(runtime_name(runtime)) + ", " + std::string(mode_name(mode)));

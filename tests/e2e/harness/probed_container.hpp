@@ -30,17 +30,20 @@ struct ProbedContainer {
 
 // Plans `bundle` as the hook will (`graft --policy POLICY plan --bundle B
 // --id ID`, with the graft at `graft`) and writes the check script generated
-// from that plan into its root.
+// from that plan (with the fixed probes `devices`) into its root.
 nlohmann::json plan_with_probe(const OciBundle& bundle, const std::string& policy, const std::string& id,
-                               const std::string& graft = GRAFT_BINARY);
+                               const std::string& graft = GRAFT_BINARY,
+                               const DeviceProbes& devices = nvidia_device_probes());
 
 // What the check script printed: parsed into `container.report`, and shown
 // with GRAFT_E2E_SHOW=1 whether the case passes or not.
 void read_probe_output(ProbedContainer& container, std::string_view runner);
 
 // The spec's env, layout and args are the test's; the hook (the standard
-// test policy unless spec.hook_policy is set) and the cgroup path are filled in.
-ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpec spec);
+// test policy unless spec.hook_policy is set) and the cgroup path are filled
+// in. `devices`: the vendor nodes the script probes besides the plan's.
+ProbedContainer run_probed_container(Runtime runtime, CgroupMode mode, BundleSpec spec,
+                                     const DeviceProbes& devices = nvidia_device_probes());
 
 // The standard request: GPU 1, compute and utility.
 BundleSpec gpu1_compute_utility();

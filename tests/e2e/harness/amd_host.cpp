@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "amd_host.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "gpu_host.hpp"
+#include "site_policy.hpp"
+
+namespace graft::e2e {
+namespace {
+
+// kfd's major is dynamic; the fake's must be one the host's kernel has no
+// driver at, or opening /dev/kfd would reach that driver.
+unsigned free_kfd_major() {
+  for (unsigned major = 235; major > 200; --major)
+    if (!host_has_char_driver(major)) return major;
+  throw std::runtime_error("no free character major in 201..235 for the fake /dev/kfd");
+}
+
+}  // namespace
+
+bool host_has_char_driver(unsigned major) {
+  std::ifstream in("/proc/devices");
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("Block devices")) break;
+    std::istringstream fields(line);
+    unsigned listed = 0;
+    if (fields >> listed && listed == major) return true;
+  }
+  return false;
+}
+
+AmdHost& amd_host() {
+  static AmdHost host = [] {
+    auto spec = fixture::FakeAmdHostSpec::with_gpus(kFakeAmdGpus);
+    spec.kfd_major = free_kfd_major();
+    auto fake = fixture::FakeAmdHost::build(spec);
+    std::string audit = fake.path("/audit.jsonl");
+    std::string policy = fixture::write_vendor_site_policy_at(
+        fake.root(), "amd", "[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n\n[audit]\nlog = \"" + audit + "\"\n");
+    return AmdHost{std::move(fake), audit, policy};
+  }();
+  return host;
+}
+
+std::string amd_host_skip_reason() {
+  const auto& host = amd_host().host;
+  if (host.device_nodes_created()) return "";
+  return "the fake AMD host has no device nodes: " + host.device_nodes_problem();
+}
+
+const DeviceProbes& amd_device_probes() {
+  static const DeviceProbes probes{
+      {"/dev/kfd", "/dev/dri/*"},
+      {"/dev/null", "/dev/kfd", "/dev/dri/renderD128", "/dev/dri/renderD129", "/dev/dri/card0", "/dev/dri/card1"},
+      "/dev/dri/renderD128",
+      fixture::kFakeDrmMajor,
+      128};
+  return probes;
+}
+
+BundleSpec amd_bundle(const std::string& visible) {
+  BundleSpec spec;
+  if (!visible.empty()) spec.env = {"AMD_VISIBLE_DEVICES=" + visible};
+  spec.hook_policy = amd_host().policy;
+  return spec;
+}
+
+std::vector<nlohmann::json> amd_audit_records(const std::string& id, const std::string& outcome) {
+  return audit_records_in(amd_host().audit_log, id, outcome);
+}
+
+}  // namespace graft::e2e
