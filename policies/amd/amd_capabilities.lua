@@ -12,3 +12,4 @@ rule("amd-capabilities", "request", function(req, host, grant)
     grant:add_capability(name, "site policy [data] amd.capabilities")
   end
 end)
+-- SPDX-License-Identifier: Apache-2.0

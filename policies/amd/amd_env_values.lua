@@ -27,3 +27,4 @@ function M.starts_with(s, prefix)
 end
 
 return M
+-- SPDX-License-Identifier: Apache-2.0

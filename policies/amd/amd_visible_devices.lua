@@ -190,3 +190,4 @@ rule("amd-visible-devices", "request", function(req, host, grant)
     grant:skip("no AMD GPU requested (" .. ENV_NAME .. " unset or empty)")
   end
 end)
+-- SPDX-License-Identifier: Apache-2.0
