@@ -4,6 +4,9 @@
 // "Checking a policy"); `--offline` checks the policy alone and says so.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -196,6 +199,23 @@ TEST_CASE("graft policy check fails on an [audit] log whose directory is missing
   auto offline = run_graft({"--policy", policy, "policy", "check", "--offline"});
   CHECK(offline.exit_code == 0);  // host-dependent: not checked offline
   CHECK_THAT(offline.out, Catch::Contains("needs    not checked (--offline)"));
+}
+
+TEST_CASE("graft policy check fails on an [exclusive] claims directory another user could write", "[policy-check][claims]") {
+  std::string dir = empty_dir(host(), "open-claims");
+  REQUIRE(::chmod(dir.c_str(), 0777) == 0);
+  std::string policy =
+      write_policy(host(), "open-claims", "", "[exclusive]\ngpus = true\nstate_dir = \"" + dir + "\"\n");
+  auto result = run_graft({"--policy", policy, "policy", "check"});
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.out, Catch::Contains("error    exclusive.state_dir (" + policy + ":") &&
+                             Catch::Contains("): " + dir + ": not graft's own (owner " + std::to_string(::geteuid()) +
+                                             ", mode 777)"));
+  REQUIRE(::chmod(dir.c_str(), 0700) == 0);
+  auto fixed = run_graft({"--policy", policy, "policy", "check"});
+  CHECK(fixed.exit_code == 0);
+  CHECK_THAT(fixed.out, Catch::Contains("claims directory " + dir + " is graft's own"));
 }
 
 TEST_CASE("graft policy check fails on a plugin directory that does not hold the plugins", "[policy-check]") {

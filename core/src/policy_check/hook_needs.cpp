@@ -62,6 +62,32 @@ void check_audit_log(const Policy& policy, std::vector<CheckFinding>& findings) 
   findings.push_back({kinds::needs_skipped, fmt::format("audit log {} can be appended to", log)});
 }
 
+// The claims directory of [exclusive] gpus: the hook makes it when missing,
+// and refuses every GPU container when someone else could write it
+// (claims/claim_store.hpp).
+void check_claims_dir(const Policy& policy, std::vector<CheckFinding>& findings) {
+  if (!policy.exclusive.gpus) return;
+  const std::string& dir = policy.exclusive.state_dir;
+  std::string key = key_with_origin(policy, "exclusive.state_dir");
+  struct stat info {};
+  if (::lstat(dir.c_str(), &info) != 0) {
+    findings.push_back({kinds::needs_skipped, fmt::format("claims directory {} will be made (0700) by the first "
+                                                          "hook", dir)});
+    return;
+  }
+  std::string problem;
+  if (!S_ISDIR(info.st_mode)) problem = "not a directory";
+  else if (info.st_uid != ::geteuid() || (info.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+    problem = fmt::format("not graft's own (owner {}, mode {:o}); another user could forge claims", info.st_uid,
+                          info.st_mode & 07777);
+  if (!problem.empty()) {
+    findings.push_back({kinds::needs_error, fmt::format("{}: {}: {}: the hook would fail every GPU container",
+                                                        key.empty() ? "exclusive.state_dir" : key, dir, problem)});
+    return;
+  }
+  findings.push_back({kinds::needs_skipped, fmt::format("claims directory {} is graft's own", dir)});
+}
+
 void check_plugins(const Policy& policy, std::vector<CheckFinding>& findings) {
   auto plugins = load_plugins(policy);  // destroyed at once: only loading and init are checked
   if (!plugins) {
@@ -103,9 +129,10 @@ void check_runtime(const Policy& policy, std::vector<CheckFinding>& findings) {
 
 std::vector<CheckFinding> check_hook_needs(const Policy& policy, bool offline) {
   if (offline)
-    return {{kinds::needs_skipped, "not checked (--offline): the audit log's directory, the plugins, the runtime"}};
+    return {{kinds::needs_skipped, "not checked (--offline): the audit log's directory, the claims directory, the plugins, the runtime"}};
   std::vector<CheckFinding> findings;
   check_audit_log(policy, findings);
+  check_claims_dir(policy, findings);
   check_plugins(policy, findings);
   check_runtime(policy, findings);
   return findings;
