@@ -6,7 +6,7 @@
 -- variable, and the host's user space is the site's decision.
 
 rule("amd-capabilities", "request", function(req, host, grant)
-  if not grant:injecting() then return end
+  if not grant:injecting("amd") then return end
   local names = (policy.data.amd or {}).capabilities or {}
   for _, name in ipairs(names) do
     grant:add_capability(name, "site policy [data] amd.capabilities")

@@ -26,5 +26,16 @@ function M.starts_with(s, prefix)
   return s:sub(1, #prefix) == prefix
 end
 
+-- The GPUs of `vendor` among host.gpus, which holds every vendor's on a
+-- host of several ([vendor.NAME] tables), in their own order: their
+-- vendor_index counts them from 0, as the vendor's own tools do.
+function M.vendor_gpus(host, vendor)
+  local own = {}
+  for _, gpu in ipairs(host.gpus) do
+    if gpu.vendor == vendor then own[#own + 1] = gpu end
+  end
+  return own
+end
+
 return M
 -- SPDX-License-Identifier: Apache-2.0

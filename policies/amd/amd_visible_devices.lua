@@ -18,6 +18,7 @@
 local values = require("amd_env_values")
 local split_commas, starts_with = values.split_commas, values.starts_with
 
+local VENDOR = "amd"  -- [vendor.amd]: the GPUs and injection this file decides
 local ENV_NAME = "AMD_VISIBLE_DEVICES"
 local ANNOTATION_PREFIX = "cdi.k8s.io/"
 local CDI_KIND = "amd.com/gpu"
@@ -73,7 +74,9 @@ local function env_tokens(req)
 end
 
 -- ---------------------------------------------------------------------------
--- Resolving one id against host.gpus: a list of GPU indices, or nil plus a refusal.
+-- Resolving one id against the host's AMD GPUs (`host.gpus` here holds
+-- those alone, in amd-ctk's order): a list of host GPU indices (gpu.index,
+-- what grant:add_device takes), or nil plus a refusal.
 
 local function unknown(tok, detail)
   local msg = "unknown device '" .. tok.id .. "' in " .. tok.source
@@ -88,7 +91,7 @@ local function resolve_range(host, tok, first, last)
   if first > last then return unknown(tok, "the range is reversed") end
   if last >= #host.gpus then return unknown(tok, host_has(host)) end
   local picked = {}
-  for index = first, last do picked[#picked + 1] = index end
+  for index = first, last do picked[#picked + 1] = host.gpus[index + 1].index end
   return picked
 end
 
@@ -113,7 +116,7 @@ local function resolve(host, tok)
   if id:match("^%d+$") then
     local index = tonumber(id)
     if index >= #host.gpus then return unknown(tok, host_has(host)) end
-    return {index}
+    return {host.gpus[index + 1].index}
   end
   return unknown(tok)
 end
@@ -122,7 +125,7 @@ end
 -- Turning a channel's tokens into grants.
 
 local function grant_all(host, grant, tok)
-  grant:inject(tok.reason)
+  grant:inject(tok.reason, VENDOR)
   if #host.gpus == 0 then grant:note("no AMD GPUs found on this host; injecting /dev/kfd only") end
   for _, gpu in ipairs(host.gpus) do grant:add_device(gpu.index, tok.reason) end
 end
@@ -135,7 +138,7 @@ local function grant_listed(host, grant, tokens, request)
     if not indices then return grant:deny(refusal) end
     for _, index in ipairs(indices) do picked[#picked + 1] = {index = index, reason = tok.reason} end
   end
-  grant:inject(request)
+  grant:inject(request, VENDOR)
   local seen = {}
   for _, p in ipairs(picked) do
     if not seen[p.index] then
@@ -147,11 +150,11 @@ end
 
 local function select_devices(host, grant, tokens, request)
   for _, tok in ipairs(tokens) do
-    if tok.id == "void" then return grant:skip(tok.reason) end
+    if tok.id == "void" then return grant:skip(tok.reason, VENDOR) end
   end
   for _, tok in ipairs(tokens) do
     if tok.id:lower() == "all" then return grant_all(host, grant, tok) end
-    if tok.id == "none" then return grant:inject(tok.reason .. " (/dev/kfd without GPUs)") end
+    if tok.id == "none" then return grant:inject(tok.reason .. " (/dev/kfd without GPUs)", VENDOR) end
   end
   return grant_listed(host, grant, tokens, request)
 end
@@ -165,6 +168,8 @@ local function untrusted_note(req, what)
 end
 
 rule("amd-visible-devices", "request", function(req, host, grant)
+  -- Another vendor's GPUs are not ours to name: indices count AMD GPUs.
+  local own = {gpus = values.vendor_gpus(host, VENDOR)}
   local env, env_request = env_tokens(req)
   local channels = {
     {trust = "annotations", tokens = annotation_tokens(req),
@@ -178,16 +183,16 @@ rule("amd-visible-devices", "request", function(req, host, grant)
       if req.trusted[ch.trust] then
         local request = ch.request or ch.what
         grant:note("AMD GPUs from " .. request .. " (trusted)")
-        return select_devices(host, grant, ch.tokens, request)
+        return select_devices(own, grant, ch.tokens, request)
       end
       grant:note(untrusted_note(req, ch.what))
       ignored = true
     end
   end
   if ignored then
-    grant:skip("AMD GPUs were requested only through untrusted channels")
+    grant:skip("AMD GPUs were requested only through untrusted channels", VENDOR)
   else
-    grant:skip("no AMD GPU requested (" .. ENV_NAME .. " unset or empty)")
+    grant:skip("no AMD GPU requested (" .. ENV_NAME .. " unset or empty)", VENDOR)
   end
 end)
 -- SPDX-License-Identifier: Apache-2.0

@@ -49,7 +49,7 @@ local function requested_names(value, supported)
 end
 
 rule("nvidia-driver-capabilities", "request", function(req, host, grant)
-  if not grant:injecting() then return end
+  if not grant:injecting("nvidia") then return end
   local value = req.env[ENV_NAME]
   local supported = supported_names()
 

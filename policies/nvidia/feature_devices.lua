@@ -24,7 +24,7 @@ local function refusal(req, feature)
 end
 
 rule("nvidia-feature-devices", "request", function(req, host, grant)
-  if not grant:injecting() then return end
+  if not grant:injecting("nvidia") then return end
   for _, name in ipairs(feature_names()) do
     local feature = policy.data.feature_devices[name]
     if type(feature.env) ~= "string" then

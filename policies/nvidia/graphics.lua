@@ -16,12 +16,13 @@ local function has(list, wanted)
 end
 
 rule("nvidia-graphics-profile", "derive", function(req, host, grant)
-  if not grant:injecting() then return end
+  if not grant:injecting("nvidia") then return end
   local caps = grant:capabilities()
   if not (has(caps, "graphics") or has(caps, "display")) then return end
   local mask, seen = 0, {}
   for _, device in ipairs(grant:devices()) do
-    if not seen[device.gpu] then
+    -- Another vendor's GPU of a container of two vendors is not an EGL device of ours.
+    if not seen[device.gpu] and host.gpus[device.gpu + 1].vendor == "nvidia" then
       seen[device.gpu] = true
       mask = mask | (1 << host.gpus[device.gpu + 1].minor)
     end

@@ -68,7 +68,7 @@ local function grant_id(host, grant, class, item)
 end
 
 rule("nvidia-imex-channels", "request", function(req, host, grant)
-  if not grant:injecting() then return end
+  if not grant:injecting("nvidia") then return end
   local request = trusted_request(req, grant)
   if not request then return end
   local settings = policy.data.imex_channels or {}

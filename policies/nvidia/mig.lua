@@ -27,7 +27,7 @@ local function granted_partitions(grant)
 end
 
 rule("nvidia-mig-management", "request", function(req, host, grant)
-  if not grant:injecting() then return end
+  if not grant:injecting("nvidia") then return end
   for _, r in ipairs(REQUESTS) do
     local value = trim(req.env[r.env] or "")
     if value ~= "" then

@@ -152,7 +152,7 @@ end
 
 -- What the host offers for each name; nil = unknown (the term passes).
 local function host_operands(host)
-  local driver = host.driver_version
+  local driver = host.driver_versions.nvidia or host.driver_version
   if driver == "" or not version_parts(driver) then driver = nil end
   local cuda
   local branches = policy.data.cuda_by_driver_branch
@@ -166,7 +166,10 @@ end
 local function device_operands(host, grant, base)
   local wanted, indices = {}, {}
   for _, d in ipairs(grant:devices()) do
-    if not wanted[d.gpu] then wanted[d.gpu] = true; indices[#indices + 1] = d.gpu end
+    -- Requirements are about NVIDIA GPUs; another vendor's granted beside them are not checked.
+    if not wanted[d.gpu] and host.gpus[d.gpu + 1].vendor == "nvidia" then
+      wanted[d.gpu] = true; indices[#indices + 1] = d.gpu
+    end
   end
   table.sort(indices)
   if #indices == 0 then return {base} end
@@ -270,7 +273,7 @@ local function describe_operands(list)
 end
 
 rule("nvidia-requirements", "check", function(req, host, grant)
-  if not grant:injecting() then return end
+  if not grant:injecting("nvidia") then return end
   -- The site-wide switch, like the toolkit's `disable-require = true`.
   if policy.data.disable_require == true then
     return grant:note("requirements disabled by policy (data.disable_require)")

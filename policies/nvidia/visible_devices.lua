@@ -17,6 +17,7 @@ local env_values = require("env_values")
 local split_commas, starts_with = env_values.split_commas, env_values.starts_with
 local is_legacy_image = env_values.is_legacy_image
 
+local VENDOR = "nvidia"  -- [vendor.nvidia]: the GPUs and injection this file decides
 local ENV_NAME = "NVIDIA_VISIBLE_DEVICES"
 local ANNOTATION_PREFIX = "cdi.k8s.io/"
 local CDI_KIND = "nvidia.com/gpu"
@@ -106,7 +107,7 @@ end
 
 local function find_gpu(host, index)
   for _, gpu in ipairs(host.gpus) do
-    if gpu.index == index then return gpu end
+    if gpu.vendor_index == index then return gpu end
   end
 end
 
@@ -142,12 +143,12 @@ local function resolve_mig_index(host, tok, gpu_text, part_text)
   local gpu = find_gpu(host, tonumber(gpu_text))
   if not gpu then return unknown(tok, "the host has " .. #host.gpus .. " GPUs") end
   if #gpu.partitions == 0 then
-    return unknown(tok, "GPU " .. gpu.index .. " has no MIG partitions")
+    return unknown(tok, "GPU " .. gpu.vendor_index .. " has no MIG partitions")
   end
   local wanted = tonumber(part_text)
   local part = find_partition(gpu, function(p) return p.index == wanted end)
   if not part then
-    return unknown(tok, "GPU " .. gpu.index .. " has " .. #gpu.partitions .. " MIG partitions")
+    return unknown(tok, "GPU " .. gpu.vendor_index .. " has " .. #gpu.partitions .. " MIG partitions")
   end
   return {{gpu = gpu.index, partition = part.index}}
 end
@@ -162,7 +163,7 @@ local function resolve_uuid(host, tok)
   if #matches == 0 then return unknown(tok) end
   if #matches > 1 then
     local names = {}
-    for _, gpu in ipairs(matches) do names[#names + 1] = "GPU " .. gpu.index end
+    for _, gpu in ipairs(matches) do names[#names + 1] = "GPU " .. gpu.vendor_index end
     return nil, "ambiguous device '" .. tok.id .. "' in " .. tok.source ..
                 " (matches " .. table.concat(names, ", ") .. ")"
   end
@@ -175,7 +176,7 @@ local function resolve_old_mig_name(host, tok, uuid, gi, ci)
     if gpu.uuid:lower() == uuid:lower() then
       local g, c = tonumber(gi), tonumber(ci)
       local part = find_partition(gpu, function(p) return p.gi == g and p.ci == c end)
-      if not part then return unknown(tok, "GPU " .. gpu.index .. " has no such MIG partition") end
+      if not part then return unknown(tok, "GPU " .. gpu.vendor_index .. " has no such MIG partition") end
       return {{gpu = gpu.index, partition = part.index}}
     end
   end
@@ -228,7 +229,7 @@ end
 -- Turning a channel's tokens into grants.
 
 local function grant_all(host, grant, tok)
-  grant:inject(tok.reason)
+  grant:inject(tok.reason, VENDOR)
   if #host.gpus == 0 then grant:note("no GPUs found on this host; injecting the driver only") end
   for _, gpu in ipairs(host.gpus) do
     grant:add_device(gpu.index, tok.reason)
@@ -243,7 +244,7 @@ local function grant_listed(host, grant, tokens, request)
     if not targets then return grant:deny(refusal) end
     for _, t in ipairs(targets) do picked[#picked + 1] = {target = t, reason = tok.reason} end
   end
-  grant:inject(request)
+  grant:inject(request, VENDOR)
   local seen = {}
   for _, p in ipairs(picked) do
     local key = p.target.gpu .. ":" .. tostring(p.target.partition)
@@ -261,12 +262,12 @@ end
 local function select_devices(host, grant, tokens, request)
   -- `void` anywhere wins: not a GPU container (toolkit devices.go).
   for _, tok in ipairs(tokens) do
-    if tok.id == "void" then return grant:skip(tok.reason) end
+    if tok.id == "void" then return grant:skip(tok.reason, VENDOR) end
   end
   -- `all` or `none` anywhere: the first of the two wins, the rest is moot.
   for _, tok in ipairs(tokens) do
     if tok.id == "all" then return grant_all(host, grant, tok) end
-    if tok.id == "none" then return grant:inject(tok.reason .. " (driver without GPUs)") end
+    if tok.id == "none" then return grant:inject(tok.reason .. " (driver without GPUs)", VENDOR) end
   end
   return grant_listed(host, grant, tokens, request)
 end
@@ -280,6 +281,8 @@ local function untrusted_note(req, what)
 end
 
 rule("nvidia-visible-devices", "request", function(req, host, grant)
+  -- Another vendor's GPUs are not ours to name: indices count NVIDIA GPUs.
+  local own = {gpus = env_values.vendor_gpus(host, VENDOR)}
   local env, env_request = env_tokens(req)
   local channels = {
     {trust = "annotations", tokens = annotation_tokens(req),
@@ -293,16 +296,16 @@ rule("nvidia-visible-devices", "request", function(req, host, grant)
       if req.trusted[ch.trust] then
         local request = ch.request or ch.what
         grant:note("devices from " .. request .. " (trusted)")
-        return select_devices(host, grant, ch.tokens, request)
+        return select_devices(own, grant, ch.tokens, request)
       end
       grant:note(untrusted_note(req, ch.what))
       ignored = true
     end
   end
   if ignored then
-    grant:skip("GPUs were requested only through untrusted channels")
+    grant:skip("GPUs were requested only through untrusted channels", VENDOR)
   else
-    grant:skip("no GPU requested (" .. ENV_NAME .. " unset or empty)")
+    grant:skip("no GPU requested (" .. ENV_NAME .. " unset or empty)", VENDOR)
   end
 end)
 -- SPDX-License-Identifier: Apache-2.0

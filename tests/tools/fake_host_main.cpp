@@ -7,8 +7,11 @@
 // --vendor amd builds an AMD host instead (tests/fixture/fake_amd_host.hpp)
 // with a site policy including the amd policy; --partitions=P splits each
 // of its GPUs into P kfd nodes, as MI300 compute partitions do.
+// --vendor nvidia,amd builds a host of both: GPUS NVIDIA and GPUS AMD GPUs,
+// with a site policy including both vendor policies.
 //   graft-fake-host DIR [GPUS] [--mig | --mig=K]
 //   graft-fake-host DIR [GPUS] --vendor amd [--partitions=P]
+//   graft-fake-host DIR [GPUS] --vendor nvidia,amd
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -74,22 +77,32 @@ int build_amd_host(int argc, char** argv, const std::string& out, unsigned gpus)
   return keep_host(graft::fixture::FakeAmdHost::build(spec), out, "amd");
 }
 
+int build_two_vendor_host(const std::string& out, unsigned gpus) {
+  auto host = graft::fixture::FakeHost::build(graft::fixture::FakeHostSpec::with_gpus(gpus, false));
+  std::string problem =
+      graft::fixture::add_fake_amd_gpus(host.root(), graft::fixture::FakeAmdHostSpec::with_gpus(gpus));
+  if (!problem.empty()) std::fprintf(stderr, "note: no AMD device nodes (%s)\n", problem.c_str());
+  return keep_host(host, out, "nvidia,amd");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
-                 "usage: graft-fake-host DIR [GPUS] [--mig | --mig=K | --vendor amd [--partitions=P]]\n");
+                 "usage: graft-fake-host DIR [GPUS] [--mig | --mig=K | --vendor amd [--partitions=P] | "
+                 "--vendor nvidia,amd]\n");
     return 2;
   }
   std::string out = argv[1];
   unsigned gpus = argc > 2 && argv[2][0] != '-' ? static_cast<unsigned>(std::atoi(argv[2])) : 8;
   std::string vendor = option(argc, argv, "--vendor");
-  if (!vendor.empty() && vendor != "nvidia" && vendor != "amd") {
-    std::fprintf(stderr, "graft-fake-host: unknown vendor '%s' (nvidia or amd)\n", vendor.c_str());
+  if (!vendor.empty() && vendor != "nvidia" && vendor != "amd" && vendor != "nvidia,amd") {
+    std::fprintf(stderr, "graft-fake-host: unknown vendor '%s' (nvidia, amd or nvidia,amd)\n", vendor.c_str());
     return 2;
   }
   try {
+    if (vendor == "nvidia,amd") return build_two_vendor_host(out, gpus);
     return vendor == "amd" ? build_amd_host(argc, argv, out, gpus) : build_nvidia_host(argc, argv, out, gpus);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "graft-fake-host: %s\n", error.what());

@@ -9,6 +9,7 @@
 #include "cdi_format/cdi_names.hpp"
 #include "cdi/host_root.hpp"
 #include "plan/planner.hpp"
+#include "policy/vendors.hpp"
 
 namespace graft::cdi {
 namespace {
@@ -26,35 +27,61 @@ struct Planning {
   const Inventory& inventory;
   const Policy& policy;
   const SpecRequest& request;
+  std::string vendor;  // whose GPUs the kind names ("": every GPU, by host index)
   std::vector<std::string> gpu_capabilities;  // the sets every GPU device carries
   std::vector<ConditionalBind> procfs_binds = {};
 };
 
-Intent intent_for(const std::string& what) {
+Intent intent_for(const Planning& planning, const std::string& what) {
   Intent intent;
   intent.inject = true;
   intent.inject_reason = {"CDI device " + what, {}};
+  if (!planning.vendor.empty()) intent.vendors.insert(planning.vendor);
   return intent;
 }
 
 // A GPU device's Intent before its GPUs: the sets GPU devices carry.
 Intent gpu_intent_for(const Planning& planning, const std::string& what) {
-  Intent intent = intent_for(what);
+  Intent intent = intent_for(planning, what);
   for (const auto& set : planning.gpu_capabilities)
     intent.capabilities.push_back({set, {"CDI GPU device " + what + " carries it", {}}});
   return intent;
 }
 
-// The request's choice, else the policy's: the [defaults] sets or those named.
-Result<std::vector<std::string>> gpu_capability_names(const Policy& policy, const SpecRequest& request) {
+// The request's choice, else the policy's: the [defaults] sets or those
+// named, less another vendor's (a site of two vendors has one [defaults]).
+Result<std::vector<std::string>> gpu_capability_names(const Policy& policy, const SpecRequest& request,
+                                                      const std::string& vendor) {
   const GpuCapabilities chosen = request.gpu_capabilities.value_or(policy.cdi.gpu_capabilities);
   std::vector<std::string> names;
   for (const auto& set : chosen.defaults ? policy.default_capabilities : chosen.sets) {
-    if (!policy.capabilities.contains(set.value))
+    auto found = policy.capabilities.find(set.value);
+    if (found == policy.capabilities.end())
       return make_error("GPU devices carry capability set '{}', which the policy does not define", set.value);
-    names.push_back(set.value);
+    if (vendor.empty() || serves_vendor(found->second.vendor, vendor)) names.push_back(set.value);
   }
   return names;
+}
+
+// The vendor whose [vendor.NAME] cdi_kind is `kind`; the only vendor when
+// none names a kind; "" (every GPU) on a policy without vendors.
+Result<std::string> vendor_of_kind(const Policy& policy, const std::string& kind) {
+  for (const auto& [name, vendor] : policy.vendors)
+    if (vendor.cdi_kind == kind) return name;
+  if (policy.vendors.size() <= 1) return policy.vendor_order.empty() ? std::string() : policy.vendor_order.front();
+  std::vector<std::string> kinds;
+  for (const auto& name : policy.vendor_order) kinds.push_back(policy.vendors.at(name).cdi_kind);
+  return make_error("kind {} is no vendor's cdi_kind; this policy's vendors name {}", kind, fmt::join(kinds, ", "));
+}
+
+bool serves(const Planning& planning, const std::string& owner) {
+  return planning.vendor.empty() || serves_vendor(owner, planning.vendor);
+}
+
+// What a GPU is called in the spec: its place among its vendor's GPUs, as
+// that vendor's own tools count (the host index on a policy without vendors).
+unsigned spec_index(const Planning& planning, const Gpu& gpu) {
+  return planning.vendor.empty() ? gpu.index : gpu.vendor_index;
 }
 
 Result<ContainerEdits> edits_of(const Planning& planning, const Intent& intent) {
@@ -179,13 +206,15 @@ Status add_device(Planning& planning, const ContainerEdits& base, const std::str
 
 Status add_gpu_devices(Planning& planning, const ContainerEdits& base, Spec& spec) {
   for (const Gpu& gpu : planning.inventory.gpus) {
-    Intent intent = gpu_intent_for(planning, std::to_string(gpu.index));
+    if (!serves(planning, gpu.vendor)) continue;
+    std::string number = std::to_string(spec_index(planning, gpu));
+    Intent intent = gpu_intent_for(planning, number);
     intent.devices.push_back({gpu.index, std::nullopt, intent.inject_reason});
-    if (auto status = add_device(planning, base, std::to_string(gpu.index), intent, spec); !status) return status;
+    if (auto status = add_device(planning, base, number, intent, spec); !status) return status;
     if (!gpu.uuid.empty())
       if (auto status = add_device(planning, base, gpu.uuid, intent, spec); !status) return status;
     for (const Partition& partition : gpu.partitions) {
-      std::string name = fmt::format("{}:{}", gpu.index, partition.index);
+      std::string name = fmt::format("{}:{}", number, partition.index);
       Intent part = gpu_intent_for(planning, name);
       part.devices.push_back({gpu.index, partition.index, part.inject_reason});
       if (auto status = add_device(planning, base, name, part, spec); !status) return status;
@@ -196,16 +225,17 @@ Status add_gpu_devices(Planning& planning, const ContainerEdits& base, Spec& spe
     }
   }
   Intent all = gpu_intent_for(planning, "all");
-  for (const Gpu& gpu : planning.inventory.gpus) all.devices.push_back({gpu.index, std::nullopt, all.inject_reason});
+  for (const Gpu& gpu : planning.inventory.gpus)
+    if (serves(planning, gpu.vendor)) all.devices.push_back({gpu.index, std::nullopt, all.inject_reason});
   if (all.devices.empty()) return ok_status();
   return add_device(planning, base, "all", all, spec);
 }
 
 Status add_capability_devices(Planning& planning, const ContainerEdits& base, Spec& spec) {
   for (const auto& [name, set] : planning.policy.capabilities) {
-    if (set.always) continue;  // in the spec-level edits already
+    if (set.always || !serves(planning, set.vendor)) continue;  // always: in the spec-level edits already
     std::string device = kCapabilityPrefix + name;
-    Intent intent = intent_for(device);
+    Intent intent = intent_for(planning, device);
     intent.capabilities.push_back({name, intent.inject_reason});
     if (auto status = add_device(planning, base, device, intent, spec); !status) return status;
   }
@@ -243,9 +273,10 @@ std::vector<std::optional<unsigned>> node_device_numbers(const Planning& plannin
 // with no node on the host makes no device.
 Status add_node_devices(Planning& planning, const ContainerEdits& base, Spec& spec) {
   for (const auto& [name, device_class] : planning.policy.devices) {
+    if (!serves(planning, device_class.vendor)) continue;
     for (const auto& number : node_device_numbers(planning, device_class)) {
       std::string device = number ? fmt::format("{}-{}", name, *number) : name;
-      Intent intent = intent_for(device);
+      Intent intent = intent_for(planning, device);
       intent.nodes.push_back({name, number, intent.inject_reason});
       if (auto status = add_device(planning, base, device, intent, spec); !status) return status;
     }
@@ -288,12 +319,14 @@ std::vector<Feature> features_of(const Spec& spec) {
 }
 
 Result<Spec> generate_spec(const Inventory& inventory, const Policy& policy, const SpecRequest& request) {
-  auto gpu_capabilities = gpu_capability_names(policy, request);
+  auto vendor = vendor_of_kind(policy, request.kind);
+  if (!vendor) return vendor.error();
+  auto gpu_capabilities = gpu_capability_names(policy, request, *vendor);
   if (!gpu_capabilities) return gpu_capabilities.error();
-  Planning planning{inventory, policy, request, std::move(*gpu_capabilities)};
+  Planning planning{inventory, policy, request, *vendor, std::move(*gpu_capabilities)};
   Spec spec;
   spec.kind = request.kind;
-  auto base = edits_of(planning, intent_for("(spec-level edits)"));
+  auto base = edits_of(planning, intent_for(planning, "(spec-level edits)"));
   if (!base) return base.error().context("CDI spec-level edits");
   auto spec_level = spec_edits_of(planning, *base, ContainerEdits{});
   if (!spec_level) return spec_level.error().context("CDI spec-level edits");

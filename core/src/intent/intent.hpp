@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,14 @@ struct Intent {
   // False means the container is not a GPU container: nothing is injected.
   bool inject = false;
   Reason inject_reason;
+  // The vendors ([vendor.NAME]) it is a GPU container of: those a rule
+  // injected for and those of its granted GPUs. Empty while injecting: every
+  // vendor (a rule that named none), as on a host of one vendor.
+  std::set<std::string> vendors;
+  // Whether what belongs to `vendor` ("" for no vendor) is this container's.
+  bool for_vendor(const std::string& vendor) const {
+    return vendor.empty() || vendors.empty() || vendors.contains(vendor);
+  }
   std::vector<std::string> request_notes;  // how the request was read, for the audit
   std::vector<DeviceGrant> devices;
   std::vector<NamedGrant> capabilities;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace graft {
 namespace {
@@ -132,6 +133,8 @@ std::vector<std::string> intent_changes(const Intent& before, const Intent& afte
   ChangeList changes(new_denials(before, after));
   if (before.inject != after.inject)
     changes.add(with_reason(fmt::format("inject: {} -> {}", before.inject, after.inject), after.inject_reason.text));
+  if (before.vendors != after.vendors)
+    changes.add(fmt::format("vendors: [{}] -> [{}]", fmt::join(before.vendors, ", "), fmt::join(after.vendors, ", ")));
   for (std::size_t i = 0; i < after.request_notes.size(); ++i)
     if (i >= before.request_notes.size() || before.request_notes[i] != after.request_notes[i])
       changes.add("+ note " + after.request_notes[i]);

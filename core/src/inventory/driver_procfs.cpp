@@ -9,12 +9,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <list>
 #include <regex>
 #include <sstream>
 
 #include "paths/paths.hpp"
 #include "graft/base/bounded_read.hpp"
 #include "policy/version_regex.hpp"
+#include "policy/vendors.hpp"
 
 namespace graft {
 namespace {
@@ -104,7 +106,7 @@ class PartitionCapFilter {
 };
 
 // A field of the record by its Inventory name, through its transform.
-Result<std::string> gpu_field(const GpuRecord& record, const Discovery& discovery, const std::string& name) {
+Result<std::string> gpu_field(const GpuRecord& record, const GpuDiscovery& discovery, const std::string& name) {
   auto value_of = [&](const std::string& field) -> std::string {
     auto key = discovery.gpu_fields.find(field);
     if (key == discovery.gpu_fields.end()) return {};
@@ -120,7 +122,7 @@ Result<std::string> gpu_field(const GpuRecord& record, const Discovery& discover
 }
 
 // A GPU of the record at `path`; no GPU (nullopt) when gpu_skip says so.
-Result<std::optional<Gpu>> read_gpu_record(const std::string& path, const Discovery& discovery) {
+Result<std::optional<Gpu>> read_gpu_record(const std::string& path, const GpuDiscovery& discovery) {
   auto text = read_file(path, kProcfsFileLimit);
   if (!text) return text.error();
   auto record = parse_gpu_record(*text, discovery.gpu_record_format);
@@ -157,14 +159,16 @@ const std::string& discovery_root(const HostRoots& roots, std::string_view path)
   return path.starts_with("/sys/") ? roots.sys_root : roots.proc_root;
 }
 
-Status read_driver_version(const Policy& policy, Inventory& inventory) {
-  const auto& discovery = policy.discovery;
-  if (discovery.version_file.empty()) return ok_status();
-  std::string path = join_root(discovery_root(policy.host, discovery.version_file), discovery.version_file);
+namespace {
+
+Result<std::string> read_version(const GpuDiscovery& discovery, const HostRoots& roots,
+                                 std::vector<std::string>& warnings) {
+  if (discovery.version_file.empty()) return std::string();
+  std::string path = join_root(discovery_root(roots, discovery.version_file), discovery.version_file);
   auto text = read_file(path, kProcfsFileLimit);
   if (!text) {
-    if (discovery.version_required) inventory.warnings.push_back("no driver loaded: " + text.error().message);
-    return ok_status();
+    if (discovery.version_required) warnings.push_back("no driver loaded: " + text.error().message);
+    return std::string();
   }
   std::smatch match;
   bool found = false;
@@ -176,40 +180,43 @@ Status read_driver_version(const Policy& policy, Inventory& inventory) {
   }
   if (!found || match.size() < 2)
     return make_error("{}: no driver version matching /{}/", path, discovery.version_pattern);
-  inventory.driver_version = match[1].str();
-  return ok_status();
+  return match[1].str();
 }
 
-Status read_gpus(const Policy& policy, Inventory& inventory) {
-  if (policy.discovery.gpu_glob.empty()) return ok_status();
-  const std::string& glob = policy.discovery.gpu_glob;
-  for (const auto& path : glob_paths(join_root(discovery_root(policy.host, glob), glob))) {
-    auto gpu = read_gpu_record(path, policy.discovery);
+// One source's GPUs, ordered by minor and numbered within the vendor.
+Result<std::vector<Gpu>> read_source_gpus(const GpuSource& source, const HostRoots& roots) {
+  std::vector<Gpu> gpus;
+  const std::string& glob = source.discovery->gpu_glob;
+  if (glob.empty()) return gpus;
+  for (const auto& path : glob_paths(join_root(discovery_root(roots, glob), glob))) {
+    auto gpu = read_gpu_record(path, *source.discovery);
     if (!gpu) return gpu.error();
-    if (*gpu) inventory.gpus.push_back(std::move(**gpu));
+    if (*gpu) gpus.push_back(std::move(**gpu));
   }
-  std::sort(inventory.gpus.begin(), inventory.gpus.end(),
-            [](const Gpu& a, const Gpu& b) { return a.minor < b.minor; });
-  for (size_t i = 0; i < inventory.gpus.size(); ++i) {
-    if (i > 0 && inventory.gpus[i].minor == inventory.gpus[i - 1].minor)
-      return make_error("two GPUs report device minor {}", inventory.gpus[i].minor);
-    inventory.gpus[i].index = static_cast<unsigned>(i);
+  std::sort(gpus.begin(), gpus.end(), [](const Gpu& a, const Gpu& b) { return a.minor < b.minor; });
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    if (i > 0 && gpus[i].minor == gpus[i - 1].minor)
+      return make_error("two {}GPUs report device minor {}", source.vendor.empty() ? "" : source.vendor + " ",
+                        gpus[i].minor);
+    gpus[i].vendor = source.vendor;
+    gpus[i].vendor_index = static_cast<unsigned>(i);
   }
-  return ok_status();
+  return gpus;
 }
 
 // The minors table lists every possible partition of every possible GPU
 // (thousands of lines on a real driver, most for GPUs the host does not
 // have), so it is split by hand and only the lines that can matter are kept:
 // those of the host's GPUs and those that name no GPU ("config", "monitor").
-Status read_partition_caps(const Policy& policy, Inventory& inventory) {
-  if (policy.discovery.partition_minors.empty()) return ok_status();
-  std::string path = join_root(policy.host.proc_root, policy.discovery.partition_minors);
-  auto text = read_file(path, kProcfsFileLimit);
-  if (!text) return ok_status();  // no partition support on this host
-  PartitionCapFilter wanted(policy.discovery.partition_gi_key, inventory.gpus);
-  std::vector<PartitionCaps::value_type> listing;
-  std::string_view rest = *text;
+Status read_source_partition_caps(const GpuDiscovery& discovery, const std::vector<Gpu>& gpus,
+                                  const HostRoots& roots, std::vector<PartitionCaps::value_type>& listing,
+                                  std::string& text) {
+  std::string path = join_root(roots.proc_root, discovery.partition_minors);
+  auto read = read_file(path, kProcfsFileLimit);
+  if (!read) return ok_status();  // no partition support on this host
+  text = std::move(*read);
+  PartitionCapFilter wanted(discovery.partition_gi_key, gpus);
+  std::string_view rest = text;
   for (int number = 1; !rest.empty(); ++number) {
     // Cut without substr, which is not always inlined (it may throw) and ran
     // twice per line of thousands.
@@ -225,34 +232,85 @@ Status read_partition_caps(const Policy& policy, Inventory& inventory) {
     if (!minor) return make_error("{}:{}: invalid minor '{}'", path, number, minor_text);
     listing.emplace_back(line.substr(0, space), *minor);
   }
+  return ok_status();
+}
+
+std::vector<Gpu> gpus_of(const std::vector<Gpu>& gpus, const std::string& vendor) {
+  std::vector<Gpu> own;
+  for (const auto& gpu : gpus)
+    if (gpu.vendor == vendor) own.push_back(gpu);
+  return own;
+}
+
+void read_gpu_partitions(const GpuDiscovery& discovery, const PartitionCaps& caps, const std::string& proc_root,
+                         Gpu& gpu) {
+  std::map<std::string, std::string> values{{"minor", std::to_string(gpu.minor)}};
+  std::string dir = join_root(proc_root, expand_template(discovery.partition_dir, values));
+  for (unsigned gi : numbered_entries(dir, "gi")) {
+    std::string gi_dir = dir + "/gi" + std::to_string(gi);
+    values["gi"] = std::to_string(gi);
+    for (unsigned ci : numbered_entries(gi_dir, "ci")) {
+      values["ci"] = std::to_string(ci);
+      Partition partition;
+      partition.index = static_cast<unsigned>(gpu.partitions.size());
+      partition.gi = gi;
+      partition.ci = ci;
+      partition.gi_access = gi_dir + "/access";
+      partition.ci_access = gi_dir + "/ci" + std::to_string(ci) + "/access";
+      partition.gi_minor = caps.find(expand_template(discovery.partition_gi_key, values));
+      partition.ci_minor = caps.find(expand_template(discovery.partition_ci_key, values));
+      gpu.partitions.push_back(std::move(partition));
+    }
+  }
+}
+
+}  // namespace
+
+Status read_driver_version(const Policy& policy, Inventory& inventory) {
+  bool first = true;
+  for (const auto& source : gpu_sources(policy)) {
+    auto version = read_version(*source.discovery, policy.host, inventory.warnings);
+    if (!version) return version.error();
+    if (first) inventory.driver_version = *version;
+    first = false;
+    inventory.driver_versions[source.vendor] = std::move(*version);
+  }
+  return ok_status();
+}
+
+Status read_gpus(const Policy& policy, Inventory& inventory) {
+  for (const auto& source : gpu_sources(policy)) {
+    auto gpus = read_source_gpus(source, policy.host);
+    if (!gpus) return gpus.error();
+    for (auto& gpu : *gpus) {
+      gpu.index = static_cast<unsigned>(inventory.gpus.size());
+      inventory.gpus.push_back(std::move(gpu));
+    }
+  }
+  return ok_status();
+}
+
+// Every source's lines as one table; `texts` keeps the views valid until then.
+Status read_partition_caps(const Policy& policy, Inventory& inventory) {
+  std::vector<PartitionCaps::value_type> listing;
+  std::list<std::string> texts;  // a list: the views must survive each new text
+  for (const auto& source : gpu_sources(policy)) {
+    if (source.discovery->partition_minors.empty()) continue;
+    auto own = gpus_of(inventory.gpus, source.vendor);
+    if (auto status = read_source_partition_caps(*source.discovery, own, policy.host, listing, texts.emplace_back());
+        !status)
+      return status;
+  }
   // A repeated name keeps its first minor.
-  inventory.partition_caps = PartitionCaps::from_listing(listing);
+  if (!listing.empty()) inventory.partition_caps = PartitionCaps::from_listing(listing);
   return ok_status();
 }
 
 Status read_partitions(const Policy& policy, Inventory& inventory) {
-  const auto& discovery = policy.discovery;
-  if (discovery.partition_dir.empty()) return ok_status();
-  const PartitionCaps& caps = inventory.partition_caps;
   for (auto& gpu : inventory.gpus) {
-    std::map<std::string, std::string> values{{"minor", std::to_string(gpu.minor)}};
-    std::string dir = join_root(policy.host.proc_root, expand_template(discovery.partition_dir, values));
-    for (unsigned gi : numbered_entries(dir, "gi")) {
-      std::string gi_dir = dir + "/gi" + std::to_string(gi);
-      values["gi"] = std::to_string(gi);
-      for (unsigned ci : numbered_entries(gi_dir, "ci")) {
-        values["ci"] = std::to_string(ci);
-        Partition partition;
-        partition.index = static_cast<unsigned>(gpu.partitions.size());
-        partition.gi = gi;
-        partition.ci = ci;
-        partition.gi_access = gi_dir + "/access";
-        partition.ci_access = gi_dir + "/ci" + std::to_string(ci) + "/access";
-        partition.gi_minor = caps.find(expand_template(discovery.partition_gi_key, values));
-        partition.ci_minor = caps.find(expand_template(discovery.partition_ci_key, values));
-        gpu.partitions.push_back(std::move(partition));
-      }
-    }
+    const GpuDiscovery& discovery = gpu_discovery_of(policy, gpu.vendor);
+    if (!discovery.partition_dir.empty())
+      read_gpu_partitions(discovery, inventory.partition_caps, policy.host.proc_root, gpu);
   }
   return ok_status();
 }

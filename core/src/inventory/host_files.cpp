@@ -16,6 +16,7 @@
 #include "paths/paths.hpp"
 #include "paths/root_links.hpp"
 #include "inventory/driver_procfs.hpp"
+#include "policy/vendors.hpp"
 
 namespace graft {
 namespace {
@@ -55,12 +56,14 @@ void add_partition_node(unsigned minor, const DeviceClass& device_class, Invento
 // Only the capabilities something can grant: existing partitions and the
 // caps extras name. The minors table lists every possible partition of every
 // possible GPU (thousands), most of which never exist.
-std::set<unsigned> partition_minors_in_use(const Policy& policy, const Inventory& inventory) {
+std::set<unsigned> partition_minors_in_use(const Policy& policy, const Inventory& inventory,
+                                           const std::string& vendor) {
   std::set<unsigned> minors;
   for (const auto& gpu : inventory.gpus)
-    for (const auto& partition : gpu.partitions)
-      for (auto minor : {partition.gi_minor, partition.ci_minor})
-        if (minor) minors.insert(*minor);
+    if (serves_vendor(vendor, gpu.vendor))
+      for (const auto& partition : gpu.partitions)
+        for (auto minor : {partition.gi_minor, partition.ci_minor})
+          if (minor) minors.insert(*minor);
   for (const auto& [_, extra] : policy.extras)
     for (const auto& name : extra.caps)
       if (auto found = inventory.partition_caps.find(name)) minors.insert(*found);
@@ -144,6 +147,7 @@ std::vector<std::string> gpu_node_names(const DeviceClass& device_class, const s
 void add_gpu_sysfs_nodes(const DeviceClass& device_class, const HostRoots& roots, Inventory& inventory) {
   auto& by_gpu = inventory.gpu_class_nodes[device_class.name];
   for (const auto& gpu : inventory.gpus) {
+    if (!serves_vendor(device_class.vendor, gpu.vendor)) continue;
     for (const auto& name : gpu_node_names(device_class, sysfs_bus_id(gpu.bus_id), roots)) {
       std::string path = expand_template(device_class.path, {{"name", name}});
       if (auto node = stat_node(path, roots.dev_root)) {
@@ -183,11 +187,12 @@ void find_device_nodes(const Policy& policy, Inventory& inventory) {
         break;
       case DeviceClass::Per::gpu:
         for (const auto& gpu : inventory.gpus)
-          add_node(expand_template(device_class.path, {{"minor", std::to_string(gpu.minor)}}),
+          if (serves_vendor(device_class.vendor, gpu.vendor))
+            add_node(expand_template(device_class.path, {{"minor", std::to_string(gpu.minor)}}),
                    dev_root, inventory);
         break;
       case DeviceClass::Per::partition:
-        for (unsigned minor : partition_minors_in_use(policy, inventory))
+        for (unsigned minor : partition_minors_in_use(policy, inventory, device_class.vendor))
           add_partition_node(minor, device_class, inventory, dev_root);
         break;
       case DeviceClass::Per::minor:
@@ -218,32 +223,40 @@ void find_binaries(const Policy& policy, Inventory& inventory) {
   }
 }
 
-void find_firmware(const Policy& policy, Inventory& inventory) {
-  if (inventory.driver_version.empty()) return;
-  for (const auto& pattern : names_in_sets(policy, &CapabilitySet::firmware)) {
-    std::string relative = expand_template(pattern, {{"driver_version", inventory.driver_version}});
-    std::string container_glob = normalize_path(policy.discovery.firmware_dir + "/" + relative);
-    // The directory resolved inside the driver root first: glob(3) follows
-    // symlinks against the host's "/".
-    auto real_dir = follow_links_in_root(policy.host.driver_root, dirname_of(container_glob));
-    if (!real_dir) {
-      inventory.warnings.push_back("no firmware matches " + container_glob);
-      continue;
+// One firmware glob of a set, with its vendor's driver version.
+void find_firmware_glob(const Policy& policy, const std::string& pattern, const std::string& version,
+                        Inventory& inventory) {
+  std::string relative = expand_template(pattern, {{"driver_version", version}});
+  std::string container_glob = normalize_path(policy.discovery.firmware_dir + "/" + relative);
+  // The directory resolved inside the driver root first: glob(3) follows
+  // symlinks against the host's "/".
+  auto real_dir = follow_links_in_root(policy.host.driver_root, dirname_of(container_glob));
+  if (!real_dir) {
+    inventory.warnings.push_back("no firmware matches " + container_glob);
+    return;
+  }
+  std::string host_glob =
+      join_root(policy.host.driver_root, (*real_dir == "/" ? "" : *real_dir) + "/" + basename_of(container_glob));
+  glob_t matches{};
+  std::vector<HostFile> files;
+  if (::glob(host_glob.c_str(), 0, nullptr, &matches) == 0)
+    for (size_t i = 0; i < matches.gl_pathc; ++i) {
+      std::string host_path = matches.gl_pathv[i];
+      std::string name = basename_of(host_path);
+      files.push_back({name, host_path, dirname_of(container_glob) + "/" + name, false});
     }
-    std::string host_glob =
-        join_root(policy.host.driver_root,
-                  (*real_dir == "/" ? "" : *real_dir) + "/" + basename_of(container_glob));
-    glob_t matches{};
-    std::vector<HostFile> files;
-    if (::glob(host_glob.c_str(), 0, nullptr, &matches) == 0)
-      for (size_t i = 0; i < matches.gl_pathc; ++i) {
-        std::string host_path = matches.gl_pathv[i];
-        std::string name = basename_of(host_path);
-        files.push_back({name, host_path, dirname_of(container_glob) + "/" + name, false});
-      }
-    ::globfree(&matches);
-    if (files.empty()) inventory.warnings.push_back("no firmware matches " + container_glob);
-    inventory.firmware[pattern] = std::move(files);
+  ::globfree(&matches);
+  if (files.empty()) inventory.warnings.push_back("no firmware matches " + container_glob);
+  inventory.firmware[pattern] = std::move(files);
+}
+
+void find_firmware(const Policy& policy, Inventory& inventory) {
+  std::set<std::string> seen;
+  for (const auto& [_, set] : policy.capabilities) {
+    const std::string& version = driver_version_of(inventory, set.vendor);
+    if (version.empty()) continue;
+    for (const auto& pattern : set.firmware)
+      if (seen.insert(pattern.value).second) find_firmware_glob(policy, pattern.value, version, inventory);
   }
 }
 

@@ -30,7 +30,9 @@ struct Partition {
 };
 
 struct Gpu {
-  unsigned index = 0;  // position when ordered by minor
+  unsigned index = 0;  // position on the host: by vendor (gpu_sources order), then by minor
+  std::string vendor;  // its [vendor.NAME]; "" for [discovery]'s own GPUs
+  unsigned vendor_index = 0;  // position among its vendor's GPUs, by minor: what that vendor's tools count
   unsigned minor = 0;
   std::string uuid;
   std::string bus_id;  // as the driver prints it, e.g. "0000:19:00.0"
@@ -74,7 +76,9 @@ struct HostFile {
 
 struct Inventory {
   HostRoots roots;
-  std::string driver_version;  // empty when no driver is loaded
+  // The first GPU source's driver version (policy/vendors.hpp); empty when no driver is loaded.
+  std::string driver_version;
+  std::map<std::string, std::string> driver_versions;  // by vendor, each source's; "" for [discovery]'s
   std::vector<Gpu> gpus;       // index order
   std::map<std::string, unsigned> char_majors;     // /proc/devices "Character devices"
   PartitionCaps partition_caps;                    // partition_minors: name -> minor
@@ -90,6 +94,14 @@ struct Inventory {
   std::map<std::string, HostFile> config_files;  // by requested path
   std::vector<std::string> warnings;             // missing items, in discovery order
 };
+
+// `vendor`'s driver version; the first source's for "" (a set of no vendor).
+inline const std::string& driver_version_of(const Inventory& inventory, const std::string& vendor) {
+  if (vendor.empty()) return inventory.driver_version;
+  auto found = inventory.driver_versions.find(vendor);
+  static const std::string none;
+  return found == inventory.driver_versions.end() ? none : found->second;
+}
 
 // Reads the host. Missing optional items become warnings; unreadable or
 // malformed driver files are errors naming the file.

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <set>
 
 #include "paths/paths.hpp"
 #include "graft/base/ldcache.hpp"
@@ -20,6 +21,7 @@
 #include "inventory/elf_identity.hpp"
 #include "inventory/host_files.hpp"
 #include "inventory/library_pick.hpp"
+#include "policy/vendors.hpp"
 
 namespace graft {
 namespace {
@@ -102,18 +104,44 @@ Library library_of(const Policy& policy, const LibraryPick& pick, bool lib32) {
 
 }  // namespace
 
-Status find_libraries(const Policy& policy, Inventory& inventory) {
-  auto prefixes = names_in_sets(policy, &CapabilitySet::libraries);
-  if (prefixes.empty()) return ok_status();
-  bool any_version = policy.discovery.library_version == Discovery::LibraryVersion::any;
-  if (!any_version && inventory.driver_version.empty()) {
+namespace {
+
+// The library names of the sets whose files carry one version suffix
+// (".so.<version>", or "" for any version): a vendor's own driver version,
+// or none for a vendor whose libraries are versioned apart from its driver.
+struct LibraryGroup {
+  std::string suffix;
+  std::vector<std::string> prefixes;
+};
+
+std::vector<LibraryGroup> library_groups(const Policy& policy, const Inventory& inventory) {
+  std::string primary = gpu_sources(policy).front().vendor;
+  std::vector<LibraryGroup> groups;
+  std::set<std::string> seen;
+  for (const auto& [_, set] : policy.capabilities) {
+    const std::string& vendor = set.vendor.empty() ? primary : set.vendor;
+    bool any = gpu_discovery_of(policy, vendor).library_version == GpuDiscovery::LibraryVersion::any;
+    const std::string& version = driver_version_of(inventory, vendor);
+    std::string suffix = any ? "" : version.empty() ? "-" : ".so." + version;  // "-": no version, nothing fits
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.suffix == suffix; });
+    if (group == groups.end()) group = groups.insert(groups.end(), LibraryGroup{suffix, {}});
+    for (const auto& library : set.libraries)
+      if (seen.insert(library.value).second) group->prefixes.push_back(library.value);
+  }
+  std::erase_if(groups, [](const auto& group) { return group.prefixes.empty(); });
+  return groups;
+}
+
+Status find_library_group(const Policy& policy, const LibraryGroup& group, Inventory& inventory) {
+  const auto& prefixes = group.prefixes;
+  if (group.suffix == "-") {
     inventory.warnings.push_back("no driver version: driver libraries not selected");
     return ok_status();
   }
   PrefixIndex index(prefixes);
   RootLinks links(policy.host.driver_root);
-  LibraryPicks picks{index, any_version ? "" : ".so." + inventory.driver_version, links,
-                     std::vector<LibraryPick>(prefixes.size()), std::vector<LibraryPick>(prefixes.size())};
+  LibraryPicks picks{index, group.suffix, links, std::vector<LibraryPick>(prefixes.size()),
+                     std::vector<LibraryPick>(prefixes.size())};
   const Discovery& discovery = policy.discovery;
   if (discovery.library_search == Discovery::LibrarySearch::cache_then_dirs)
     if (auto status = pick_from_ldcache(policy, picks, inventory.warnings); !status) return status;
@@ -125,6 +153,15 @@ Status find_libraries(const Policy& policy, Inventory& inventory) {
     else inventory.warnings.push_back("library " + prefixes[i] + " not found");
     if (!picks.compat32[i].path.empty()) found.push_back(library_of(policy, picks.compat32[i], true));
   }
+  return ok_status();
+}
+
+}  // namespace
+
+// One pass over the cache per version suffix: one on a host of one vendor.
+Status find_libraries(const Policy& policy, Inventory& inventory) {
+  for (const auto& group : library_groups(policy, inventory))
+    if (auto status = find_library_group(policy, group, inventory); !status) return status;
   return ok_status();
 }
 

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "policy/vendors.hpp"
 #include "trust/trusted_file.hpp"
 
 namespace graft {
@@ -49,20 +50,29 @@ Result<std::map<PartitionKey, std::string>> parse_map(const std::string& path, c
 
 }  // namespace
 
-Status read_partition_uuids(const Policy& policy, Inventory& inventory) {
-  const std::string& path = policy.discovery.partition_uuid_file;
-  if (path.empty()) return ok_status();
-  if (::access(path.c_str(), F_OK) != 0 && errno == ENOENT) return ok_status();
+namespace {
+
+void read_source_uuids(const std::string& path, const std::string& vendor, Inventory& inventory) {
+  if (::access(path.c_str(), F_OK) != 0 && errno == ENOENT) return;
   auto text = read_trusted_file(path, kMapLimit);
   auto map = text ? parse_map(path, *text) : Result<std::map<PartitionKey, std::string>>(text.error());
   if (!map) {
     inventory.warnings.push_back(fmt::format("partition UUIDs not used: {}", map.error().message));
-    return ok_status();
+    return;
   }
   for (auto& gpu : inventory.gpus)
-    for (auto& partition : gpu.partitions)
-      if (auto found = map->find({gpu.minor, partition.gi, partition.ci}); found != map->end())
-        partition.uuid = found->second;
+    if (gpu.vendor == vendor)
+      for (auto& partition : gpu.partitions)
+        if (auto found = map->find({gpu.minor, partition.gi, partition.ci}); found != map->end())
+          partition.uuid = found->second;
+}
+
+}  // namespace
+
+Status read_partition_uuids(const Policy& policy, Inventory& inventory) {
+  for (const auto& source : gpu_sources(policy))
+    if (!source.discovery->partition_uuid_file.empty())
+      read_source_uuids(source.discovery->partition_uuid_file, source.vendor, inventory);
   return ok_status();
 }
 

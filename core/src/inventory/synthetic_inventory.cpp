@@ -12,6 +12,7 @@
 
 #include "paths/paths.hpp"
 #include "inventory/driver_procfs.hpp"
+#include "policy/vendors.hpp"
 
 namespace graft {
 namespace {
@@ -31,16 +32,19 @@ std::set<std::string> synthetic_names_in_sets(const Policy& policy,
   return names;
 }
 
-Gpu make_synthetic_gpu(unsigned index, const SyntheticGpu& shape, const Policy& policy) {
+Gpu make_synthetic_gpu(unsigned index, unsigned vendor_index, const std::string& vendor, const SyntheticGpu& shape,
+                       const Policy& policy) {
   Gpu gpu{.index = index,
-          .minor = index,
+          .vendor = vendor,
+          .vendor_index = vendor_index,
+          .minor = vendor_index,
           .uuid = shape.uuid.empty() ? synthetic_uuid(index) : shape.uuid,
           .bus_id = fmt::format("0000:{:02x}:00.0", index + 1),
           .model = shape.model.empty() ? "synthetic GPU" : shape.model,
           .proc_dir = "",
           .partitions = {}};
-  std::string dir = join_root(policy.host.proc_root, expand_template(policy.discovery.partition_dir,
-                                                                     {{"minor", std::to_string(index)}}));
+  std::string dir = join_root(policy.host.proc_root, expand_template(gpu_discovery_of(policy, vendor).partition_dir,
+                                                                     {{"minor", std::to_string(gpu.minor)}}));
   for (unsigned p = 0; p < shape.partitions; ++p) {
     std::string gi_dir = dir + "/gi" + std::to_string(p + 1);
     gpu.partitions.push_back(Partition{.index = p,
@@ -76,8 +80,9 @@ void add_synthetic_caps(const HostShape& shape, const Policy& policy, Inventory&
       std::map<std::string, std::string> values{{"minor", std::to_string(gpu.minor)},
                                                 {"gi", std::to_string(partition.gi)},
                                                 {"ci", std::to_string(partition.ci)}};
-      assign(policy.discovery.partition_gi_key, partition.gi_minor, values);
-      assign(policy.discovery.partition_ci_key, partition.ci_minor, values);
+      const GpuDiscovery& discovery = gpu_discovery_of(policy, gpu.vendor);
+      assign(discovery.partition_gi_key, partition.gi_minor, values);
+      assign(discovery.partition_ci_key, partition.ci_minor, values);
     }
 }
 
@@ -109,6 +114,7 @@ void add_synthetic_gpu_sysfs_nodes(const DeviceClass& device_class, const HostSh
                                    Inventory& inventory) {
   if (shape.missing.count(device_class.name)) return;
   for (const auto& gpu : inventory.gpus) {
+    if (!serves_vendor(device_class.vendor, gpu.vendor)) continue;
     std::string name = basename_of(device_class.sys_path);
     for (auto wild = name.find_first_of("*?"); wild != std::string::npos; wild = name.find_first_of("*?"))
       name.replace(wild, 1, std::to_string(gpu.index));
@@ -142,8 +148,9 @@ void add_synthetic_nodes(const HostShape& shape, const Policy& policy, Inventory
       add_synthetic_gpu_sysfs_nodes(device_class, shape, policy, inventory);
     } else if (device_class.per == DeviceClass::Per::gpu) {
       for (const auto& gpu : inventory.gpus)
-        add_synthetic_node(expand_template(device_class.path, {{"minor", std::to_string(gpu.minor)}}),
-                           kSyntheticNodeMajor, gpu.minor, shape, policy, inventory);
+        if (serves_vendor(device_class.vendor, gpu.vendor))
+          add_synthetic_node(expand_template(device_class.path, {{"minor", std::to_string(gpu.minor)}}),
+                             kSyntheticNodeMajor, gpu.minor, shape, policy, inventory);
     } else {
       if (!device_class.major_name.empty())
         inventory.char_majors[device_class.major_name] = kSyntheticCapsMajor;
@@ -194,6 +201,19 @@ void add_synthetic_files(const HostShape& shape, const Policy& policy, Inventory
       inventory.config_files[path] = HostFile{path, join_root(roots.driver_root, path), path, false};
 }
 
+// In index order: each source's GPUs, numbered by minor within it.
+void add_synthetic_gpus(const HostShape& shape, const Policy& policy, Inventory& inventory) {
+  for (const auto& source : gpu_sources(policy)) {
+    inventory.driver_versions[source.vendor] = shape.driver_version;
+    unsigned vendor_index = 0;
+    for (const auto& gpu : shape.gpus) {
+      if (!gpu.vendor.empty() && gpu.vendor != source.vendor) continue;
+      auto index = static_cast<unsigned>(inventory.gpus.size());
+      inventory.gpus.push_back(make_synthetic_gpu(index, vendor_index++, source.vendor, gpu, policy));
+    }
+  }
+}
+
 }  // namespace
 
 std::string synthetic_uuid(unsigned index) {
@@ -202,7 +222,7 @@ std::string synthetic_uuid(unsigned index) {
 
 HostShape uniform_host(unsigned count, const std::set<unsigned>& mig, unsigned partitions) {
   HostShape shape;
-  for (unsigned i = 0; i < count; ++i) shape.gpus.push_back({"", "", mig.count(i) ? partitions : 0, {}});
+  for (unsigned i = 0; i < count; ++i) shape.gpus.push_back({.partitions = mig.count(i) ? partitions : 0});
   return shape;
 }
 
@@ -212,8 +232,7 @@ Inventory synthetic_inventory(const HostShape& shape, const Policy& policy) {
   Inventory inventory;
   inventory.roots = policy.host;
   inventory.driver_version = shape.driver_version;
-  for (unsigned i = 0; i < shape.gpus.size(); ++i)
-    inventory.gpus.push_back(make_synthetic_gpu(i, shape.gpus[i], policy));
+  add_synthetic_gpus(shape, policy, inventory);
   add_synthetic_caps(shape, policy, inventory);
   add_synthetic_nodes(shape, policy, inventory);
   add_synthetic_libraries(shape, policy, inventory);

@@ -18,6 +18,9 @@
 namespace graft {
 
 struct SyntheticGpu {
+  // A [vendor.NAME]; empty: one GPU of each of the policy's GPU sources
+  // (policy/vendors.hpp), so a uniform host has `count` GPUs per vendor.
+  std::string vendor;
   std::string uuid;   // empty: made from the index
   std::string model;  // empty: "synthetic GPU"
   unsigned partitions = 0;

@@ -67,7 +67,7 @@ CapabilityItems expand_capabilities(const Intent& intent, const Policy& policy) 
   CapabilityItems items;
   std::set<std::string> done;
   for (const auto& [name, set] : policy.capabilities)
-    if (set.always && done.insert(name).second) add_set(set, policy, items);
+    if (set.always && intent.for_vendor(set.vendor) && done.insert(name).second) add_set(set, policy, items);
   for (const auto& grant : intent.capabilities) {
     auto set = policy.capabilities.find(grant.name);
     if (set != policy.capabilities.end() && done.insert(grant.name).second)

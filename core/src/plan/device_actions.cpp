@@ -12,6 +12,7 @@
 #include "paths/paths.hpp"
 #include "inventory/driver_procfs.hpp"
 #include "plan/plan_context.hpp"
+#include "policy/vendors.hpp"
 
 namespace graft {
 namespace {
@@ -87,6 +88,7 @@ void add_granted_gpus_class_nodes(const DeviceClass& device_class, const Provena
   for (const auto& grant : context.intent.devices) {
     if (std::find(done.begin(), done.end(), grant.gpu) != done.end()) continue;
     done.push_back(grant.gpu);
+    if (!serves_vendor(device_class.vendor, context.inventory.gpus.at(grant.gpu).vendor)) continue;
     Provenance per_gpu = provenance;
     per_gpu.reason = fmt::format("{} on GPU {}", provenance.reason, grant.gpu);
     add_gpu_sysfs_class_nodes(device_class, grant.gpu, per_gpu, context);
@@ -162,7 +164,7 @@ void bind_proc_file(const std::string& host_path, const std::string& root,
 // minors file (or its line for this partition) the container would start
 // with a partition it cannot open, so that is an error naming what is missing.
 Status missing_partition_minor(const Gpu& gpu, const Partition& partition, const std::string& key_template,
-                               const Discovery& discovery) {
+                               const GpuDiscovery& discovery) {
   std::string key = expand_template(key_template, {{"minor", std::to_string(gpu.minor)},
                                                    {"gi", std::to_string(partition.gi)},
                                                    {"ci", std::to_string(partition.ci)}});
@@ -173,8 +175,8 @@ Status missing_partition_minor(const Gpu& gpu, const Partition& partition, const
 
 Status add_partition_nodes(const Gpu& gpu, const Partition& partition, const Provenance& provenance,
                            PlanContext& context) {
-  const DeviceClass* caps = device_class_for(context.policy, DeviceClass::Per::partition);
-  const Discovery& discovery = context.policy.discovery;
+  const DeviceClass* caps = device_class_for(context.policy, DeviceClass::Per::partition, gpu.vendor);
+  const GpuDiscovery& discovery = gpu_discovery_of(context.policy, gpu.vendor);
   const std::string& proc_root = context.policy.host.proc_root;
   bind_proc_file(partition.gi_access, proc_root, provenance, context.plan);
   bind_proc_file(partition.ci_access, proc_root, provenance, context.plan);
@@ -191,11 +193,11 @@ Status add_partition_nodes(const Gpu& gpu, const Partition& partition, const Pro
 }
 
 Status add_gpu_nodes(PlanContext& context) {
-  const DeviceClass* gpu_class = device_class_for(context.policy, DeviceClass::Per::gpu);
   for (const auto& grant : context.intent.devices) {
     if (grant.gpu >= context.inventory.gpus.size())
       return make_error("granted GPU {} does not exist", grant.gpu);
     const Gpu& gpu = context.inventory.gpus[grant.gpu];
+    const DeviceClass* gpu_class = device_class_for(context.policy, DeviceClass::Per::gpu, gpu.vendor);
     Provenance provenance{fmt::format("GPU {}", gpu.index), grant.reason.text, grant.reason.origin};
     if (gpu_class) {
       std::string path = expand_template(gpu_class->path, {{"minor", std::to_string(gpu.minor)}});
@@ -213,9 +215,9 @@ Status add_gpu_nodes(PlanContext& context) {
 
 }  // namespace
 
-const DeviceClass* device_class_for(const Policy& policy, DeviceClass::Per per) {
+const DeviceClass* device_class_for(const Policy& policy, DeviceClass::Per per, const std::string& vendor) {
   for (const auto& [_, device_class] : policy.devices)
-    if (device_class.per == per) return &device_class;
+    if (device_class.per == per && (vendor.empty() || serves_vendor(device_class.vendor, vendor))) return &device_class;
   return nullptr;
 }
 

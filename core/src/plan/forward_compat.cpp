@@ -23,6 +23,16 @@ std::string injected_soname(const PlanContext& context, const std::string& prefi
   return "";
 }
 
+// The driver version of the vendor whose set brought the deciding library.
+const std::string& host_version(const PlanContext& context, const std::string& prefix) {
+  for (const auto& item : context.items.libraries) {
+    if (item.value != prefix) continue;
+    auto set = context.policy.capabilities.find(item.capability);
+    if (set != context.policy.capabilities.end()) return driver_version_of(context.inventory, set->second.vendor);
+  }
+  return context.inventory.driver_version;
+}
+
 void note(PlanContext& context, const std::string& text) {
   context.plan.intent.request_notes.push_back("forward compat: " + text);
 }
@@ -63,16 +73,15 @@ Status add_forward_compat(PlanContext& context, Action& refresh) {
   }
   if (files->empty()) return ok_status();
   const VersionedFile& image = files->front();
-  auto host = parse_dotted_version(context.inventory.driver_version);
+  const std::string& host_driver = host_version(context, compat.library.value);
+  auto host = parse_dotted_version(host_driver);
   std::string what = fmt::format("image {}/{}", compat.dir.value, image.name);
   if (host.empty() || image.version.front() <= host.front()) {
-    note(context, fmt::format("{} is not newer than host driver {}: not used", what,
-                              context.inventory.driver_version));
+    note(context, fmt::format("{} is not newer than host driver {}: not used", what, host_driver));
     return ok_status();
   }
   std::string reason = fmt::format("image {} {} newer than host driver {}", compat.library.value,
-                                   image.name.substr(compat.library.value.size() + 1),
-                                   context.inventory.driver_version);
+                                   image.name.substr(compat.library.value.size() + 1), host_driver);
   if (!exists_in_root(context.request.rootfs, compat.dir.value + "/" + soname)) {
     note(context, fmt::format("{}, but the image has no {} there: not used", reason, soname));
     return ok_status();

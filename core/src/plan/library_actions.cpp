@@ -52,8 +52,10 @@ void add_policy_symlinks(PlanContext& context, const std::string& dir,
   const auto& items = context.items;
   for (size_t i = 0; i < items.symlinks.size(); ++i) {
     const SymlinkSpec& link = items.symlinks[i];
-    std::string target =
-        expand_template(link.target, {{"driver_version", context.inventory.driver_version}});
+    const auto& set = context.policy.capabilities.find(items.symlink_sets[i]);
+    const std::string& version = driver_version_of(
+        context.inventory, set == context.policy.capabilities.end() ? std::string() : set->second.vendor);
+    std::string target = expand_template(link.target, {{"driver_version", version}});
     if (!names.count(target)) continue;
     context.plan.actions.push_back(Action{.kind = ActionKind::symlink,
                                           .plugin = "libraries",

@@ -20,8 +20,9 @@ struct PlanContext {
   Plan& plan;
 };
 
-// The policy's device class expanded per GPU or per partition, if any.
-const DeviceClass* device_class_for(const Policy& policy, DeviceClass::Per per);
+// The policy's device class expanded per GPU or per partition of `vendor`'s
+// GPUs, if any; for vendor "", the first of any vendor.
+const DeviceClass* device_class_for(const Policy& policy, DeviceClass::Per per, const std::string& vendor = "");
 // The device-cgroup rule that lets the container open a character device.
 Action cgroup_allow_action(unsigned major, unsigned minor, const Provenance& provenance);
 

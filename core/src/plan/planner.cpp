@@ -4,6 +4,7 @@
 #include "plan/planner.hpp"
 
 #include "plan/plan_context.hpp"
+#include "policy/vendors.hpp"
 
 namespace graft {
 
@@ -38,6 +39,19 @@ Status add_granted_devices(const Intent& intent, const Inventory& inventory, Pla
   return ok_status();
 }
 
+// A vendor whose driver must show a version and shows none has no driver
+// loaded; one whose version is optional (a driver built into the kernel
+// may print none) is served without.
+Status check_drivers_loaded(const Intent& intent, const Inventory& inventory, const Policy& policy) {
+  for (const auto& source : gpu_sources(policy)) {
+    if (!intent.for_vendor(source.vendor) || !source.discovery->version_required) continue;
+    if (driver_version_of(inventory, source.vendor).empty())
+      return make_error("GPUs requested but no {}driver is loaded on this host",
+                        source.vendor.empty() ? "" : source.vendor + " ");
+  }
+  return ok_status();
+}
+
 }  // namespace
 
 Result<Plan> make_plan(const Request& request, const Inventory& inventory, const Policy& policy,
@@ -53,8 +67,7 @@ Result<Plan> make_plan(const Request& request, const Inventory& inventory, const
     return plan;
   }
   if (!plan.inject) return plan;
-  if (inventory.driver_version.empty())
-    return make_error("GPUs requested but no driver is loaded on this host");
+  if (auto status = check_drivers_loaded(intent, inventory, policy); !status) return status.error();
   if (auto status = add_granted_devices(intent, inventory, plan); !status) return status.error();
   CapabilityItems items = expand_capabilities(intent, policy);
   PlanContext context{request, inventory, policy, intent, items, plan};

@@ -9,12 +9,13 @@
 #include "paths/paths.hpp"
 #include "inventory/driver_procfs.hpp"
 #include "plan/plan_context.hpp"
+#include "policy/vendors.hpp"
 
 namespace graft {
 
 void add_procfs_actions(PlanContext& context) {
   const ProcfsMask& mask = context.policy.procfs;
-  if (mask.path.empty()) return;
+  if (mask.path.empty() || !context.intent.for_vendor(mask.vendor)) return;
   Action tmpfs{.kind = ActionKind::procfs_mask,
                .plugin = "procfs",
                .source = join_root(context.policy.host.proc_root, mask.path),
@@ -30,6 +31,7 @@ void add_procfs_actions(PlanContext& context) {
   for (const auto& grant : context.intent.devices) {
     if (!shown.insert(grant.gpu).second || grant.gpu >= context.inventory.gpus.size()) continue;
     const Gpu& gpu = context.inventory.gpus[grant.gpu];
+    if (!serves_vendor(mask.vendor, gpu.vendor)) continue;
     // The directory name is taken from the host, which may print a 16-bit
     // PCI domain where other tools print 32 bits.
     std::string dir = expand_template(mask.gpu_dir, {{"bus_id", basename_of(gpu.proc_dir)}});

@@ -265,6 +265,15 @@ class Loader {
   std::set<std::string> vendor_files_;               // paths of the vendor layer's files
 };
 
+// Every vendor's request variables join [audit] env: with two vendors, one
+// [audit] table would keep only the last include's.
+void add_vendor_audit_env(Policy& policy) {
+  for (const auto& name : policy.vendor_order)
+    for (const auto& pattern : policy.vendors.at(name).audit_env)
+      if (std::find(policy.audit_env.begin(), policy.audit_env.end(), pattern) == policy.audit_env.end())
+        policy.audit_env.push_back(pattern);
+}
+
 }  // namespace
 
 Result<Policy> load_policy(const std::string& path, const PolicySearch& search) {
@@ -273,6 +282,7 @@ Result<Policy> load_policy(const std::string& path, const PolicySearch& search) 
   if (auto status = loader.apply(); !status) return status.error();
   if (auto status = loader.check_data(); !status) return status.error();
   if (auto status = policy_parse::validate_policy(loader.policy()); !status) return status.error();
+  add_vendor_audit_env(loader.policy());
   return std::move(loader.policy());
 }
 

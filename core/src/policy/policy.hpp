@@ -45,7 +45,10 @@ struct SymlinkSpec {
 struct CapabilitySet {
   std::string name;
   Origin origin;
-  bool always = false;  // part of every injection, whatever capabilities were asked
+  // "" or a [vendor.NAME]: a vendor's set is part only of that vendor's
+  // containers (its `always`, its {driver_version}, its library version).
+  std::string vendor;
+  bool always = false;  // part of every injection (of its vendor), whatever capabilities were asked
   bool lib32 = false;   // adds the 32-bit copy of every library already selected
   std::vector<SourcedString> libraries;     // ld.so.cache key prefixes ("libvendor.so")
   std::vector<SourcedString> binaries;      // names searched in discovery.binary_dirs
@@ -74,6 +77,7 @@ struct DeviceClass {
   std::string sys_path;    // gpu_sysfs: a glob under sys_root with {bus_id}, e.g. ".../{bus_id}/drm/card*"
   std::string dev_link;    // gpu_sysfs: a link under dev_root with {bus_id}, read when sys_path matches nothing
   bool required = false;   // missing node is an error rather than a warning
+  std::string vendor;      // "" or a [vendor.NAME]: a per-GPU class of a vendor expands over its GPUs only
   Origin origin;
 
   bool is_glob() const { return per == Per::fixed && path.find_first_of("*?[") != std::string::npos; }
@@ -81,11 +85,11 @@ struct DeviceClass {
 
 struct VersionRegex;  // policy/version_regex.hpp: kept out of every includer of this header
 
-// Where discovery looks. Paths are written as on a plain host ("/proc/...",
-// "/etc/ld.so.cache") and read under the matching host root.
-struct Discovery {
-  // Discovery paths are read under proc_root, or under sys_root when they
-  // start with "/sys/" (see discovery_root in inventory/discovery_paths.hpp).
+// Where one vendor's GPUs and driver version are read: [vendor.NAME], or the
+// unnamed source of [discovery] itself. Paths are written as on a plain host
+// ("/proc/...", "/sys/...") and read under proc_root, or under sys_root when
+// they start with "/sys/" (discovery_root in inventory/driver_procfs.hpp).
+struct GpuDiscovery {
   std::string version_file;     // e.g. "/proc/driver/x/version"
   std::string version_pattern;  // ECMAScript regex, group 1 = version
   // false: a missing version_file means the version is unknown (a driver
@@ -116,6 +120,19 @@ struct Discovery {
   // "<uuid> <minor> <gi> <ci>" per line, written by a partition manager; ""
   // or absent: partitions have no UUIDs. Read as a trusted file.
   std::string partition_uuid_file;
+  // Which library files fit: those whose real file ends in ".so.<driver
+  // version>" (a driver's own libraries), or any version (a user space
+  // versioned apart from the kernel driver, e.g. a compute runtime).
+  enum class LibraryVersion { driver, any };
+  LibraryVersion library_version = LibraryVersion::driver;
+
+  bool finds_anything() const { return !gpu_glob.empty() || !version_file.empty(); }
+};
+
+// Where discovery looks on the host as a whole (libraries, binaries,
+// firmware), and the GPUs of the unnamed source a policy without
+// [vendor.NAME] tables describes here.
+struct Discovery : GpuDiscovery {
   std::string ldcache = "/etc/ld.so.cache";  // under driver_root
   // Where driver libraries are looked for: the ld.so.cache first, then (for
   // a name or ABI the cache gave nothing fit for) library_dirs in order; or
@@ -124,13 +141,18 @@ struct Discovery {
   LibrarySearch library_search = LibrarySearch::cache_then_dirs;
   Origin library_search_origin;  // where library_search was set last; empty: the default
   std::vector<std::string> library_dirs;  // under driver_root; none: the cache alone
-  // Which library files fit: those whose real file ends in ".so.<driver
-  // version>" (a driver's own libraries), or any version (a user space
-  // versioned apart from the kernel driver, e.g. a compute runtime).
-  enum class LibraryVersion { driver, any };
-  LibraryVersion library_version = LibraryVersion::driver;
   std::vector<std::string> binary_dirs = {"/usr/bin", "/usr/sbin", "/bin", "/sbin"};
   std::string firmware_dir = "/lib/firmware";  // under driver_root
+};
+
+// [vendor.NAME]: one vendor's GPUs on a host that may have several. Its
+// capability sets, device classes and [procfs] say `vendor = "NAME"`.
+struct Vendor {
+  std::string name;
+  Origin origin;
+  GpuDiscovery discovery;
+  std::string cdi_kind;                // the CDI kind whose devices are its GPUs; "": none
+  std::vector<std::string> audit_env;  // env patterns the audit log records, beside [audit] env
 };
 
 // A tmpfs over a container procfs directory holding only what the plan allows.
@@ -142,6 +164,7 @@ struct ProcfsMask {
   std::vector<std::string> copy;    // files copied into the tmpfs
   std::vector<Rewrite> rewrites;    // first occurrence of `from` replaced by `to`
   std::string gpu_dir;              // per visible GPU, with {bus_id}, bound read-only
+  std::string vendor;               // "" or a [vendor.NAME]: only that vendor's containers get it
   Origin origin;
 };
 
@@ -283,6 +306,8 @@ struct Policy {
   std::map<std::string, Extra> extras;
   std::map<std::string, SampleRequest> samples;  // [sample.NAME]
   Discovery discovery;
+  std::map<std::string, Vendor> vendors;  // [vendor.NAME]
+  std::vector<std::string> vendor_order;  // their names as first defined: GPUs are indexed in this order
   ProcfsMask procfs;
   std::vector<SourcedString> rules;  // absolute Lua file paths, vendor rules first
   std::vector<SourcedString> rule_modules;  // absolute Lua module paths; require(<name>.lua's name)
@@ -290,7 +315,7 @@ struct Policy {
   RuntimeShim runtime;
   Exclusive exclusive;
   std::string audit_log;             // JSON-lines file; empty = no audit log
-  std::vector<std::string> audit_env;  // fnmatch patterns of env names the audit log records
+  std::vector<std::string> audit_env;  // fnmatch patterns of env names the audit log records: [audit] env, then each vendor's
   CdiSettings cdi;
   ForwardCompat forward_compat;
   nlohmann::json data = nlohmann::json::object();  // free-form [data], read-only to rules

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // [discovery] (where the host's driver facts are read) and [procfs] (what a
 // container's driver procfs directory shows).
+#include <algorithm>
 #include <regex>
 
 #include <fmt/format.h>
@@ -14,7 +15,7 @@ namespace {
 
 // Checked here rather than at discovery time so a bad pattern is a policy
 // error with a position, not a failure on every container start.
-Status read_version_pattern(const TomlField& field, Discovery& discovery, const FileContext&) {
+Status read_version_pattern(const TomlField& field, GpuDiscovery& discovery, const FileContext&) {
   auto value = as_string(field);
   if (!value) return value.error();
   try {
@@ -30,7 +31,7 @@ Status read_version_pattern(const TomlField& field, Discovery& discovery, const 
 }
 
 // Merged key by key: a site may rename one field and keep the others.
-Status read_gpu_fields(const TomlField& field, Discovery& discovery, const FileContext&) {
+Status read_gpu_fields(const TomlField& field, GpuDiscovery& discovery, const FileContext&) {
   static constexpr std::string_view kKnown[] = {"uuid", "minor", "bus_id", "bus_domain", "model"};
   auto table = as_table(field);
   if (!table) return table.error();
@@ -47,13 +48,13 @@ Status read_gpu_fields(const TomlField& field, Discovery& discovery, const FileC
 
 constexpr std::string_view kRecordFormats[] = {"colon", "space"};
 
-Status read_gpu_record_format(const TomlField& field, Discovery& discovery, const FileContext&) {
+Status read_gpu_record_format(const TomlField& field, GpuDiscovery& discovery, const FileContext&) {
   auto value = as_string(field);
   if (!value) return value.error();
   if (*value == kRecordFormats[0]) {
-    discovery.gpu_record_format = Discovery::RecordFormat::colon;
+    discovery.gpu_record_format = GpuDiscovery::RecordFormat::colon;
   } else if (*value == kRecordFormats[1]) {
-    discovery.gpu_record_format = Discovery::RecordFormat::space;
+    discovery.gpu_record_format = GpuDiscovery::RecordFormat::space;
   } else {
     return field.error(fmt::format("unknown record format '{}' (colon or space){}", *value,
                                    did_you_mean(*value, kRecordFormats)));
@@ -62,7 +63,7 @@ Status read_gpu_record_format(const TomlField& field, Discovery& discovery, cons
 }
 
 // Merged key by key, like gpu_fields; the keys are the record's own.
-Status read_gpu_skip(const TomlField& field, Discovery& discovery, const FileContext&) {
+Status read_gpu_skip(const TomlField& field, GpuDiscovery& discovery, const FileContext&) {
   auto table = as_table(field);
   if (!table) return table.error();
   for (auto&& [key, node] : **table) {
@@ -76,7 +77,7 @@ Status read_gpu_skip(const TomlField& field, Discovery& discovery, const FileCon
 constexpr std::string_view kTransformedFields[] = {"uuid", "bus_id"};
 constexpr std::string_view kTransforms[] = {"pci-location-id", "hex"};
 
-Status read_gpu_field_transforms(const TomlField& field, Discovery& discovery, const FileContext&) {
+Status read_gpu_field_transforms(const TomlField& field, GpuDiscovery& discovery, const FileContext&) {
   auto table = as_table(field);
   if (!table) return table.error();
   for (auto&& [key, node] : **table) {
@@ -87,9 +88,9 @@ Status read_gpu_field_transforms(const TomlField& field, Discovery& discovery, c
     auto value = as_string(child);
     if (!value) return value.error();
     if (*value == kTransforms[0]) {
-      discovery.gpu_field_transforms[std::string(key.str())] = Discovery::FieldTransform::pci_location_id;
+      discovery.gpu_field_transforms[std::string(key.str())] = GpuDiscovery::FieldTransform::pci_location_id;
     } else if (*value == kTransforms[1]) {
-      discovery.gpu_field_transforms[std::string(key.str())] = Discovery::FieldTransform::hex;
+      discovery.gpu_field_transforms[std::string(key.str())] = GpuDiscovery::FieldTransform::hex;
     } else {
       return child.error(fmt::format("unknown field transform '{}' (pci-location-id or hex){}", *value,
                                      did_you_mean(*value, kTransforms)));
@@ -100,14 +101,14 @@ Status read_gpu_field_transforms(const TomlField& field, Discovery& discovery, c
 
 constexpr std::string_view kLibraryVersions[] = {"driver", "any"};
 
-Status read_library_version(const TomlField& field, Discovery& discovery, const FileContext&) {
+Status read_library_version(const TomlField& field, GpuDiscovery& discovery, const FileContext&) {
   auto value = as_string(field);
   if (!value) return value.error();
   if (*value != kLibraryVersions[0] && *value != kLibraryVersions[1])
     return field.error(fmt::format("unknown library version '{}' (driver or any){}", *value,
                                    did_you_mean(*value, kLibraryVersions)));
-  discovery.library_version = *value == kLibraryVersions[1] ? Discovery::LibraryVersion::any
-                                                            : Discovery::LibraryVersion::driver;
+  discovery.library_version = *value == kLibraryVersions[1] ? GpuDiscovery::LibraryVersion::any
+                                                            : GpuDiscovery::LibraryVersion::driver;
   return ok_status();
 }
 
@@ -140,33 +141,84 @@ Status read_library_dirs(const TomlField& field, Discovery& discovery, const Fil
 }
 
 // A host path, relative to the policy file; "" turns partition UUIDs off.
-Status read_partition_uuid_file(const TomlField& field, Discovery& discovery, const FileContext& file) {
+Status read_partition_uuid_file(const TomlField& field, GpuDiscovery& discovery, const FileContext& file) {
   auto value = as_string(field);
   if (!value) return value.error();
   discovery.partition_uuid_file = value->empty() ? "" : resolve_path(file, *value);
   return ok_status();
 }
 
-constexpr KeyReader<Discovery> kDiscoveryReaders[] = {
-    {"version_file", read_string<&Discovery::version_file>},
+// The keys of one GPU source: [vendor.NAME], or [discovery]'s unnamed one.
+constexpr KeyReader<GpuDiscovery> kGpuDiscoveryReaders[] = {
+    {"version_file", read_string<&GpuDiscovery::version_file>},
     {"version_pattern", read_version_pattern},
-    {"version_required", read_bool<&Discovery::version_required>},
-    {"gpu_glob", read_string<&Discovery::gpu_glob>},
+    {"version_required", read_bool<&GpuDiscovery::version_required>},
+    {"gpu_glob", read_string<&GpuDiscovery::gpu_glob>},
     {"gpu_record_format", read_gpu_record_format},
     {"gpu_fields", read_gpu_fields},
     {"gpu_skip", read_gpu_skip},
     {"gpu_field_transforms", read_gpu_field_transforms},
-    {"partition_minors", read_string<&Discovery::partition_minors>},
-    {"partition_dir", read_string<&Discovery::partition_dir>},
-    {"partition_gi_key", read_string<&Discovery::partition_gi_key>},
-    {"partition_ci_key", read_string<&Discovery::partition_ci_key>},
+    {"partition_minors", read_string<&GpuDiscovery::partition_minors>},
+    {"partition_dir", read_string<&GpuDiscovery::partition_dir>},
+    {"partition_gi_key", read_string<&GpuDiscovery::partition_gi_key>},
+    {"partition_ci_key", read_string<&GpuDiscovery::partition_ci_key>},
     {"partition_uuid_file", read_partition_uuid_file},
+    {"library_version", read_library_version},
+};
+
+// The host-wide keys of [discovery].
+constexpr KeyReader<Discovery> kHostDiscoveryReaders[] = {
     {"ldcache", read_string<&Discovery::ldcache>},
     {"library_search", read_library_search},
     {"library_dirs", read_library_dirs},
-    {"library_version", read_library_version},
     {"binary_dirs", read_strings<&Discovery::binary_dirs>},
     {"firmware_dir", read_string<&Discovery::firmware_dir>},
+};
+
+template <typename T, std::size_t N>
+const KeyReader<T>* reader_for(const KeyReader<T> (&readers)[N], std::string_view key) {
+  for (const auto& reader : readers)
+    if (reader.key == key) return &reader;
+  return nullptr;
+}
+
+// A table holding a GPU source's keys beside keys of its own (`Rest`):
+// [discovery] (host-wide keys) and [vendor.NAME] (the vendor's).
+template <typename Rest, std::size_t N>
+Status read_with_gpu_keys(const TomlField& field, GpuDiscovery& gpus, const KeyReader<Rest> (&rest_readers)[N],
+                          Rest& rest, const FileContext& file) {
+  auto table = as_table(field);
+  if (!table) return table.error();
+  for (auto&& [key, node] : **table) {
+    TomlField value = field.child(key.str(), node);
+    Status status = ok_status();
+    if (const auto* gpu = reader_for(kGpuDiscoveryReaders, key.str())) {
+      status = gpu->read(value, gpus, file);
+    } else if (const auto* other = reader_for(rest_readers, key.str())) {
+      status = other->read(value, rest, file);
+    } else {
+      std::vector<std::string_view> known;
+      for (const auto& reader : kGpuDiscoveryReaders) known.push_back(reader.key);
+      for (const auto& reader : rest_readers) known.push_back(reader.key);
+      return unknown_key(field, key, known);
+    }
+    if (!status) return status;
+  }
+  return ok_status();
+}
+
+Status read_cdi_kind_of(const TomlField& field, Vendor& vendor, const FileContext&) {
+  auto value = as_string(field);
+  if (!value) return value.error();
+  if (!value->empty() && value->find('/') == std::string::npos)
+    return field.error(fmt::format("expected a CDI kind \"vendor/class\", got '{}'", *value));
+  vendor.cdi_kind = std::move(*value);
+  return ok_status();
+}
+
+constexpr KeyReader<Vendor> kVendorReaders[] = {
+    {"cdi_kind", read_cdi_kind_of},
+    {"audit_env", read_strings<&Vendor::audit_env>},
 };
 
 constexpr KeyReader<ProcfsMask::Rewrite> kRewriteReaders[] = {
@@ -205,13 +257,42 @@ constexpr KeyReader<ProcfsMask> kProcfsReaders[] = {
     {"path", read_string<&ProcfsMask::path>},
     {"copy", read_strings<&ProcfsMask::copy>},
     {"gpu_dir", read_string<&ProcfsMask::gpu_dir>},
+    {"vendor", read_string<&ProcfsMask::vendor>},
     {"rewrite", read_rewrites},
 };
+
+// Lower-case: a vendor name is also what rules compare gpu.vendor with.
+bool valid_vendor_name(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+  });
+}
 
 }  // namespace
 
 Status read_discovery(const TomlField& field, Policy& policy, const FileContext& file) {
-  return read_table(field, kDiscoveryReaders, policy.discovery, file);
+  return read_with_gpu_keys(field, policy.discovery, kHostDiscoveryReaders, policy.discovery, file);
+}
+
+// Named tables that merge key by key, like [capability.NAME]; the order a
+// vendor is first defined in (include order) is the order its GPUs are indexed in.
+Status read_vendors(const TomlField& field, Policy& policy, const FileContext& file) {
+  auto table = as_table(field);
+  if (!table) return table.error();
+  for (auto&& [key, node] : **table) {
+    TomlField entry = field.child(key.str(), node);
+    if (!valid_vendor_name(key.str())) return entry.error("a vendor name may only use lower-case letters, digits and '-'");
+    if (!node.is_table()) return entry.type_error("a table");
+    auto [it, created] = policy.vendors.try_emplace(std::string(key.str()));
+    if (created) {
+      it->second.name = key.str();
+      it->second.origin = entry.origin();
+      policy.vendor_order.push_back(it->second.name);
+    }
+    if (auto status = read_with_gpu_keys(entry, it->second.discovery, kVendorReaders, it->second, file); !status)
+      return status;
+  }
+  return ok_status();
 }
 
 Status read_procfs(const TomlField& field, Policy& policy, const FileContext& file) {

@@ -38,6 +38,7 @@ Status read_symlinks(const TomlField& field, CapabilitySet& set, const FileConte
 }
 
 constexpr KeyReader<CapabilitySet> kCapabilityReaders[] = {
+    {"vendor", read_string<&CapabilitySet::vendor>},
     {"always", read_bool<&CapabilitySet::always>},
     {"lib32", read_bool<&CapabilitySet::lib32>},
     {"libraries", read_sourced_strings<&CapabilitySet::libraries>},
@@ -78,6 +79,7 @@ constexpr KeyReader<DeviceClass> kDeviceReaders[] = {
     {"sys_path", read_string<&DeviceClass::sys_path>},
     {"dev_link", read_string<&DeviceClass::dev_link>},
     {"required", read_bool<&DeviceClass::required>},
+    {"vendor", read_string<&DeviceClass::vendor>},
 };
 
 constexpr KeyReader<Extra> kExtraReaders[] = {

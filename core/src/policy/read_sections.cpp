@@ -394,6 +394,7 @@ constexpr KeyReader<Policy> kTopReaders[] = {
     {"extra", read_extras},
     {"sample", read_samples},
     {"discovery", read_discovery},
+    {"vendor", read_vendors},
     {"procfs", read_procfs},
     {"limits", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kLimitsReaders, p.limits, c); }},
     {"runtime", [](const TomlField& f, Policy& p, const FileContext& c) { return read_table(f, kRuntimeReaders, p.runtime, c); }},

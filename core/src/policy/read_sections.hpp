@@ -24,5 +24,6 @@ Status read_samples(const TomlField& field, Policy& policy, const FileContext& f
 // [discovery] and [procfs]: where the host is read, and what procfs shows.
 Status read_discovery(const TomlField& field, Policy& policy, const FileContext& file);
 Status read_procfs(const TomlField& field, Policy& policy, const FileContext& file);
+Status read_vendors(const TomlField& field, Policy& policy, const FileContext& file);
 
 }  // namespace graft::policy_parse

@@ -10,6 +10,7 @@
 
 #include "policy/key_reader.hpp"
 #include "policy/toml_field.hpp"
+#include "policy/vendors.hpp"
 
 namespace graft::policy_parse {
 namespace {
@@ -161,6 +162,7 @@ Status validate_policy(const Policy& policy) {
   if (auto status = check_set_names(policy, policy.cdi.gpu_capabilities.sets, "cdi.gpu_capabilities"); !status)
     return status;
   if (auto status = check_library_search(policy.discovery); !status) return status;
+  if (auto status = check_vendors(policy); !status) return status;
   for (const auto& [name, device] : policy.devices) {
     if (auto status = check_device_class(device); !status) return status;
   }

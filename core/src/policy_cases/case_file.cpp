@@ -123,6 +123,7 @@ Status read_mig(const TomlField& f, HostFields& h) {
 
 Status read_listed_gpu(const TomlField& field, SyntheticGpu& gpu) {
   static const KeyReader<SyntheticGpu> readers[] = {
+      {"vendor", read_string<&SyntheticGpu::vendor>},
       {"uuid", read_string<&SyntheticGpu::uuid>},
       {"model", read_string<&SyntheticGpu::model>},
       {"partitions", +[](const TomlField& f, SyntheticGpu& g,

@@ -18,7 +18,8 @@ json gpus_json(const std::vector<Gpu>& gpus) {
       partitions.push_back({{"index", p.index}, {"gi", p.gi}, {"ci", p.ci},
                             {"gi_minor", p.gi_minor ? json(*p.gi_minor) : json(nullptr)},
                             {"ci_minor", p.ci_minor ? json(*p.ci_minor) : json(nullptr)}});
-    out.push_back({{"index", gpu.index}, {"minor", gpu.minor}, {"uuid", gpu.uuid},
+    out.push_back({{"index", gpu.index}, {"vendor", gpu.vendor}, {"vendor_index", gpu.vendor_index},
+                   {"minor", gpu.minor}, {"uuid", gpu.uuid},
                    {"bus_id", gpu.bus_id}, {"model", gpu.model}, {"proc_dir", gpu.proc_dir},
                    {"partitions", partitions}});
   }
@@ -69,6 +70,7 @@ nlohmann::json render_inventory_json(const Inventory& inventory) {
     for (const auto& file : found) firmware.push_back(file.host_path);
   return {{"schema", inventory_schema_id},
           {"driver_version", inventory.driver_version},
+          {"driver_versions", inventory.driver_versions},
           {"gpus", gpus_json(inventory.gpus)},
           {"char_majors", inventory.char_majors},
           {"partition_caps", caps_json(inventory.partition_caps)},
@@ -82,11 +84,16 @@ nlohmann::json render_inventory_json(const Inventory& inventory) {
 }
 
 std::string render_inventory_text(const Inventory& inventory) {
-  std::string out = fmt::format("driver   {}\n", inventory.driver_version.empty()
-                                                     ? "none" : inventory.driver_version);
+  std::string out;
+  // A host of several vendors: one driver line each, and each GPU says whose it is.
+  bool named = inventory.driver_versions.size() > 1;
+  if (!named) out = fmt::format("driver   {}\n", inventory.driver_version.empty() ? "none" : inventory.driver_version);
+  for (const auto& [vendor, version] : inventory.driver_versions)
+    if (named) out += fmt::format("driver   {} {}\n", vendor, version.empty() ? "unknown" : version);
   for (const auto& gpu : inventory.gpus) {
-    out += fmt::format("GPU {}    minor {}  {}  {}  {}\n", gpu.index, gpu.minor, gpu.uuid,
-                       gpu.bus_id, gpu.model);
+    std::string whose = !named ? "" : fmt::format("{} {}  ", gpu.vendor, gpu.vendor_index);
+    out += fmt::format("GPU {}    {}minor {}  {}  {}  {}\n", gpu.index, whose, gpu.minor, gpu.uuid, gpu.bus_id,
+                       gpu.model);
     for (const auto& p : gpu.partitions)
       out += fmt::format("  partition {}:{}  gi {} ci {}\n", gpu.index, p.index, p.gi, p.ci);
   }

@@ -42,15 +42,35 @@ Error unknown_name(std::string_view kind, std::string_view name, const Map& defi
 
 }  // namespace
 
-void Grant::inject(const Reason& reason) {
-  if (intent_.inject) return;
-  intent_.inject = true;
-  intent_.inject_reason = reason;
+Status Grant::check_vendor(const std::string& vendor) const {
+  if (vendor.empty() || policy_.vendors.contains(vendor)) return ok_status();
+  return unknown_name("vendor", vendor, policy_.vendors);
 }
 
-void Grant::skip(const Reason& reason) {
+Status Grant::inject(const Reason& reason, const std::string& vendor) {
+  if (auto status = check_vendor(vendor); !status) return status;
+  if (!vendor.empty()) intent_.vendors.insert(vendor);
+  if (intent_.inject) return ok_status();
+  intent_.inject = true;
+  intent_.inject_reason = reason;
+  return ok_status();
+}
+
+// A vendor's skip takes back only that vendor's injection: another vendor's
+// rule may have made it a GPU container of its own.
+Status Grant::skip(const Reason& reason, const std::string& vendor) {
+  if (auto status = check_vendor(vendor); !status) return status;
+  if (!vendor.empty() && intent_.inject && (intent_.vendors.erase(vendor) == 0 || !intent_.vendors.empty()))
+    return ok_status();
+  intent_.vendors.clear();
   intent_.inject = false;
   intent_.inject_reason = reason;
+  return ok_status();
+}
+
+bool Grant::injecting(const std::string& vendor) const {
+  if (!intent_.inject) return false;
+  return vendor.empty() || intent_.vendors.empty() || intent_.vendors.contains(vendor);
 }
 
 Status Grant::check_gpu(std::int64_t gpu) const {
@@ -62,7 +82,8 @@ Status Grant::check_gpu(std::int64_t gpu) const {
 void Grant::add_device_grant(DeviceGrant grant) {
   auto same = [&](const DeviceGrant& d) { return d.gpu == grant.gpu && d.partition == grant.partition; };
   if (std::any_of(intent_.devices.begin(), intent_.devices.end(), same)) return;
-  inject(grant.reason);
+  // check_gpu has vetted the index; the GPU's vendor is the policy's own.
+  (void)inject(grant.reason, inventory_.gpus[grant.gpu].vendor);
   intent_.devices.push_back(std::move(grant));
 }
 

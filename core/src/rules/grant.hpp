@@ -22,8 +22,11 @@ class Grant {
  public:
   Grant(const Inventory& inventory, const Policy& policy) : inventory_(inventory), policy_(policy) {}
 
-  void inject(const Reason& reason);
-  void skip(const Reason& reason);
+  // `vendor` "" injects or skips for no vendor in particular; a named one
+  // must be a [vendor.NAME] of the policy.
+  Status inject(const Reason& reason, const std::string& vendor = "");
+  Status skip(const Reason& reason, const std::string& vendor = "");
+  bool injecting(const std::string& vendor) const;
 
   Status add_device(std::int64_t gpu, const Reason& reason);
   Status add_partition(std::int64_t gpu, std::int64_t partition, const Reason& reason);
@@ -68,6 +71,7 @@ class Grant {
 
  private:
   Status check_gpu(std::int64_t gpu) const;
+  Status check_vendor(const std::string& vendor) const;
   void add_device_grant(DeviceGrant grant);
   void remove_gpu(unsigned gpu, const Reason& reason);
   void refuse_if_none_left(const Reason& reason, std::string_view what);

@@ -76,16 +76,26 @@ int finish(lua_State* L, const Failure& failure) {
   return 0;
 }
 
+// The optional vendor argument of inject, skip and injecting.
+std::string vendor_arg(lua_State* L, int arg) {
+  if (lua_isnoneornil(L, arg)) return {};
+  size_t size = 0;
+  const char* text = luaL_checklstring(L, arg, &size);
+  return {text, size};
+}
+
 int inject(lua_State* L) {
   check_may_change(L, "inject");
   Call call = begin(L, 2);
-  return finish(L, guarded([&] { call.grant->inject(reason_of(call)); return ok_status(); }));
+  std::string vendor = vendor_arg(L, 3);
+  return finish(L, guarded([&] { return call.grant->inject(reason_of(call), vendor); }));
 }
 
 int skip(lua_State* L) {
   check_may_change(L, "skip");
   Call call = begin(L, 2);
-  return finish(L, guarded([&] { call.grant->skip(reason_of(call)); return ok_status(); }));
+  std::string vendor = vendor_arg(L, 3);
+  return finish(L, guarded([&] { return call.grant->skip(reason_of(call), vendor); }));
 }
 
 int add_device(lua_State* L) {
@@ -299,7 +309,7 @@ int capabilities(lua_State* L) { return push_names(L, self(L).intent().capabilit
 int extras(lua_State* L) { return push_names(L, self(L).intent().extras); }
 
 int injecting(lua_State* L) {
-  lua_pushboolean(L, self(L).intent().inject ? 1 : 0);
+  lua_pushboolean(L, self(L).injecting(vendor_arg(L, 2)) ? 1 : 0);
   return 1;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// `host`: the Inventory as rules see it (driver_version, gpus with their
+// `host`: the Inventory as rules see it (driver_version(s), gpus with their
 // partitions, partition_caps, char_majors, class_minors).
 #include "rules/view_kinds.hpp"
 
@@ -10,6 +10,7 @@ namespace {
 constexpr const char* kHostFamily = "host";
 
 constexpr ViewType kUnsignedMapView = view_type<Map<unsigned, push_unsigned>>(kHostFamily);
+constexpr ViewType kVersionMapView = view_type<Map<std::string, push_string>>(kHostFamily);
 
 // host.partition_caps: name -> minor, read as Map reads a std::map.
 struct PartitionCapsKind {
@@ -56,6 +57,8 @@ constexpr ViewType kPartitionListView = view_type<List<Partition, push_partition
 
 constexpr RecordField<Gpu> kGpuFields[] = {
     {"index", [](lua_State* L, const Gpu& g) { push_unsigned(L, g.index); }},
+    {"vendor", [](lua_State* L, const Gpu& g) { push_string(L, g.vendor); }},
+    {"vendor_index", [](lua_State* L, const Gpu& g) { push_unsigned(L, g.vendor_index); }},
     {"minor", [](lua_State* L, const Gpu& g) { push_unsigned(L, g.minor); }},
     {"uuid", [](lua_State* L, const Gpu& g) { push_string(L, g.uuid); }},
     {"bus_id", [](lua_State* L, const Gpu& g) { push_string(L, g.bus_id); }},
@@ -69,6 +72,7 @@ constexpr ViewType kGpuListView = view_type<List<Gpu, push_gpu>>(kHostFamily);
 
 constexpr RecordField<Inventory> kHostFields[] = {
     {"driver_version", [](lua_State* L, const Inventory& i) { push_string(L, i.driver_version); }},
+    {"driver_versions", [](lua_State* L, const Inventory& i) { push_view(L, kVersionMapView, &i.driver_versions); }},
     {"gpus", [](lua_State* L, const Inventory& i) { push_view(L, kGpuListView, &i.gpus); }},
     {"partition_caps",
      [](lua_State* L, const Inventory& i) { push_view(L, kPartitionCapsView, &i.partition_caps); }},
