@@ -185,7 +185,7 @@ end
 
 -- MIG-<uuid>: the driver's procfs has no partition UUIDs; a partition has
 -- one only when the host's partition manager wrote the UUID file that
--- [discovery] partition_uuid_file names. Without any, refused as before.
+-- [vendor.nvidia] partition_uuid_file names. Without any, refused as before.
 local function resolve_mig_uuid(host, tok)
   local wanted, mapped = tok.id:lower(), false
   for _, gpu in ipairs(host.gpus) do
@@ -199,7 +199,7 @@ local function resolve_mig_uuid(host, tok)
   if not mapped then
     return nil, "cannot resolve MIG device '" .. tok.id .. "' in " .. tok.source ..
                 ": MIG UUIDs cannot be resolved without NVML or a MIG UUID file" ..
-                " ([discovery] partition_uuid_file); use <gpu>:<mig> indices (e.g. 0:1)"
+                " ([vendor.nvidia] partition_uuid_file); use <gpu>:<mig> indices (e.g. 0:1)"
   end
   return unknown(tok, "no MIG partition of this host has that UUID")
 end

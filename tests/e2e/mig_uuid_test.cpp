@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // MIG by UUID end to end: a fake 2-GPU MIG host (instances (1,0), (2,0),
 // (2,1) on each) whose MIG manager wrote the MIG UUID file the policy names
-// ([discovery] partition_uuid_file). A runc container asking for
+// ([vendor.nvidia] partition_uuid_file). A runc container asking for
 // NVIDIA_VISIBLE_DEVICES=MIG-<uuid> gets that partition's GPU node and its GI
 // and CI capability nodes, which open as far as a device without a driver
 // does (ENXIO), and no capability node of another partition.
@@ -48,7 +48,7 @@ TEST_CASE("NVIDIA_VISIBLE_DEVICES=MIG-<uuid> gives the container the partition t
   std::string map = host.path("/run/mig-uuids");
   fixture::write_file(map, std::string(kUuid) + " 1 2 1\n");
   std::string policy = fixture::write_site_policy(
-      host, "[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n\n[discovery]\npartition_uuid_file = \"" + map + "\"\n");
+      host, "[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n\n[vendor.nvidia]\npartition_uuid_file = \"" + map + "\"\n");
   const std::string granted_gi = cap_node(fixture::mig_gi_minor(1, 2));
   const std::string granted_ci = cap_node(fixture::mig_ci_minor(1, 2, 1));
   const std::string other_ci = cap_node(fixture::mig_ci_minor(1, 2, 0));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// MIG by UUID without NVML: [discovery] partition_uuid_file, a file a MIG
+// MIG by UUID without NVML: [vendor.nvidia] partition_uuid_file, a file a MIG
 // manager writes ("<uuid> <gpu minor> <gi> <ci>" per line), gives the fake
 // host's partitions their UUIDs; NVIDIA_VISIBLE_DEVICES=MIG-<uuid> then
 // grants that partition. The file is host configuration, read with the
@@ -36,7 +36,7 @@ struct UuidHost {
       fixture::write_file(file, content, mode);
       ::chmod(file.c_str(), mode);
     }
-    std::string path = fixture::write_site_policy(host, "[discovery]\npartition_uuid_file = \"" + file + "\"\n");
+    std::string path = fixture::write_site_policy(host, "[vendor.nvidia]\npartition_uuid_file = \"" + file + "\"\n");
     auto policy = load_policy(path, PolicySearch{});
     if (!policy) FAIL(policy.error().message);
     return UuidHost{std::move(host), std::move(*policy)};

@@ -254,7 +254,7 @@ TEST_CASE("the shipped nvidia policy loads and validates", "[policy]") {
   CHECK(policy.devices.at("gpu").per == DeviceClass::Per::gpu);
   CHECK(policy.devices.at("partition-cap").major_name == "nvidia-caps");
   CHECK(policy.extras.at("mig-config").all_partition_caps);
-  CHECK(policy.discovery.gpu_fields.at("bus_id") == "Bus Location");
+  CHECK(policy.vendors.at("nvidia").discovery.gpu_fields.at("bus_id") == "Bus Location");
   CHECK(policy.procfs.rewrites.size() == 1);
   CHECK(policy.trusted_unprivileged.contains("env"));
   CHECK_FALSE(policy.trusted_unprivileged.contains("volume-mounts"));
@@ -274,8 +274,9 @@ TEST_CASE("each shipped capability set's origin is its table header in nvidia.to
 
 TEST_CASE("the shipped version pattern reads proprietary and open module versions", "[policy]") {
   Policy policy = load_ok(kNvidiaToml);
-  REQUIRE(policy.discovery.version_regex);
-  const auto& pattern = policy.discovery.version_regex->pattern;
+  const GpuDiscovery& nvidia = policy.vendors.at("nvidia").discovery;
+  REQUIRE(nvidia.version_regex);
+  const auto& pattern = nvidia.version_regex->pattern;
   std::smatch match;
   std::string proprietary =
       "NVRM version: NVIDIA UNIX x86_64 Kernel Module  560.35.03  Fri Aug 16 21:39:15 UTC 2024\n";
