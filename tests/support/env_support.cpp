@@ -34,9 +34,12 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
 Inventory make_inventory() {
   Inventory inv;
   inv.driver_version = "560.35.03";
+  inv.driver_versions["nvidia"] = inv.driver_version;
   for (unsigned i = 0; i < 8; ++i) {
     Gpu gpu;
     gpu.index = i;
+    gpu.vendor = "nvidia";  // the shipped policy's [vendor.nvidia], as discovery would say
+    gpu.vendor_index = i;
     gpu.minor = i;
     gpu.uuid = kUuids[i];
     gpu.bus_id = fmt::format("0000:{:02x}:00.0", kBuses[i]);

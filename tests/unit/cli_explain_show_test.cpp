@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `graft plan --explain` and `graft policy show` as an admin runs them: the
 // shipped vendor policy on an 8-GPU fake host, through the graft binary.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -97,7 +99,10 @@ TEST_CASE("graft plan --explain --format json adds an explain array in run order
   auto plan = nlohmann::json::parse(result.out);
   REQUIRE(plan["explain"].size() == 7);
   CHECK(plan["explain"][0]["rule"] == "nvidia-visible-devices");
-  CHECK(plan["explain"][0]["changes"][2] == "+ device GPU 2 (NVIDIA_VISIBLE_DEVICES=2)");
+  const auto& changes = plan["explain"][0]["changes"];
+  CHECK(changes[0] == "inject: false -> true (env NVIDIA_VISIBLE_DEVICES=2)");
+  CHECK(changes[1] == "vendors: [] -> [nvidia]");
+  CHECK(std::find(changes.begin(), changes.end(), "+ device GPU 2 (NVIDIA_VISIBLE_DEVICES=2)") != changes.end());
   CHECK(plan["explain"][6]["phase"] == "check");
   CHECK(plan["decisions"]["granted"]["devices"][0]["gpu"] == 2);
 }

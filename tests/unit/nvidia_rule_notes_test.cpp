@@ -140,7 +140,7 @@ TEST_CASE("a checked requirement notes the driver version and the CUDA version i
 // requirement-unknown-driver-branch.toml
 TEST_CASE("a driver branch without a known CUDA version is noted as cuda unknown", "[env]") {
   Inventory inv = make_inventory();
-  inv.driver_version = "999.1.2";
+  inv.driver_version = inv.driver_versions["nvidia"] = "999.1.2";
   auto intent = evaluate(
       make_request({{"NVIDIA_VISIBLE_DEVICES", "0"}, {"NVIDIA_REQUIRE_CUDA", "cuda>=99.0,driver>=999"}}),
       trusting_policy(), inv);

@@ -105,7 +105,7 @@ TEST_CASE("graft policy check fails when proc_root holds no driver procfs, namin
   std::string policy = write_policy(host(), "no-procfs", "proc_root = \"" + proc + "\"\n");
   auto result = run_graft({"--policy", policy, "policy", "check"});
   CHECK(result.exit_code == 1);
-  CHECK_THAT(result.err, Catch::Contains("discovery.version_file ("));
+  CHECK_THAT(result.err, Catch::Contains("vendor.nvidia.version_file ("));
   CHECK_THAT(result.err, Catch::Contains("under host.proc_root (" + policy + ":"));
   CHECK_THAT(result.err, Catch::Contains(proc + "/proc/driver/nvidia/version: not found"));
 }

@@ -26,14 +26,22 @@ TEST_CASE("vendors keep the order they were first defined in, and their keys mer
   CHECK(beta.cdi_kind == "beta.example/gpu");
 }
 
-TEST_CASE("every vendor's audit_env joins [audit] env once", "[policy][vendor]") {
+TEST_CASE("the audit log records every vendor's audit_env, each pattern once", "[policy][vendor]") {
   PolicyFiles files;
   auto site = files.write("site.toml",
-                          "[audit]\nenv = [\"SITE_*\"]\n[vendor.alpha]\naudit_env = [\"ALPHA_DEVICES\", \"SITE_*\"]\n"
-                          "[vendor.beta]\naudit_env = [\"BETA_DEVICES\"]\n");
+                          "[vendor.alpha]\naudit_env = [\"ALPHA_DEVICES\", \"SHARED_*\"]\n"
+                          "[vendor.beta]\naudit_env = [\"BETA_DEVICES\", \"SHARED_*\"]\n");
   auto policy = load_policy(site, PolicySearch{});
   REQUIRE(policy);
-  CHECK(policy->audit_env == std::vector<std::string>{"SITE_*", "ALPHA_DEVICES", "BETA_DEVICES"});
+  CHECK(policy->audit_env == std::vector<std::string>{"ALPHA_DEVICES", "SHARED_*", "BETA_DEVICES"});
+}
+
+TEST_CASE("a site's [audit] env replaces the vendors' audit_env", "[policy][vendor]") {
+  PolicyFiles files;
+  auto site = files.write("site.toml", "[audit]\nenv = [\"SITE_*\"]\n[vendor.alpha]\naudit_env = [\"ALPHA_DEVICES\"]\n");
+  auto policy = load_policy(site, PolicySearch{});
+  REQUIRE(policy);
+  CHECK(policy->audit_env == std::vector<std::string>{"SITE_*"});
 }
 
 TEST_CASE("a set naming a vendor the policy lacks is an error suggesting the closest", "[policy][vendor]") {

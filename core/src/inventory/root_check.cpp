@@ -5,6 +5,7 @@
 // file means no driver is found, so these are errors; a binary or firmware
 // directory or one of several library directories is often absent on a
 // working host, so these are warnings.
+#include "policy/vendors.hpp"
 #include "inventory/root_check.hpp"
 
 #include <fcntl.h>
@@ -168,14 +169,17 @@ void check_driver_files(RootCheck& check) {
 // the host has no driver version, so no libraries and no GPUs.
 void check_driver_procfs(RootCheck& check) {
   const Policy& policy = check.policy();
-  const std::string& file = policy.discovery.version_file;
-  if (file.empty() || !policy.discovery.version_required) return;
-  bool in_sys = &discovery_root(policy.host, file) == &policy.host.sys_root;
-  std::string path = join_root(discovery_root(policy.host, file), file);
-  check.add_under(Severity::error, "discovery.version_file", in_sys ? "host.sys_root" : "host.proc_root", path,
-                  host_problem(path, Kind::regular),
-                  in_sys ? "no driver is loaded, or sys_root is not where the host's sysfs is"
-                         : "no driver is loaded, or proc_root is not where the driver's procfs is");
+  for (const auto& source : gpu_sources(policy)) {
+    const std::string& file = source.discovery->version_file;
+    if (file.empty() || !source.discovery->version_required) continue;
+    bool in_sys = &discovery_root(policy.host, file) == &policy.host.sys_root;
+    std::string path = join_root(discovery_root(policy.host, file), file);
+    std::string key = source.vendor.empty() ? "discovery.version_file" : "vendor." + source.vendor + ".version_file";
+    check.add_under(Severity::error, key, in_sys ? "host.sys_root" : "host.proc_root", path,
+                    host_problem(path, Kind::regular),
+                    in_sys ? "no driver is loaded, or sys_root is not where the host's sysfs is"
+                           : "no driver is loaded, or proc_root is not where the driver's procfs is");
+  }
 }
 
 // A required device class of one fixed node fails every plan without it.

@@ -9,6 +9,7 @@
 #include "paths/paths.hpp"
 #include "inventory/driver_procfs.hpp"
 #include "plan/plan_context.hpp"
+#include "policy/vendors.hpp"
 
 namespace graft {
 namespace {
@@ -36,11 +37,11 @@ void add_all_partition_caps(const Provenance& provenance, PlanContext& context) 
   if (!caps) return;
   auto major = context.inventory.char_majors.find(caps->major_name);
   if (major == context.inventory.char_majors.end()) return;
-  const std::string& key = context.policy.discovery.partition_gi_key;
   std::set<unsigned> gpus;
   for (const auto& grant : context.intent.devices) gpus.insert(grant.gpu);
   for (unsigned index : gpus) {
     const Gpu& gpu = context.inventory.gpus.at(index);
+    const std::string& key = gpu_discovery_of(context.policy, gpu.vendor).partition_gi_key;
     std::string prefix = expand_template(key.substr(0, key.find("{gi}")),
                                          {{"minor", std::to_string(gpu.minor)}});
     for (const auto& [name, minor] : context.inventory.partition_caps)

@@ -265,9 +265,11 @@ class Loader {
   std::set<std::string> vendor_files_;               // paths of the vendor layer's files
 };
 
-// Every vendor's request variables join [audit] env: with two vendors, one
-// [audit] table would keep only the last include's.
+// Every vendor's request variables, unless a file set [audit] env (a site's
+// own list replaces the vendors', as any array does): with two vendors, one
+// [audit] table of theirs would keep only the last include's.
 void add_vendor_audit_env(Policy& policy) {
+  if (policy.key_origins.contains("audit.env")) return;
   for (const auto& name : policy.vendor_order)
     for (const auto& pattern : policy.vendors.at(name).audit_env)
       if (std::find(policy.audit_env.begin(), policy.audit_env.end(), pattern) == policy.audit_env.end())

@@ -315,7 +315,7 @@ struct Policy {
   RuntimeShim runtime;
   Exclusive exclusive;
   std::string audit_log;             // JSON-lines file; empty = no audit log
-  std::vector<std::string> audit_env;  // fnmatch patterns of env names the audit log records: [audit] env, then each vendor's
+  std::vector<std::string> audit_env;  // fnmatch patterns of env names the audit log records: [audit] env, else every vendor's audit_env
   CdiSettings cdi;
   ForwardCompat forward_compat;
   nlohmann::json data = nlohmann::json::object();  // free-form [data], read-only to rules

@@ -34,6 +34,7 @@ ojson capability_json(const CapabilitySet& set, const Policy& policy) {
   only.capabilities.push_back(NamedGrant{set.name, {}});
   CapabilityItems items = expand_capabilities(only, policy);
   ojson out = {{"origin", origin_text(set.origin)}, {"always", set.always}, {"lib32", set.lib32}};
+  if (!set.vendor.empty()) out["vendor"] = set.vendor;
   const std::pair<const char*, const std::vector<CapabilityItem>*> fields[] = {
       {"libraries", &items.libraries}, {"binaries", &items.binaries},     {"firmware", &items.firmware},
       {"ipc", &items.ipc},             {"devices", &items.devices},       {"config_files", &items.config_files}};
@@ -72,6 +73,7 @@ ojson devices_json(const Policy& policy) {
                  {"major_name", device.major_name}, {"required", device.required}};
     if (!device.sys_path.empty()) out[name]["sys_path"] = device.sys_path;
     if (!device.dev_link.empty()) out[name]["dev_link"] = device.dev_link;
+    if (!device.vendor.empty()) out[name]["vendor"] = device.vendor;
   }
   return out;
 }
@@ -93,27 +95,48 @@ ojson samples_json(const Policy& policy) {
   return out;
 }
 
-ojson transforms_json(const Discovery& d) {
+ojson transforms_json(const GpuDiscovery& d) {
   ojson out = ojson::object();
   for (const auto& [field, transform] : d.gpu_field_transforms)
-    out[field] = transform == Discovery::FieldTransform::hex ? "hex" : "pci-location-id";
+    out[field] = transform == GpuDiscovery::FieldTransform::hex ? "hex" : "pci-location-id";
   return out;
 }
 
-ojson discovery_json(const Discovery& d) {
+// The GPU keys [discovery] and [vendor.NAME] share.
+ojson gpu_discovery_json(const GpuDiscovery& d) {
   return {{"version_file", d.version_file},         {"version_pattern", d.version_pattern},
           {"gpu_glob", d.gpu_glob},                 {"partition_minors", d.partition_minors},
           {"partition_dir", d.partition_dir},       {"partition_gi_key", d.partition_gi_key},
-          {"partition_ci_key", d.partition_ci_key}, {"ldcache", d.ldcache},
-          {"library_search", d.library_search == Discovery::LibrarySearch::dirs_only ? "dirs-only"
-                                                                                     : "cache-then-dirs"},
-          {"library_dirs", d.library_dirs},
-          {"binary_dirs", d.binary_dirs},           {"firmware_dir", d.firmware_dir},
+          {"partition_ci_key", d.partition_ci_key},
           {"partition_uuid_file", d.partition_uuid_file}, {"gpu_fields", ojson(d.gpu_fields)},
           {"version_required", d.version_required},
-          {"library_version", d.library_version == Discovery::LibraryVersion::any ? "any" : "driver"},
-          {"gpu_record_format", d.gpu_record_format == Discovery::RecordFormat::space ? "space" : "colon"},
+          {"library_version", d.library_version == GpuDiscovery::LibraryVersion::any ? "any" : "driver"},
+          {"gpu_record_format", d.gpu_record_format == GpuDiscovery::RecordFormat::space ? "space" : "colon"},
           {"gpu_skip", ojson(d.gpu_skip)},         {"gpu_field_transforms", transforms_json(d)}};
+}
+
+ojson discovery_json(const Discovery& d) {
+  ojson out = gpu_discovery_json(d);
+  out["ldcache"] = d.ldcache;
+  out["library_search"] = d.library_search == Discovery::LibrarySearch::dirs_only ? "dirs-only" : "cache-then-dirs";
+  out["library_dirs"] = d.library_dirs;
+  out["binary_dirs"] = d.binary_dirs;
+  out["firmware_dir"] = d.firmware_dir;
+  return out;
+}
+
+// In the order their GPUs are numbered.
+ojson vendors_json(const Policy& policy) {
+  ojson out = ojson::object();
+  for (const auto& name : policy.vendor_order) {
+    const Vendor& vendor = policy.vendors.at(name);
+    ojson entry = gpu_discovery_json(vendor.discovery);
+    entry["origin"] = origin_text(vendor.origin);
+    entry["cdi_kind"] = vendor.cdi_kind;
+    entry["audit_env"] = vendor.audit_env;
+    out[name] = std::move(entry);
+  }
+  return out;
 }
 
 ojson forward_compat_json(const ForwardCompat& compat) {
@@ -131,6 +154,7 @@ ojson procfs_json(const ProcfsMask& procfs) {
     rewrites.push_back({{"file", rewrite.file}, {"from", rewrite.from}, {"to", rewrite.to}});
   ojson out = {{"path", procfs.path}, {"copy", procfs.copy}, {"gpu_dir", procfs.gpu_dir}, {"rewrite", rewrites}};
   if (!procfs.origin.empty()) out["origin"] = origin_text(procfs.origin);
+  if (!procfs.vendor.empty()) out["vendor"] = procfs.vendor;
   return out;
 }
 
@@ -230,6 +254,7 @@ ojson render_policy_json(const Policy& policy, const std::vector<RuleActivity>& 
   out["extra"] = extras_json(policy);
   out["sample"] = samples_json(policy);
   out["discovery"] = discovery_json(policy.discovery);
+  out["vendors"] = vendors_json(policy);
   out["procfs"] = procfs_json(policy.procfs);
   out["forward_compat"] = forward_compat_json(policy.forward_compat);
   add_settings(policy, out);
