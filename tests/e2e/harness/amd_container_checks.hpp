@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What "an AMD container got exactly what graft plan printed" means, as
 // Catch2 checks over a ProbedContainer whose script made amd_device_probes():
-// shared by the runc (cgroup v1 and v2) and podman CDI cases.
+// shared by the runc (cgroup v1 and v2), graft-runtime and podman CDI cases.
 #pragma once
 
 #include "probed_container.hpp"

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "fixture_files.hpp"
 #include "gpu_host.hpp"
 #include "site_policy.hpp"
 
@@ -44,6 +45,19 @@ AmdHost& amd_host() {
     return AmdHost{std::move(fake), audit, policy};
   }();
   return host;
+}
+
+std::string amd_runtime_policy(const std::string& mode) {
+  const auto& amd = amd_host();
+  std::string path = amd.host.path("/etc/graft/runtime-" + mode + ".toml");
+  fixture::write_file(path, fmt::format("include = [\"{0}/amd/amd.toml\"]\n\n"
+                                        "[plugins]\ndir = \"{1}\"\n\n[audit]\nlog = \"{2}\"\n\n"
+                                        "[runtime]\nmode = \"{3}\"\n\n[host]\n"
+                                        "driver_root = \"{4}\"\ndev_root = \"{4}\"\nproc_root = \"{4}\"\n"
+                                        "sys_root = \"{4}\"\nrun_root = \"{4}\"\n",
+                                        fixture::source_policy_dir(), GRAFT_BUILD_PLUGIN_DIR, amd.audit_log, mode,
+                                        amd.host.root()));
+  return path;
 }
 
 std::string amd_host_skip_reason() {

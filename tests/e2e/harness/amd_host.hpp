@@ -2,8 +2,9 @@
 // The AMD side of the end-to-end tests: a fake host with two AMD GPUs (kfd
 // topology, PCI sysfs, real /dev/kfd and /dev/dri nodes), a site policy that
 // includes the shipped amd policy and points it at that host, at the plugins
-// built in this tree and at an audit log of its own, and the /dev probes a
-// check script makes in an AMD container. Built once per test process.
+// built in this tree and at an audit log of its own (and the same policy
+// with graft-runtime's [runtime] mode named), and the /dev probes a check
+// script makes in an AMD container. Built once per test process.
 #pragma once
 
 #include <string>
@@ -26,6 +27,10 @@ struct AmdHost {
 };
 
 AmdHost& amd_host();
+
+// amd_host()'s policy with `[runtime] mode = MODE` ("hook", "declarative"),
+// for graft-runtime: <root>/etc/graft/runtime-MODE.toml, the same audit log.
+std::string amd_runtime_policy(const std::string& mode);
 
 // Why the fake AMD host cannot back a container here ("" when it can): its
 // device nodes could not be made.

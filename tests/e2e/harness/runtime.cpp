@@ -67,8 +67,8 @@ std::string unique_container_id(std::string_view tag) {
          std::to_string(counter++);
 }
 
-Container::Container(Runtime runtime, CgroupMode mode, std::string id)
-    : runtime_(runtime), mode_(mode), id_(std::move(id)) {}
+Container::Container(Runtime runtime, CgroupMode mode, std::string id, std::vector<std::string> front)
+    : runtime_(runtime), mode_(mode), id_(std::move(id)), front_(std::move(front)) {}
 
 Container::~Container() {
   (void)remove();
@@ -104,7 +104,10 @@ CommandResult Container::invoke(const std::vector<std::string>& args) {
             "mount --bind \"$0\" /sys/fs/bpf && exec \"$@\"",
             bpf_dir()};
   }
-  argv.push_back(runtime_path(runtime_));
+  if (front_.empty())
+    argv.push_back(runtime_path(runtime_));
+  else
+    argv.insert(argv.end(), front_.begin(), front_.end());
   argv.insert(argv.end(), {"--root", state_dir_.path()});
   argv.insert(argv.end(), args.begin(), args.end());
   return testing::run_command(argv);

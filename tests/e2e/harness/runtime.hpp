@@ -4,7 +4,8 @@
 // host's cgroup v1 layout or, for cgroup v2, inside a private mount
 // namespace where cgroup2 is mounted on /sys/fs/cgroup and the container's
 // own bpf filesystem on /sys/fs/bpf. The container is always deleted
-// (`delete -f`) when the Container goes away.
+// (`delete -f`) when the Container goes away. A front (graft-runtime) may
+// take the runtime's place in every call, in the same namespace.
 #pragma once
 
 #include <string>
@@ -40,7 +41,10 @@ std::string unique_container_id(std::string_view tag);
 
 class Container {
  public:
-  Container(Runtime runtime, CgroupMode mode, std::string id);
+  // `front`, when given, is called in place of the runtime's binary, with
+  // its own options first (graft-runtime --graft-policy P): it finds the
+  // real runtime itself.
+  Container(Runtime runtime, CgroupMode mode, std::string id, std::vector<std::string> front = {});
   ~Container();  // `delete -f`, in the same cgroup mode
   Container(const Container&) = delete;
   Container& operator=(const Container&) = delete;
@@ -70,6 +74,7 @@ class Container {
   Runtime runtime_;
   CgroupMode mode_;
   std::string id_;
+  std::vector<std::string> front_;  // empty: the runtime's own binary
   fixture::TempDir state_dir_{"graft-e2e-state-"};
   std::string bpf_dir_;  // "" until mounted
 };
