@@ -117,7 +117,8 @@ void check_amd_shim_hooked(const AmdShimRun& run) {
 
 // Declarative mode: config.json names exactly the planned nodes and, after
 // the bundle's own deny-all, their rules; what it cannot carry (nothing, on
-// this plan) went to one cdi-hook, whose record counts only that.
+// this plan) went to one cdi-hook, whose record counts only that; the
+// shim's own `planned` record holds the whole plan.
 void check_amd_shim_declared(const AmdShimRun& run) {
   json config = run.edited(), before = json::parse(run.config_before);
   const json& plan = run.container.plan;
@@ -131,6 +132,9 @@ void check_amd_shim_declared(const AmdShimRun& run) {
   CHECK(json(rules.begin(), rules.begin() + engine_rules.size()) == engine_rules);
   CHECK(std::set<json>(rules.begin() + engine_rules.size(), rules.end()) ==
         amd_shim_planned_entries(plan, "cgroup_allow"));
+  auto planned = amd_audit_records(run.container.id, "planned");
+  REQUIRE(planned.size() == 1);
+  CHECK(planned[0].at("actions") == plan.at("actions").size());
   auto applied = amd_audit_records(run.container.id, "applied");
   std::size_t residual = amd_shim_residual_count(plan);
   INFO("planned actions config.json cannot carry: " << residual);

@@ -68,6 +68,9 @@ void check_declarative_record(const ProbedContainer& container) {
   CHECK(residual < container.plan.at("actions").size());
   CHECK(applied[0].at("actions") == residual);
   CHECK(applied[0].at("applied") == residual);
+  auto planned = audit_records(container.id, "planned");
+  REQUIRE(planned.size() == 1);
+  CHECK(planned[0].at("actions") == container.plan.at("actions").size());
 }
 
 enum class ShimMode { hook, declarative };

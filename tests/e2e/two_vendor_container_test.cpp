@@ -22,11 +22,11 @@ ProbedContainer two_vendor_container(CgroupMode mode, const std::vector<std::str
   return run_probed_container(Runtime::runc, mode, two_vendor_bundle(env), two_vendor_device_probes());
 }
 
-std::set<std::string> as_set(const std::vector<std::string>& list) { return {list.begin(), list.end()}; }
+std::set<std::string> node_set(const std::vector<std::string>& list) { return {list.begin(), list.end()}; }
 
 // A fake node opens with ENXIO where this kernel has no driver at its major;
 // else that driver answers, and only EPERM (the cgroup) or ENOENT is wrong.
-void check_opens(const ProbedContainer& container, const std::string& path, unsigned major) {
+void check_two_vendor_node_opens(const ProbedContainer& container, const std::string& path, unsigned major) {
   std::string opened = container.report.open_result(path);
   INFO(path << ": " << opened);
   if (!host_has_char_driver(major)) {
@@ -38,9 +38,9 @@ void check_opens(const ProbedContainer& container, const std::string& path, unsi
 }
 
 // The nodes in /dev are exactly the planned ones, and the hook applied that plan.
-void check_exactly_the_plan(const ProbedContainer& container) {
+void check_dev_holds_the_plan(const ProbedContainer& container) {
   check_planned_targets_exist(container);
-  CHECK(as_set(container.report.subjects("devls")) == as_set(planned_targets(container.plan, "device_node")));
+  CHECK(node_set(container.report.subjects("devls")) == node_set(planned_targets(container.plan, "device_node")));
   check_applied_the_plan(container, two_vendor_audit_records(container.id, "applied"));
 }
 
@@ -54,11 +54,11 @@ TEST_CASE("runc in either cgroup mode on a host of two vendors: AMD_VISIBLE_DEVI
   auto container = two_vendor_container(mode, {"AMD_VISIBLE_DEVICES=1"});
   require_ran_cleanly(container);
   INFO("container output:\n" << container.run.out);
-  check_exactly_the_plan(container);
-  CHECK(as_set(planned_targets(container.plan, "device_node")) ==
+  check_dev_holds_the_plan(container);
+  CHECK(node_set(planned_targets(container.plan, "device_node")) ==
         std::set<std::string>{"/dev/kfd", "/dev/dri/renderD129"});
-  check_opens(container, "/dev/kfd", two_vendor_host().kfd_major);
-  check_opens(container, "/dev/dri/renderD129", graft::fixture::kFakeDrmMajor);
+  check_two_vendor_node_opens(container, "/dev/kfd", two_vendor_host().kfd_major);
+  check_two_vendor_node_opens(container, "/dev/dri/renderD129", graft::fixture::kFakeDrmMajor);
   for (const char* absent : {"/dev/nvidiactl", "/dev/nvidia0", "/dev/nvidia1", "/dev/dri/renderD128"})
     CHECK(container.report.open_result(absent) == kENOENT);
   CHECK(container.report.open_result("made:/dev/dri/renderD128") == kEPERM);
@@ -73,15 +73,15 @@ TEST_CASE("runc in either cgroup mode on a host of two vendors: asking both vend
   auto container = two_vendor_container(mode, {"NVIDIA_VISIBLE_DEVICES=0", "AMD_VISIBLE_DEVICES=0"});
   require_ran_cleanly(container);
   INFO("container output:\n" << container.run.out);
-  check_exactly_the_plan(container);
-  auto planned = as_set(planned_targets(container.plan, "device_node"));
+  check_dev_holds_the_plan(container);
+  auto planned = node_set(planned_targets(container.plan, "device_node"));
   for (const char* node : {"/dev/nvidia0", "/dev/nvidiactl", "/dev/kfd", "/dev/dri/renderD128"}) {
     CAPTURE(node);
     CHECK(planned.count(node) == 1);
   }
-  check_opens(container, "/dev/nvidia0", 195);
-  check_opens(container, "/dev/kfd", two_vendor_host().kfd_major);
-  check_opens(container, "/dev/dri/renderD128", graft::fixture::kFakeDrmMajor);
+  check_two_vendor_node_opens(container, "/dev/nvidia0", 195);
+  check_two_vendor_node_opens(container, "/dev/kfd", two_vendor_host().kfd_major);
+  check_two_vendor_node_opens(container, "/dev/dri/renderD128", graft::fixture::kFakeDrmMajor);
   CHECK(container.report.open_result("/dev/nvidia1") == kENOENT);
   CHECK(container.report.open_result("/dev/dri/renderD129") == kENOENT);
   CHECK_FALSE(container.report.subjects("libls").empty());
@@ -95,8 +95,8 @@ TEST_CASE("runc in either cgroup mode on a host of two vendors: NVIDIA_VISIBLE_D
   auto container = two_vendor_container(mode, {"NVIDIA_VISIBLE_DEVICES=1"});
   require_ran_cleanly(container);
   INFO("container output:\n" << container.run.out);
-  check_exactly_the_plan(container);
-  check_opens(container, "/dev/nvidia1", 195);
+  check_dev_holds_the_plan(container);
+  check_two_vendor_node_opens(container, "/dev/nvidia1", 195);
   for (const char* absent : {"/dev/kfd", "/dev/dri/renderD128", "/dev/dri/renderD129", "/dev/nvidia0"})
     CHECK(container.report.open_result(absent) == kENOENT);
   CHECK(container.report.open_result("made:/dev/dri/renderD128") == kEPERM);

@@ -2,7 +2,8 @@
 // A runtime shim's bundle evaluated before `create`
 // (graft/engine/bundle_evaluation.hpp): the request read as `graft plan
 // --bundle` reads it, one evaluation, a refusal's audit record, and in
-// declarative mode the plan split into native edits and graft cdi-hook.
+// declarative mode the plan split into native edits and graft cdi-hook, and
+// its `planned` record.
 #include "graft/engine/bundle_evaluation.hpp"
 
 #include "audit/audit_log.hpp"
@@ -24,8 +25,9 @@ Result<Request> bundle_request(const BundleSpec& spec) {
   return request;
 }
 
-Status record_refusal(const Policy& policy, const Request& request, const ContainerPlan& evaluation) {
-  AuditRecord record{request, &evaluation, ContainerOutcome::refused, "", policy.audit_env};
+Status record(const Policy& policy, const Request& request, const ContainerPlan& evaluation,
+              ContainerOutcome outcome) {
+  AuditRecord record{request, &evaluation, outcome, "", policy.audit_env};
   return append_audit_record(policy.audit_log, record);
 }
 
@@ -52,15 +54,21 @@ Result<BundleEvaluation> evaluate_bundle(const SitePolicy& site, const BundleSpe
   const Plan& plan = evaluation->plan;
   BundleEvaluation result;
   if (plan.intent.refusal) {
-    if (auto status = record_refusal(policy, *request, *evaluation); !status) return status.error();
+    if (auto status = record(policy, *request, *evaluation, ContainerOutcome::refused); !status)
+      return status.error();
     result.verdict = BundleVerdict::refused;
     result.refusal = refusal_line(plan);
     return result;
   }
   if (!plan.inject) return result;
   result.verdict = BundleVerdict::inject;
-  if (site.declarative())
-    if (auto status = split_for_spec(plan, hook, result); !status) return status.error();
+  if (!site.declarative()) return result;  // the hook writes the record of what it applies
+  if (auto status = split_for_spec(plan, hook, result); !status) return status.error();
+  // The runtime carries out what config.json now says; graft applies only
+  // the residual hook's share (and records that): without this record a
+  // plan config.json holds whole would leave no trace in the log.
+  if (auto status = record(policy, *request, *evaluation, ContainerOutcome::planned); !status)
+    return status.error();
   return result;
 }
 

@@ -50,12 +50,15 @@ std::string listed_nodes(const DeviceProbes& devices) {
 }
 
 // The runtime's own devices stay usable, GPU nodes by name; the node made by
-// hand: mknod is allowed (runtime rule "c *:* m"), opening it is not.
+// hand (its directory made first): mknod is allowed (runtime rule "c *:* m"),
+// opening it is not.
 std::string fixed_device_probes(const DeviceProbes& devices) {
   std::ostringstream out;
   out << "# Fixed probes: nodes by name, then one made by hand.\n";
   for (const auto& node : devices.opened) out << "probe_open " << shell_quote(node) << "\n";
   std::string made = shell_quote(devices.made);
+  // Its directory may not exist (/dev/dri in a container given no DRM node).
+  out << "mkdir -p \"$(dirname " << made << ")\" 2>/dev/null\n";
   out << "msg=$(mknod " << made << " c " << devices.made_major << " " << devices.made_minor
       << " 2>&1); rc=$?; echo \"mknod|" << devices.made << "|$rc|${msg##*: }\"\n"
       << "probe_open " << made << " " << shell_quote("made:" + devices.made) << "\n"
