@@ -8,6 +8,7 @@
 
 #include <set>
 
+#include "harness/amd_container_checks.hpp"
 #include "harness/amd_host.hpp"
 #include "harness/container_checks.hpp"
 #include "harness/device_access.hpp"
@@ -23,19 +24,6 @@ ProbedContainer two_vendor_container(CgroupMode mode, const std::vector<std::str
 }
 
 std::set<std::string> node_set(const std::vector<std::string>& list) { return {list.begin(), list.end()}; }
-
-// A fake node opens with ENXIO where this kernel has no driver at its major;
-// else that driver answers, and only EPERM (the cgroup) or ENOENT is wrong.
-void check_two_vendor_node_opens(const ProbedContainer& container, const std::string& path, unsigned major) {
-  std::string opened = container.report.open_result(path);
-  INFO(path << ": " << opened);
-  if (!host_has_char_driver(major)) {
-    CHECK(opened == kENXIO);
-    return;
-  }
-  CHECK(opened != kEPERM);
-  CHECK(opened != kENOENT);
-}
 
 // The nodes in /dev are exactly the planned ones, and the hook applied that plan.
 void check_dev_holds_the_plan(const ProbedContainer& container) {
@@ -57,8 +45,8 @@ TEST_CASE("runc in either cgroup mode on a host of two vendors: AMD_VISIBLE_DEVI
   check_dev_holds_the_plan(container);
   CHECK(node_set(planned_targets(container.plan, "device_node")) ==
         std::set<std::string>{"/dev/kfd", "/dev/dri/renderD129"});
-  check_two_vendor_node_opens(container, "/dev/kfd", two_vendor_host().kfd_major);
-  check_two_vendor_node_opens(container, "/dev/dri/renderD129", graft::fixture::kFakeDrmMajor);
+  check_opens_past_the_cgroup(container, "/dev/kfd", two_vendor_host().kfd_major);
+  check_opens_past_the_cgroup(container, "/dev/dri/renderD129", graft::fixture::kFakeDrmMajor);
   for (const char* absent : {"/dev/nvidiactl", "/dev/nvidia0", "/dev/nvidia1", "/dev/dri/renderD128"})
     CHECK(container.report.open_result(absent) == kENOENT);
   CHECK(container.report.open_result("made:/dev/dri/renderD128") == kEPERM);
@@ -79,9 +67,9 @@ TEST_CASE("runc in either cgroup mode on a host of two vendors: asking both vend
     CAPTURE(node);
     CHECK(planned.count(node) == 1);
   }
-  check_two_vendor_node_opens(container, "/dev/nvidia0", 195);
-  check_two_vendor_node_opens(container, "/dev/kfd", two_vendor_host().kfd_major);
-  check_two_vendor_node_opens(container, "/dev/dri/renderD128", graft::fixture::kFakeDrmMajor);
+  check_opens_past_the_cgroup(container, "/dev/nvidia0", 195);
+  check_opens_past_the_cgroup(container, "/dev/kfd", two_vendor_host().kfd_major);
+  check_opens_past_the_cgroup(container, "/dev/dri/renderD128", graft::fixture::kFakeDrmMajor);
   CHECK(container.report.open_result("/dev/nvidia1") == kENOENT);
   CHECK(container.report.open_result("/dev/dri/renderD129") == kENOENT);
   CHECK_FALSE(container.report.subjects("libls").empty());
@@ -96,7 +84,7 @@ TEST_CASE("runc in either cgroup mode on a host of two vendors: NVIDIA_VISIBLE_D
   require_ran_cleanly(container);
   INFO("container output:\n" << container.run.out);
   check_dev_holds_the_plan(container);
-  check_two_vendor_node_opens(container, "/dev/nvidia1", 195);
+  check_opens_past_the_cgroup(container, "/dev/nvidia1", 195);
   for (const char* absent : {"/dev/kfd", "/dev/dri/renderD128", "/dev/dri/renderD129", "/dev/nvidia0"})
     CHECK(container.report.open_result(absent) == kENOENT);
   CHECK(container.report.open_result("made:/dev/dri/renderD128") == kEPERM);

@@ -11,11 +11,7 @@
 #include "gpu_host.hpp"
 
 namespace graft::e2e {
-namespace {
 
-// What opening a fake node of `major` says inside: ENXIO where the host's
-// kernel has no driver there; else that driver answers, and only the
-// device cgroup's refusal (EPERM) or a missing node would be wrong.
 void check_opens_past_the_cgroup(const ProbedContainer& container, const std::string& path, unsigned major) {
   std::string opened = container.report.open_result(path);
   INFO(path << ": " << opened);
@@ -27,8 +23,6 @@ void check_opens_past_the_cgroup(const ProbedContainer& container, const std::st
   CHECK(opened != kENOENT);
   CHECK(opened != "not probed");
 }
-
-}  // namespace
 
 void check_amd_gpu1_planned(const ProbedContainer& container) {
   const auto& granted = container.plan.at("decisions").at("granted").at("devices");

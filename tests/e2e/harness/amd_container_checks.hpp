@@ -8,6 +8,11 @@
 
 namespace graft::e2e {
 
+// What opening a fake node of `major` says inside: ENXIO where the host's
+// kernel has no driver there; else that driver answers, and only the
+// device cgroup's refusal (EPERM) or a missing node would be wrong.
+void check_opens_past_the_cgroup(const ProbedContainer& container, const std::string& path, unsigned major);
+
 // The plan grants GPU 1 alone, by the fake host's bus id.
 void check_amd_gpu1_planned(const ProbedContainer& container);
 

@@ -11,17 +11,12 @@
 #include "site_policy.hpp"
 
 namespace graft::e2e {
-namespace {
 
-// kfd's major is dynamic; the fake's must be one the host's kernel has no
-// driver at, or opening /dev/kfd would reach that driver.
 unsigned free_kfd_major() {
   for (unsigned major = 235; major > 200; --major)
     if (!host_has_char_driver(major)) return major;
   throw std::runtime_error("no free character major in 201..235 for the fake /dev/kfd");
 }
-
-}  // namespace
 
 bool host_has_char_driver(unsigned major) {
   std::ifstream in("/proc/devices");

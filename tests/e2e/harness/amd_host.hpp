@@ -51,4 +51,8 @@ std::vector<nlohmann::json> amd_audit_records(const std::string& id, const std::
 // /proc/devices): without one, a node of that major opens with ENXIO.
 bool host_has_char_driver(unsigned major);
 
+// kfd's major is dynamic; a fake /dev/kfd's must be one the host's kernel
+// has no driver at, or opening it would reach that driver.
+unsigned free_kfd_major();
+
 }  // namespace graft::e2e

@@ -1,30 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "two_vendor_host.hpp"
 
-#include <stdexcept>
-
 #include "amd_host.hpp"
 #include "fake_amd_host.hpp"
 #include "gpu_host.hpp"
 #include "site_policy.hpp"
 
 namespace graft::e2e {
-namespace {
-
-// As for the AMD host: a major no driver of this kernel answers at.
-unsigned free_major() {
-  for (unsigned major = 235; major > 200; --major)
-    if (!host_has_char_driver(major)) return major;
-  throw std::runtime_error("no free character major in 201..235 for the fake /dev/kfd");
-}
-
-}  // namespace
-
 TwoVendorHost& two_vendor_host() {
   static TwoVendorHost host = [] {
     auto fake = fixture::FakeHost::build(fixture::FakeHostSpec::with_gpus(2));
     auto amd = fixture::FakeAmdHostSpec::with_gpus(2);
-    amd.kfd_major = free_major();
+    amd.kfd_major = free_kfd_major();
     std::string problem = fixture::add_fake_amd_gpus(fake.root(), amd);
     std::string audit = fake.path("/audit.jsonl");
     std::string policy = fixture::write_vendor_site_policy_at(
