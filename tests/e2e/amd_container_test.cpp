@@ -59,3 +59,15 @@ TEST_CASE("runc in either cgroup mode: a container without AMD_VISIBLE_DEVICES, 
   INFO("AMD_VISIBLE_DEVICES: " << (visible.empty() ? "unset" : visible));
   check_given_no_amd_gpu(amd_container(mode, visible));
 }
+
+TEST_CASE("runc in either cgroup mode: a site that lists amd-host-rocm gives an AMD container the host's ROCm "
+          "libraries, read-only and in its ld.so.cache, beside its GPU's nodes",
+          "[e2e][amd][runc][v1][v2]") {
+  GRAFT_E2E_EACH_CGROUP_MODE(Runtime::runc, mode);
+  GRAFT_SKIP_IF(amd_host_skip_reason(amd_rocm_host()));
+  auto container = run_probed_container(Runtime::runc, mode, amd_bundle("1", amd_rocm_host()), amd_device_probes());
+  require_ran_cleanly(container);
+  check_host_rocm_libraries(container);
+  check_amd_gpu1_devices(container);
+  check_applied_the_plan(container, amd_audit_records(container.id, "applied", amd_rocm_host()));
+}

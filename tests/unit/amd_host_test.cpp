@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The shipped amd policy on the fake AMD host (tests/fixture/fake_amd_host.hpp):
 // discovery through the kfd topology and PCI sysfs, and plans with /dev/kfd,
-// each granted GPU's render node and, when the site asks, its card node.
+// each granted GPU's render node and, when the site asks, its card node and
+// the host's ROCm libraries.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 
 #include "evaluation/container_plan.hpp"
 #include "fake_amd_host.hpp"
+#include "fake_libraries.hpp"
 #include "inventory/inventory.hpp"
 #include "plan_queries.hpp"
 #include "request/request.hpp"
@@ -151,4 +155,72 @@ TEST_CASE("An AMD_VISIBLE_DEVICES=void container gets no AMD device", "[amd][pla
   GRAFT_SKIP_IF(ldcache_problem(host));
   Plan plan = amd_plan(host, "void");
   CHECK(actions_of(plan, ActionKind::device_node).empty());
+}
+
+namespace {
+
+const char* kHostRocm = "[data.amd]\ncapabilities = [\"amd-host-rocm\"]\n";
+
+FakeAmdHostSpec with_host_rocm(unsigned gpus) {
+  auto spec = FakeAmdHostSpec::with_gpus(gpus);
+  spec.with_host_rocm = true;
+  return spec;
+}
+
+}  // namespace
+
+TEST_CASE("AMD discovery finds host ROCm's libraries in the ld.so.cache whatever their version", "[amd][inventory]") {
+  auto host = amd_host(with_host_rocm(1));
+  GRAFT_SKIP_IF(ldcache_problem(host));
+  auto inventory = discover_inventory(host.policy);
+  REQUIRE(inventory);
+  for (const auto& lib : fake_rocm_libraries()) {
+    std::string prefix(lib.soname.substr(0, lib.soname.find(".so.") + 3));
+    INFO(prefix);
+    const auto& found = inventory->libraries[prefix];
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].soname == lib.soname);
+    // Through the /opt/rocm link to the versioned tree, the file itself.
+    CHECK(found[0].host_path == host.host.path(fake_rocm_lib_dir() + "/" + std::string(lib.file)));
+  }
+  CHECK(std::none_of(inventory->warnings.begin(), inventory->warnings.end(),
+                     [](const std::string& w) { return w.find("not found") != std::string::npos; }));
+}
+
+TEST_CASE("A site that lists amd-host-rocm gives an AMD container the host's HIP, HSA and SMI libraries",
+          "[amd][plan]") {
+  auto host = amd_host(with_host_rocm(2), kHostRocm);
+  GRAFT_SKIP_IF(nodes_problem(host));
+  Plan plan = amd_plan(host, "0");
+  for (const auto& lib : fake_rocm_libraries()) {
+    INFO(lib.file);
+    const Action* mount = find_action(plan, ActionKind::bind_mount, plan.lib_dir + "/" + std::string(lib.file));
+    REQUIRE(mount);
+    CHECK(mount->provenance.capability == "amd-host-rocm");
+    CHECK(mount->source == host.host.path(fake_rocm_lib_dir() + "/" + std::string(lib.file)));
+    const Action* link = find_action(plan, ActionKind::symlink, plan.lib_dir + "/" + std::string(lib.soname));
+    REQUIRE(link);
+    CHECK(link->source == lib.file);
+  }
+  CHECK_FALSE(actions_of(plan, ActionKind::ldcache_update).empty());
+}
+
+TEST_CASE("Without amd-host-rocm, an AMD container gets none of the host's ROCm libraries", "[amd][plan]") {
+  auto host = amd_host(with_host_rocm(1));
+  GRAFT_SKIP_IF(nodes_problem(host));
+  Plan plan = amd_plan(host, "all");
+  REQUIRE(has_target(plan, ActionKind::device_node, "/dev/kfd"));
+  for (const auto& lib : fake_rocm_libraries()) CHECK_FALSE(mounts_file(plan, std::string(lib.file)));
+  CHECK(actions_of(plan, ActionKind::ldcache_update).empty());
+}
+
+TEST_CASE("With library_version = \"driver\", host ROCm's libraries do not fit the amdgpu version and are left out",
+          "[amd][inventory]") {
+  auto host = amd_host(with_host_rocm(1), std::string(kHostRocm) + "\n[vendor.amd]\nlibrary_version = \"driver\"\n");
+  GRAFT_SKIP_IF(nodes_problem(host));
+  auto inventory = discover_inventory(host.policy);
+  REQUIRE(inventory);
+  CHECK(inventory->libraries["libamdhip64.so"].empty());
+  Plan plan = amd_plan(host, "0");
+  for (const auto& lib : fake_rocm_libraries()) CHECK_FALSE(mounts_file(plan, std::string(lib.file)));
 }

@@ -12,6 +12,7 @@
 #include "evaluation/container_plan.hpp"
 #include "fake_amd_host.hpp"
 #include "fake_host.hpp"
+#include "fake_libraries.hpp"
 #include "inventory/inventory.hpp"
 #include "plan_queries.hpp"
 #include "request/request.hpp"
@@ -32,11 +33,17 @@ struct TwoVendorHost {
   Policy policy;
 };
 
-// Two NVIDIA GPUs (minors 0, 1) and two AMD GPUs (renderD128, renderD129).
-TwoVendorHost two_vendor_host() {
+// Two NVIDIA GPUs (minors 0, 1) and two AMD GPUs (renderD128, renderD129);
+// with `host_rocm`, host ROCm's libraries too, which the site then lists.
+TwoVendorHost two_vendor_host(bool host_rocm = false) {
   auto host = FakeHost::build(FakeHostSpec::with_gpus(2));
   std::string problem = add_fake_amd_gpus(host.root(), FakeAmdHostSpec::with_gpus(2));
-  std::string path = write_vendor_site_policy_at(host.root(), "nvidia,amd");
+  if (host_rocm) {
+    install_fake_rocm(host.root());
+    if (auto ldconfig = run_ldconfig(host.root()); !ldconfig.empty()) problem = ldconfig;
+  }
+  std::string extra = host_rocm ? "[data.amd]\ncapabilities = [\"amd-host-rocm\"]\n" : "";
+  std::string path = write_vendor_site_policy_at(host.root(), "nvidia,amd", extra);
   auto policy = load_policy(path, PolicySearch{});
   if (!policy) FAIL(policy.error().message);
   return TwoVendorHost{std::move(host), problem, path, std::move(*policy)};
@@ -126,6 +133,23 @@ TEST_CASE("a container asking for an NVIDIA GPU on a host of two vendors gets no
     CHECK(path != "/dev/dri/card0");
     CHECK(path != "/dev/dri/card1");
   }
+}
+
+TEST_CASE("on a host of two vendors, an AMD container gets host ROCm's libraries and an NVIDIA one the driver's, "
+          "each picked by its own vendor's version rule",
+          "[vendor][plan]") {
+  auto host = two_vendor_host(true);
+  GRAFT_SKIP_IF(skip_reason(host));
+  Plan amd = plan_for(host, {"AMD_VISIBLE_DEVICES=0"});
+  Plan nvidia = plan_for(host, {"NVIDIA_VISIBLE_DEVICES=0", "NVIDIA_DRIVER_CAPABILITIES=compute"});
+  for (const auto& lib : fake_rocm_libraries()) {
+    CAPTURE(lib.file);
+    CHECK(mounts_file(amd, std::string(lib.file)));
+    CHECK_FALSE(mounts_file(nvidia, std::string(lib.file)));
+  }
+  std::string libcuda = "libcuda.so." + std::string(fake_driver_version());
+  CHECK(mounts_file(nvidia, libcuda));
+  CHECK_FALSE(mounts_file(amd, libcuda));
 }
 
 TEST_CASE("a container asking for both vendors' GPUs gets both, each by its own vendor's number", "[vendor][plan]") {

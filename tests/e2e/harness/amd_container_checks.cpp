@@ -8,6 +8,7 @@
 #include "amd_host.hpp"
 #include "container_checks.hpp"
 #include "device_access.hpp"
+#include "fake_libraries.hpp"
 #include "gpu_host.hpp"
 
 namespace graft::e2e {
@@ -80,6 +81,18 @@ void check_given_no_amd_gpu(const ProbedContainer& container) {
   CHECK(container.report.open_result("/dev/dri/renderD129") == kENOENT);
   CHECK(container.report.open_result("/dev/null") == "ok");
   CHECK(amd_audit_records(container.id, "applied").empty());
+}
+
+void check_host_rocm_libraries(const ProbedContainer& container) {
+  INFO("container output:\n" << container.run.out);
+  CHECK(check_planned_library_files(container) == fixture::fake_rocm_libraries().size());
+  for (const auto& lib : fixture::fake_rocm_libraries()) check_ldcache_lists(container, std::string(lib.soname));
+  // The image's library directory holds nothing else: no NVIDIA file came.
+  std::set<std::string> planned;
+  for (const auto& action : container.plan.at("actions"))
+    if (action.value("plugin", "") == "libraries") planned.insert(action.at("target").get<std::string>());
+  auto files = container.report.subjects("libls");
+  CHECK(std::set<std::string>(files.begin(), files.end()) == planned);
 }
 
 }  // namespace graft::e2e

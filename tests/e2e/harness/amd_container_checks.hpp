@@ -26,6 +26,11 @@ void check_amd_gpu1_devices(const ProbedContainer& container);
 // planned ones, and nothing came into the library directory.
 void check_exactly_the_planned_amd_targets(const ProbedContainer& container);
 
+// amd_rocm_host()'s container: each host ROCm library is mounted read-only
+// with its soname link, `ldconfig -p` lists each soname, and the library
+// directory holds those and nothing else.
+void check_host_rocm_libraries(const ProbedContainer& container);
+
 // AMD_VISIBLE_DEVICES=none, a GPU container without GPUs: /dev/kfd alone
 // (opening past the device cgroup), no DRM node, and the hook applied that plan.
 void check_kfd_alone(const ProbedContainer& container);

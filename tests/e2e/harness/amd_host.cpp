@@ -29,16 +29,29 @@ bool host_has_char_driver(unsigned major) {
   return false;
 }
 
+namespace {
+
+AmdHost make_amd_host(bool host_rocm) {
+  auto spec = fixture::FakeAmdHostSpec::with_gpus(kFakeAmdGpus);
+  spec.kfd_major = free_kfd_major();
+  spec.with_host_rocm = host_rocm;
+  auto fake = fixture::FakeAmdHost::build(spec);
+  std::string audit = fake.path("/audit.jsonl");
+  std::string extra = "[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n\n[audit]\nlog = \"" + audit + "\"\n";
+  if (host_rocm) extra += "\n[data.amd]\ncapabilities = [\"amd-host-rocm\"]\n";
+  std::string policy = fixture::write_vendor_site_policy_at(fake.root(), "amd", extra);
+  return AmdHost{std::move(fake), audit, policy};
+}
+
+}  // namespace
+
 AmdHost& amd_host() {
-  static AmdHost host = [] {
-    auto spec = fixture::FakeAmdHostSpec::with_gpus(kFakeAmdGpus);
-    spec.kfd_major = free_kfd_major();
-    auto fake = fixture::FakeAmdHost::build(spec);
-    std::string audit = fake.path("/audit.jsonl");
-    std::string policy = fixture::write_vendor_site_policy_at(
-        fake.root(), "amd", "[plugins]\ndir = \"" GRAFT_BUILD_PLUGIN_DIR "\"\n\n[audit]\nlog = \"" + audit + "\"\n");
-    return AmdHost{std::move(fake), audit, policy};
-  }();
+  static AmdHost host = make_amd_host(false);
+  return host;
+}
+
+AmdHost& amd_rocm_host() {
+  static AmdHost host = make_amd_host(true);
   return host;
 }
 
@@ -55,8 +68,9 @@ std::string amd_runtime_policy(const std::string& mode) {
   return path;
 }
 
-std::string amd_host_skip_reason() {
-  const auto& host = amd_host().host;
+std::string amd_host_skip_reason(const AmdHost& amd) {
+  const auto& host = amd.host;
+  if (!host.ldcache_problem().empty()) return "the fake AMD host has no ld.so.cache: " + host.ldcache_problem();
   if (host.device_nodes_created()) return "";
   return "the fake AMD host has no device nodes: " + host.device_nodes_problem();
 }
@@ -71,15 +85,16 @@ const DeviceProbes& amd_device_probes() {
   return probes;
 }
 
-BundleSpec amd_bundle(const std::string& visible) {
+BundleSpec amd_bundle(const std::string& visible, const AmdHost& host) {
   BundleSpec spec;
   if (!visible.empty()) spec.env = {"AMD_VISIBLE_DEVICES=" + visible};
-  spec.hook_policy = amd_host().policy;
+  spec.hook_policy = host.policy;
   return spec;
 }
 
-std::vector<nlohmann::json> amd_audit_records(const std::string& id, const std::string& outcome) {
-  return audit_records_in(amd_host().audit_log, id, outcome);
+std::vector<nlohmann::json> amd_audit_records(const std::string& id, const std::string& outcome,
+                                              const AmdHost& host) {
+  return audit_records_in(host.audit_log, id, outcome);
 }
 
 }  // namespace graft::e2e

@@ -28,24 +28,29 @@ struct AmdHost {
 
 AmdHost& amd_host();
 
+// Another such host with host ROCm's libraries in its ld.so.cache, whose
+// policy lists "amd-host-rocm" in [data.amd] capabilities.
+AmdHost& amd_rocm_host();
+
 // amd_host()'s policy with `[runtime] mode = MODE` ("hook", "declarative"),
 // for graft-runtime: <root>/etc/graft/runtime-MODE.toml, the same audit log.
 std::string amd_runtime_policy(const std::string& mode);
 
-// Why the fake AMD host cannot back a container here ("" when it can): its
-// device nodes could not be made.
-std::string amd_host_skip_reason();
+// Why a fake AMD host cannot back a container here ("" when it can): its
+// ld.so.cache or its device nodes could not be made.
+std::string amd_host_skip_reason(const AmdHost& host = amd_host());
 
 // /dev/kfd and /dev/dri/* listed; kfd, both render and both card nodes
 // opened by name; GPU 0's render node made by hand.
 const DeviceProbes& amd_device_probes();
 
 // A container asking for AMD GPUs `visible` ("1", "none"; "" asks for
-// none at all), with graft as its prestart hook under amd_host()'s policy.
-BundleSpec amd_bundle(const std::string& visible);
+// none at all), with graft as its prestart hook under `host`'s policy.
+BundleSpec amd_bundle(const std::string& visible, const AmdHost& host = amd_host());
 
-// The audit records amd_host()'s policy wrote for container `id`.
-std::vector<nlohmann::json> amd_audit_records(const std::string& id, const std::string& outcome);
+// The audit records `host`'s policy wrote for container `id`.
+std::vector<nlohmann::json> amd_audit_records(const std::string& id, const std::string& outcome,
+                                              const AmdHost& host = amd_host());
 
 // Whether the host's kernel has a character driver at `major` (its
 // /proc/devices): without one, a node of that major opens with ENXIO.

@@ -73,6 +73,11 @@ void check_planned_node_numbers(const ProbedContainer& container) {
 }
 
 void check_planned_libraries(const ProbedContainer& container) {
+  CHECK(check_planned_library_files(container) > 5);
+  check_ldcache_lists(container, "libcuda.so.1");
+}
+
+std::size_t check_planned_library_files(const ProbedContainer& container) {
   const auto& plan = container.plan;
   const auto& report = container.report;
   INFO("container output:\n" << container.run.out);
@@ -90,7 +95,6 @@ void check_planned_libraries(const ProbedContainer& container) {
     CHECK(write->at(0) != "0");
     CHECK(write->at(1) == kEROFS);
   }
-  CHECK(mounted.size() > 5);
   std::map<std::string, std::string> links;  // target -> source, as planned
   for (const auto& action : plan.at("actions"))
     if (action.at("kind") == "symlink") links[action.at("target")] = action.at("source");
@@ -109,13 +113,19 @@ void check_planned_libraries(const ProbedContainer& container) {
     CHECK(link->at(1) == end);
     CHECK(link->at(2) == "1");
   }
+  return mounted.size();
+}
+
+void check_ldcache_lists(const ProbedContainer& container, const std::string& soname) {
+  const auto& report = container.report;
+  INFO("container output:\n" << container.run.out);
   auto ldconfig = report.find("ldconfig", "rc");
   REQUIRE(ldconfig);
   CHECK(ldconfig->at(0) == "0");
-  std::string lib_dir = plan.at("lib_dir");
+  std::string lib_dir = container.plan.at("lib_dir");
   auto cache = report.subjects("ldcache");
   bool listed = std::any_of(cache.begin(), cache.end(), [&](const std::string& line) {
-    return line.starts_with("libcuda.so.1 ") && line.ends_with("=> " + lib_dir + "/libcuda.so.1");
+    return line.starts_with(soname + " ") && line.ends_with("=> " + lib_dir + "/" + soname);
   });
   INFO("ldconfig -p lines: " << fmt::format("{}", fmt::join(cache, " / ")));
   CHECK(listed);

@@ -4,6 +4,8 @@
 // runc (cgroup v1 and v2) and crun test cases.
 #pragma once
 
+#include <cstddef>
+
 #include "probed_container.hpp"
 
 namespace graft::e2e {
@@ -25,6 +27,14 @@ void check_planned_targets_exist(const ProbedContainer& container);
 // Every library bind mount of the plan is there and read-only, every soname
 // link leads to the planned file, and `ldconfig -p` lists libcuda.so.1.
 void check_planned_libraries(const ProbedContainer& container);
+
+// Every library bind mount of the plan is there and read-only and every
+// planned link leads to the planned file; returns how many were mounted.
+std::size_t check_planned_library_files(const ProbedContainer& container);
+
+// `ldconfig -p` inside runs and lists `soname` in the plan's library dir
+// (the probe keeps the lines naming a vendor's libraries: plan_probe.cpp).
+void check_ldcache_lists(const ProbedContainer& container, const std::string& soname);
 
 // /proc/driver/nvidia lists only GPU 1 and has ModifyDeviceFiles off.
 void check_gpu1_procfs(const ProbedContainer& container);

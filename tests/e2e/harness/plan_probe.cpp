@@ -36,7 +36,7 @@ if [ -d /proc/driver/nvidia/gpus ]; then for g in $(ls /proc/driver/nvidia/gpus)
 grep ModifyDeviceFiles /proc/driver/nvidia/params 2>/dev/null | while read -r line; do echo "params|$line"; done
 # The container's linker cache, as a program in the image reads it.
 ldconfig -p >/dev/null 2>&1; echo "ldconfig|rc|$?"
-ldconfig -p 2>&1 | grep -e cuda -e nvidia | while read -r line; do echo "ldcache|$line"; done
+ldconfig -p 2>&1 | grep -e cuda -e nvidia -e amdhip -e hsa-runtime -e rocm | while read -r line; do echo "ldcache|$line"; done
 for f in /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1; do exists "$f"; done
 )SH";
 
