@@ -15,7 +15,7 @@
 -- (`0x1c2d3e4f5a6b7c00`, or the bare hex when longer than 8 digits).
 -- Indices count host.gpus in render-minor order, as amd-ctk counts them.
 
-local values = require("amd_env_values")
+local values = require("request_values")
 local split_commas, starts_with = values.split_commas, values.starts_with
 
 local VENDOR = "amd"  -- [vendor.amd]: the GPUs and injection this file decides

@@ -2,44 +2,14 @@
 -- (declared in nvidia.toml as a rule module; `local env_values =
 -- require("env_values")`).
 
+-- Every vendor's helpers (policies/common/request_values.lua), then NVIDIA's own.
 local M = {}
-
--- Linear in #s: patterns run in C, out of reach of the instruction budget,
--- and "^%s*(.-)%s*$" is quadratic on blanks inside a long value (a hang).
-function M.trim(s)
-  local first = s:find("%S")
-  if not first then return "" end
-  return s:match("^.*%S", first)
-end
-
--- "a, b,,c" -> {"a", "b", "", "c"}: every comma-separated part, trimmed.
-function M.split_commas(s)
-  local parts = {}
-  for part in (s .. ","):gmatch("([^,]*),") do
-    parts[#parts + 1] = M.trim(part)
-  end
-  return parts
-end
-
-function M.starts_with(s, prefix)
-  return s:sub(1, #prefix) == prefix
-end
+for name, helper in pairs(require("request_values")) do M[name] = helper end
 
 -- A legacy CUDA image predates NVIDIA_VISIBLE_DEVICES: CUDA_VERSION set and
 -- NVIDIA_REQUIRE_CUDA empty (toolkit IsLegacy).
 function M.is_legacy_image(env)
   return (env.CUDA_VERSION or "") ~= "" and (env.NVIDIA_REQUIRE_CUDA or "") == ""
-end
-
--- The GPUs of `vendor` among host.gpus, which holds every vendor's on a
--- host of several ([vendor.NAME] tables), in their own order: their
--- vendor_index counts them from 0, as the vendor's own tools do.
-function M.vendor_gpus(host, vendor)
-  local own = {}
-  for _, gpu in ipairs(host.gpus) do
-    if gpu.vendor == vendor then own[#own + 1] = gpu end
-  end
-  return own
 end
 
 return M

@@ -175,36 +175,13 @@ constexpr KeyReader<Discovery> kHostDiscoveryReaders[] = {
     {"firmware_dir", read_string<&Discovery::firmware_dir>},
 };
 
-template <typename T, std::size_t N>
-const KeyReader<T>* reader_for(const KeyReader<T> (&readers)[N], std::string_view key) {
-  for (const auto& reader : readers)
-    if (reader.key == key) return &reader;
-  return nullptr;
-}
-
 // A table holding a GPU source's keys beside keys of its own (`Rest`):
 // [discovery] (host-wide keys) and [vendor.NAME] (the vendor's).
 template <typename Rest, std::size_t N>
 Status read_with_gpu_keys(const TomlField& field, GpuDiscovery& gpus, const KeyReader<Rest> (&rest_readers)[N],
                           Rest& rest, const FileContext& file) {
-  auto table = as_table(field);
-  if (!table) return table.error();
-  for (auto&& [key, node] : **table) {
-    TomlField value = field.child(key.str(), node);
-    Status status = ok_status();
-    if (const auto* gpu = reader_for(kGpuDiscoveryReaders, key.str())) {
-      status = gpu->read(value, gpus, file);
-    } else if (const auto* other = reader_for(rest_readers, key.str())) {
-      status = other->read(value, rest, file);
-    } else {
-      std::vector<std::string_view> known;
-      for (const auto& reader : kGpuDiscoveryReaders) known.push_back(reader.key);
-      for (const auto& reader : rest_readers) known.push_back(reader.key);
-      return unknown_key(field, key, known);
-    }
-    if (!status) return status;
-  }
-  return ok_status();
+  return read_table(field, std::span<const KeyReader<GpuDiscovery>>(kGpuDiscoveryReaders), gpus,
+                    std::span<const KeyReader<Rest>>(rest_readers), rest, file);
 }
 
 Status read_cdi_kind_of(const TomlField& field, Vendor& vendor, const FileContext&) {
@@ -269,6 +246,12 @@ bool valid_vendor_name(std::string_view name) {
 }
 
 }  // namespace
+
+std::vector<std::string_view> gpu_discovery_keys() {
+  std::vector<std::string_view> keys;
+  for (const auto& reader : kGpuDiscoveryReaders) keys.push_back(reader.key);
+  return keys;
+}
 
 Status read_discovery(const TomlField& field, Policy& policy, const FileContext& file) {
   return read_with_gpu_keys(field, policy.discovery, kHostDiscoveryReaders, policy.discovery, file);

@@ -6,6 +6,9 @@
 
 #include <toml++/toml.h>
 
+#include <string_view>
+#include <vector>
+
 #include "policy/policy.hpp"
 #include "policy/toml_field.hpp"
 
@@ -23,6 +26,8 @@ Status read_samples(const TomlField& field, Policy& policy, const FileContext& f
 
 // [discovery] and [procfs]: where the host is read, and what procfs shows.
 Status read_discovery(const TomlField& field, Policy& policy, const FileContext& file);
+// The keys of one GPU source, which [discovery] and [vendor.NAME] share.
+std::vector<std::string_view> gpu_discovery_keys();
 Status read_procfs(const TomlField& field, Policy& policy, const FileContext& file);
 Status read_vendors(const TomlField& field, Policy& policy, const FileContext& file);
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "policy/key_reader.hpp"
+#include "policy/read_sections.hpp"
 #include "policy/toml_field.hpp"
 
 namespace graft {
@@ -25,12 +26,6 @@ const GpuDiscovery& gpu_discovery_of(const Policy& policy, const std::string& ve
 namespace graft::policy_parse {
 namespace {
 
-// The GPU keys [discovery] and [vendor.NAME] share (read_discovery.cpp).
-constexpr std::string_view kGpuKeys[] = {
-    "version_file",       "version_pattern",  "version_required", "gpu_glob",         "gpu_record_format",
-    "gpu_fields",         "gpu_skip",         "gpu_field_transforms", "partition_minors", "partition_dir",
-    "partition_gi_key",   "partition_ci_key", "partition_uuid_file",  "library_version"};
-
 std::vector<std::string_view> vendor_names(const Policy& policy) {
   return {policy.vendor_order.begin(), policy.vendor_order.end()};
 }
@@ -48,7 +43,7 @@ Status check_named_vendor(const Policy& policy, const std::string& vendor, const
 // left in [discovery] would make a second, unnamed source of half a description.
 Status check_no_unnamed_gpu_keys(const Policy& policy) {
   if (policy.vendors.empty()) return ok_status();
-  for (auto key : kGpuKeys) {
+  for (auto key : gpu_discovery_keys()) {
     auto origin = policy.key_origins.find(fmt::format("discovery.{}", key));
     if (origin == policy.key_origins.end()) continue;
     return error_at(origin->second.origin, origin->first,

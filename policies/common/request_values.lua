@@ -1,12 +1,14 @@
 -- SPDX-License-Identifier: Apache-2.0
--- amd_env_values.lua: reading AMD_VISIBLE_DEVICES values, shared by the
--- amd rule files (declared in amd.toml as a rule module; `local values =
--- require("amd_env_values")`).
+-- request_values.lua: what every vendor policy's rules share for reading a
+-- request: comma-separated values, and the GPUs of one vendor on a host of
+-- several. Declared by each vendor policy as a rule module
+-- (rule_modules = ["../common/request_values.lua"]; one module however many
+-- include it) and required as `local values = require("request_values")`.
 
 local M = {}
 
 -- Linear in #s: patterns run in C, out of reach of the instruction budget,
--- and "^%s*(.-)%s*$" is quadratic on blanks inside a long value.
+-- and "^%s*(.-)%s*$" is quadratic on blanks inside a long value (a hang).
 function M.trim(s)
   local first = s:find("%S")
   if not first then return "" end
@@ -38,4 +40,3 @@ function M.vendor_gpus(host, vendor)
 end
 
 return M
--- SPDX-License-Identifier: Apache-2.0
