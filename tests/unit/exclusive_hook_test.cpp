@@ -2,7 +2,8 @@
 // [exclusive] gpus under the real `graft hook`: a GPU a running container
 // holds is refused to the next container with one line naming the holder
 // (exit 3, the audit record "refused"); once the holder's process is gone,
-// the claim is stale and the GPU goes to the next container. The
+// the claim is stale and the GPU goes to the next container. The same for
+// an AMD GPU, and across vendors on one host. The
 // "containers" are processes in mount namespaces of their own
 // (hook_harness.hpp); the test plugin `crash`, doing nothing, stands in for
 // the cgroup plugin, so the host's cgroups are never touched.
@@ -13,8 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fake_amd_host.hpp"
 #include "fixture_files.hpp"
 #include "hook_harness.hpp"
+#include "site_policy.hpp"
 #include "skip.hpp"
 #include "temp_dir.hpp"
 
@@ -30,6 +33,29 @@ std::string exclusive_policy(const std::string& name, const PluginDir& plugins, 
                       "[plugins.config.cgroup]\nmode = \"none\"\nphase = \"apply\"\n"
                       "[exclusive]\ngpus = true\nstate_dir = \"" + state + "\"\n",
                       audit);
+}
+
+// The NVIDIA fake host with two AMD GPUs added, for claims across vendors.
+struct TwoVendorHost {
+  fixture::FakeHost host = fixture::FakeHost::build(fixture::FakeHostSpec::with_gpus(2));
+  std::string amd_problem = fixture::add_fake_amd_gpus(host.root(), fixture::FakeAmdHostSpec::with_gpus(2));
+};
+
+TwoVendorHost& two_vendor_host() {
+  static TwoVendorHost host;
+  return host;
+}
+
+std::string two_vendor_exclusive_policy(const PluginDir& plugins, const std::string& state) {
+  return fixture::write_vendor_site_policy_at(
+      two_vendor_host().host.root(), "nvidia,amd",
+      "[plugins]\ndir = \"" + plugins.path() + "\"\n[plugins.config.cgroup]\nmode = \"none\"\n"
+      "phase = \"apply\"\n[exclusive]\ngpus = true\nstate_dir = \"" + state + "\"\n");
+}
+
+std::string two_vendor_skip_reason() {
+  if (!hook_can_run()) return "needs root and device nodes";
+  return two_vendor_host().amd_problem;
 }
 
 }  // namespace
@@ -86,4 +112,40 @@ TEST_CASE("without [exclusive] gpus, two running containers may share a GPU", "[
   Container first, second;
   REQUIRE(hook(policy, state_json("first", first.pid(), bundle)).exit_code == 0);
   CHECK(hook(policy, state_json("second", second.pid(), bundle)).exit_code == 0);
+}
+
+TEST_CASE("with [exclusive] gpus, an AMD GPU a running container holds is refused to the next, naming it by its "
+          "unique id",
+          "[claims][hook][amd]") {
+  GRAFT_SKIP_IF(two_vendor_skip_reason());
+  PluginDir plugins("cgroup");
+  fixture::TempDir state("graft-exclusive-");
+  std::string policy = two_vendor_exclusive_policy(plugins, state.path() + "/claims");
+  std::string bundle = write_bundle(host().path("/exclusive/amd-held"), {R"("AMD_VISIBLE_DEVICES=0")"});
+  Container first, second;
+  auto granted = hook(policy, state_json("first", first.pid(), bundle));
+  INFO(granted.err);
+  REQUIRE(granted.exit_code == 0);
+  auto refused = hook(policy, state_json("second", second.pid(), bundle));
+  CHECK(refused.exit_code == 3);
+  CHECK(line_count(refused.err) == 1);
+  CHECK_THAT(refused.err, Catch::Contains("(" + fixture::fake_amd_unique_id_hex(fixture::fake_amd_gpu(0)) +
+                                          ") is held by running container first"));
+}
+
+TEST_CASE("with [exclusive] gpus, NVIDIA GPU 0 and AMD GPU 0 are two GPUs, each for its own container",
+          "[claims][hook][amd]") {
+  GRAFT_SKIP_IF(two_vendor_skip_reason());
+  PluginDir plugins("cgroup");
+  fixture::TempDir state("graft-exclusive-");
+  std::string policy = two_vendor_exclusive_policy(plugins, state.path() + "/claims");
+  std::string nvidia = write_bundle(host().path("/exclusive/nvidia-0"), {R"("NVIDIA_VISIBLE_DEVICES=0")"});
+  std::string amd = write_bundle(host().path("/exclusive/amd-0"), {R"("AMD_VISIBLE_DEVICES=0")"});
+  Container first, second;
+  auto nvidia_result = hook(policy, state_json("nvidia-0", first.pid(), nvidia));
+  INFO(nvidia_result.err);
+  REQUIRE(nvidia_result.exit_code == 0);
+  auto amd_result = hook(policy, state_json("amd-0", second.pid(), amd));
+  INFO(amd_result.err);
+  CHECK(amd_result.exit_code == 0);
 }

@@ -118,6 +118,13 @@ TEST_CASE("a container asking for an AMD GPU on a host of two vendors gets nothi
   CHECK(actions_of(plan, ActionKind::procfs_mask).empty());
 }
 
+TEST_CASE("the plan of a container of one vendor names that vendor's driver version", "[vendor][plan]") {
+  auto host = two_vendor_host();
+  GRAFT_SKIP_IF(skip_reason(host));
+  CHECK(plan_for(host, {"AMD_VISIBLE_DEVICES=0"}).driver_version == "6.10.5");
+  CHECK(plan_for(host, {"NVIDIA_VISIBLE_DEVICES=0"}).driver_version == fake_driver_version());
+}
+
 TEST_CASE("a container asking for an NVIDIA GPU on a host of two vendors gets no /dev/kfd and no AMD node",
           "[vendor][plan]") {
   auto host = two_vendor_host();

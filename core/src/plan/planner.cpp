@@ -52,6 +52,13 @@ Status check_drivers_loaded(const Intent& intent, const Inventory& inventory, co
   return ok_status();
 }
 
+// The version a plan names: its one vendor's driver's; for a container of
+// several vendors (or of every one), the first source's.
+const std::string& plan_driver_version(const Intent& intent, const Inventory& inventory) {
+  if (intent.vendors.size() == 1) return driver_version_of(inventory, *intent.vendors.begin());
+  return inventory.driver_version;
+}
+
 }  // namespace
 
 Result<Plan> make_plan(const Request& request, const Inventory& inventory, const Policy& policy,
@@ -59,7 +66,7 @@ Result<Plan> make_plan(const Request& request, const Inventory& inventory, const
   Plan plan;
   plan.container_id = request.container_id;
   plan.bundle = request.bundle;
-  plan.driver_version = inventory.driver_version;
+  plan.driver_version = plan_driver_version(intent, inventory);
   plan.intent = intent;
   plan.inject = intent.inject && !intent.refusal;
   if (intent.refusal) {
