@@ -9,9 +9,9 @@
 -- devices: it chooses driver files, not GPUs; sites narrow it with their own
 -- rules (grant:drop_capability).
 
-local env_values = require("env_values")
-local trim, split_commas = env_values.trim, env_values.split_commas
-local is_legacy_image = env_values.is_legacy_image
+local values = require("request_values")
+local trim, split_commas = values.trim, values.split_commas
+local is_legacy_image = require("env_values").is_legacy_image
 
 local ENV_NAME = "NVIDIA_DRIVER_CAPABILITIES"
 

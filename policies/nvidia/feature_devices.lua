@@ -6,7 +6,7 @@
 -- container, the feature's `unprivileged` is true.
 -- Only applies to containers that visible_devices.lua decided to inject.
 
-local trim = require("env_values").trim
+local trim = require("request_values").trim
 
 local function feature_names()
   local names = {}

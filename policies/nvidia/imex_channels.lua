@@ -10,8 +10,8 @@
 -- toolkit's features.ignore-imex-channel-requests) and `privileged_only`.
 -- Only applies to containers that visible_devices.lua decided to inject.
 
-local env_values = require("env_values")
-local split_commas, starts_with = env_values.split_commas, env_values.starts_with
+local values = require("request_values")
+local split_commas, starts_with = values.split_commas, values.starts_with
 
 local ENV_NAME = "NVIDIA_IMEX_CHANNELS"
 

@@ -7,7 +7,7 @@
 --   or watch instances on every visible MIG-capable GPU.
 -- Only applies to containers that visible_devices.lua decided to inject.
 
-local trim = require("env_values").trim
+local trim = require("request_values").trim
 
 local REQUESTS = {
   {env = "NVIDIA_MIG_CONFIG_DEVICES", extra = "mig-config"},

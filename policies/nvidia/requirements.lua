@@ -16,8 +16,8 @@
 -- no GPU is granted. An unknown operand makes its term pass, as upstream does
 -- for missing values. Only checked for containers that are being injected.
 
-local env_values = require("env_values")
-local starts_with, is_legacy_image = env_values.starts_with, env_values.is_legacy_image
+local starts_with = require("request_values").starts_with
+local is_legacy_image = require("env_values").is_legacy_image
 
 local PREFIX = "NVIDIA_REQUIRE_"
 local EXCLUDED_PREFIX = "NVIDIA_REQUIRE_JETPACK"

@@ -13,9 +13,9 @@
 -- This file decides grant:inject / grant:skip; the files after it
 -- (capabilities, requirements, mig) only act when it decided to inject.
 
-local env_values = require("env_values")
-local split_commas, starts_with = env_values.split_commas, env_values.starts_with
-local is_legacy_image = env_values.is_legacy_image
+local values = require("request_values")
+local split_commas, starts_with = values.split_commas, values.starts_with
+local is_legacy_image = require("env_values").is_legacy_image
 
 local VENDOR = "nvidia"  -- [vendor.nvidia]: the GPUs and injection this file decides
 local ENV_NAME = "NVIDIA_VISIBLE_DEVICES"
@@ -282,7 +282,7 @@ end
 
 rule("nvidia-visible-devices", "request", function(req, host, grant)
   -- Another vendor's GPUs are not ours to name: indices count NVIDIA GPUs.
-  local own = {gpus = env_values.vendor_gpus(host, VENDOR)}
+  local own = {gpus = values.vendor_gpus(host, VENDOR)}
   local env, env_request = env_tokens(req)
   local channels = {
     {trust = "annotations", tokens = annotation_tokens(req),
