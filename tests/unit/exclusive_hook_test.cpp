@@ -114,38 +114,47 @@ TEST_CASE("without [exclusive] gpus, two running containers may share a GPU", "[
   CHECK(hook(policy, state_json("second", second.pid(), bundle)).exit_code == 0);
 }
 
+namespace {
+
+// Two running containers hooked one after the other under the two-vendor
+// exclusive policy, each asking with its own env entry: both hooks' results.
+struct TwoHooks {
+  testing::CommandResult first, second;
+};
+
+TwoHooks hook_two_running(const std::string& first_env, const std::string& second_env) {
+  PluginDir plugins("cgroup");
+  fixture::TempDir state("graft-exclusive-");
+  std::string policy = two_vendor_exclusive_policy(plugins, state.path() + "/claims");
+  std::string first_bundle = write_bundle(host().path("/exclusive/two-first"), {"\"" + first_env + "\""});
+  std::string second_bundle = write_bundle(host().path("/exclusive/two-second"), {"\"" + second_env + "\""});
+  Container first, second;
+  TwoHooks results;
+  results.first = hook(policy, state_json("first", first.pid(), first_bundle));
+  results.second = hook(policy, state_json("second", second.pid(), second_bundle));
+  return results;
+}
+
+}  // namespace
+
 TEST_CASE("with [exclusive] gpus, an AMD GPU a running container holds is refused to the next, naming it by its "
           "unique id",
           "[claims][hook][amd]") {
   GRAFT_SKIP_IF(two_vendor_skip_reason());
-  PluginDir plugins("cgroup");
-  fixture::TempDir state("graft-exclusive-");
-  std::string policy = two_vendor_exclusive_policy(plugins, state.path() + "/claims");
-  std::string bundle = write_bundle(host().path("/exclusive/amd-held"), {R"("AMD_VISIBLE_DEVICES=0")"});
-  Container first, second;
-  auto granted = hook(policy, state_json("first", first.pid(), bundle));
-  INFO(granted.err);
-  REQUIRE(granted.exit_code == 0);
-  auto refused = hook(policy, state_json("second", second.pid(), bundle));
-  CHECK(refused.exit_code == 3);
-  CHECK(line_count(refused.err) == 1);
-  CHECK_THAT(refused.err, Catch::Contains("(" + fixture::fake_amd_unique_id_hex(fixture::fake_amd_gpu(0)) +
-                                          ") is held by running container first"));
+  auto run = hook_two_running("AMD_VISIBLE_DEVICES=0", "AMD_VISIBLE_DEVICES=0");
+  INFO(run.first.err);
+  REQUIRE(run.first.exit_code == 0);
+  CHECK(run.second.exit_code == 3);
+  CHECK(line_count(run.second.err) == 1);
+  CHECK_THAT(run.second.err, Catch::Contains("(" + fixture::fake_amd_unique_id_hex(fixture::fake_amd_gpu(0)) +
+                                             ") is held by running container first"));
 }
 
 TEST_CASE("with [exclusive] gpus, NVIDIA GPU 0 and AMD GPU 0 are two GPUs, each for its own container",
           "[claims][hook][amd]") {
   GRAFT_SKIP_IF(two_vendor_skip_reason());
-  PluginDir plugins("cgroup");
-  fixture::TempDir state("graft-exclusive-");
-  std::string policy = two_vendor_exclusive_policy(plugins, state.path() + "/claims");
-  std::string nvidia = write_bundle(host().path("/exclusive/nvidia-0"), {R"("NVIDIA_VISIBLE_DEVICES=0")"});
-  std::string amd = write_bundle(host().path("/exclusive/amd-0"), {R"("AMD_VISIBLE_DEVICES=0")"});
-  Container first, second;
-  auto nvidia_result = hook(policy, state_json("nvidia-0", first.pid(), nvidia));
-  INFO(nvidia_result.err);
-  REQUIRE(nvidia_result.exit_code == 0);
-  auto amd_result = hook(policy, state_json("amd-0", second.pid(), amd));
-  INFO(amd_result.err);
-  CHECK(amd_result.exit_code == 0);
+  auto run = hook_two_running("NVIDIA_VISIBLE_DEVICES=0", "AMD_VISIBLE_DEVICES=0");
+  INFO(run.first.err << run.second.err);
+  REQUIRE(run.first.exit_code == 0);
+  CHECK(run.second.exit_code == 0);
 }
