@@ -19,6 +19,11 @@ namespace graft::ldcache {
 // Returns the memfd (close-on-exec), ready for execveat(fd, "", AT_EMPTY_PATH).
 Result<UniqueFd> seal_host_binary(const std::string& path);
 
+// Seals memfd `fd` against writes, truncation, growth and further seals:
+// F_SEAL_WRITE, or F_SEAL_FUTURE_WRITE when the kernel still counts a pin on
+// one of its pages (EBUSY). `path` is for messages.
+Status seal_memfd(int fd, const std::string& path);
+
 // Checks that `fd` holds an ELF executable of this machine's class and
 // architecture with no PT_INTERP. `path` is for messages.
 Status check_static_elf(int fd, const std::string& path);
