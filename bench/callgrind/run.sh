@@ -168,14 +168,14 @@ if [ ! -e "$dir/apply-write.unmeasured" ]; then
   figure apply_share_plan "$(inclusive_share apply-write graft::plan_container)"
   figure apply_share_load_plugins "$(inclusive_share apply-write graft::load_plugins)"
   figure apply_share_plugins "$(inclusive_share apply-write graft::apply_plan)"
-  figure apply_share_policy "$(inclusive_share apply-write graft::cli::load_site_policy)"
+  figure apply_share_policy "$(inclusive_share apply-write graft::load_policy)"
 fi
 if [ ! -e "$dir/plan.unmeasured" ]; then
   figure plan_share_inventory "$(inclusive_share plan graft::discover_inventory)"
   figure plan_share_partition_caps "$(inclusive_share plan graft::read_partition_caps)"
   figure plan_share_rules "$(inclusive_share plan graft::evaluate_rules)"
   figure plan_share_rule_load "$(inclusive_share plan graft::rules::load_rule_chunk)"
-  figure plan_share_policy "$(inclusive_share plan graft::cli::load_site_policy)"
+  figure plan_share_policy "$(inclusive_share plan graft::load_policy)"
   figure plan_share_ldso "$(object_share plan ld-linux)"
   # Lua is linked into graft (GRAFT_STATIC_LIBS): its parser by function.
   figure plan_share_lua_parse "$(inclusive_share plan luaY_parser)"
