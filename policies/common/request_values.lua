@@ -1,4 +1,3 @@
--- SPDX-License-Identifier: Apache-2.0
 -- request_values.lua: what every vendor policy's rules share for reading a
 -- request: comma-separated values, and the GPUs of one vendor on a host of
 -- several. Declared by each vendor policy as a rule module
@@ -40,3 +39,4 @@ function M.vendor_gpus(host, vendor)
 end
 
 return M
+-- SPDX-License-Identifier: Apache-2.0
