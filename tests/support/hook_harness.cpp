@@ -97,6 +97,18 @@ std::size_t Container::mount_count() const {
   return count;
 }
 
+std::size_t Container::mount_count_under(const std::string& path) const {
+  std::ifstream in("/proc/" + std::to_string(pid_) + "/mountinfo");
+  std::size_t count = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string id, parent, device, root, point;
+    fields >> id >> parent >> device >> root >> point;
+    if (point == path || point.starts_with(path + "/")) ++count;
+  }
+  return count;
+}
+
 PluginDir::PluginDir(const std::string& standin) {
   for (const auto& entry : fs::directory_iterator(GRAFT_BUILD_PLUGIN_DIR)) {
     std::string name = entry.path().filename().string();

@@ -55,6 +55,10 @@ class Container {
   pid_t pid() const { return pid_; }
   // Mount points in its namespace (lines of /proc/<pid>/mountinfo).
   std::size_t mount_count() const;
+  // Those whose mount point lies under `path`: unlike mount_count(), not
+  // moved by other tests, whose removed mount points the kernel detaches
+  // from every namespace, this one's private copy included.
+  std::size_t mount_count_under(const std::string& path) const;
 
  private:
   pid_t pid_ = -1;
