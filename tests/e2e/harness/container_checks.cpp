@@ -19,6 +19,7 @@ using nlohmann::json;
 
 constexpr const char* kEROFS = "Read-only file system";
 
+}  // namespace
 
 std::set<std::string> targets_under(const json& plan, const std::vector<std::string>& kinds,
                                     const std::string& dir_prefix) {
@@ -28,8 +29,6 @@ std::set<std::string> targets_under(const json& plan, const std::vector<std::str
       if (target.starts_with(dir_prefix)) out.insert(target);
   return out;
 }
-
-}  // namespace
 
 void require_ran_cleanly(const ProbedContainer& container) {
   INFO(runtime_name(container.runtime) << ", " << mode_name(container.mode) << ", id " << container.id);

@@ -5,6 +5,9 @@
 #pragma once
 
 #include <cstddef>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "probed_container.hpp"
 
@@ -23,6 +26,10 @@ void check_planned_node_numbers(const ProbedContainer& container);
 
 // Every planned target exists inside: nodes, links to the planned source, files.
 void check_planned_targets_exist(const ProbedContainer& container);
+
+// The plan's targets of `kinds` ("bind_mount", "symlink") under `dir_prefix`.
+std::set<std::string> targets_under(const nlohmann::json& plan, const std::vector<std::string>& kinds,
+                                    const std::string& dir_prefix);
 
 // Every library bind mount of the plan is there and read-only, every soname
 // link leads to the planned file, and `ldconfig -p` lists libcuda.so.1.
