@@ -25,7 +25,13 @@
 #
 # The trust check: whoever edits the ConfigMap decides what GPU containers
 # get, but not what graft itself executes, loads or writes as root on the
-# node (docs/kubernetes.md, "The trust boundary"). The policy may read no
+# node (docs/kubernetes.md, "The trust boundary"). graft itself refuses a
+# policy naming a host path outside the places its shipped vendor policies
+# declare (a socket, file, directory or device node for containers, a
+# directory it writes into): `policy check` names each with its file:line,
+# with the node's allow.conf as the one widening, and the hook and `cdi
+# generate` on the node refuse the same (docs/security.md, "The policy
+# boundary"). The policy may read no
 # file but its own and graft's shipped policies (unchecked_paths), so the
 # node loads what the agent checked. The settings that name a host path
 # graft runs, loads or writes (guarded_settings) must keep the values graft
@@ -198,8 +204,15 @@ install_policy() {
   # --offline: the pod's /, /proc and ld.so.cache are not the node's, and a
   # node whose driver is still loading must still take a valid policy; the
   # CDI pass below reads the driver through $HOST_ROOT and logs when none is loaded.
-  if ! "$graft" policy check --offline --policy "$incoming/files/graft.toml" >&2; then
-    report "the ConfigMap's policy does not load; the node keeps its current one"
+  if ! checked=$("$graft" --node-allow "$node_allow" policy check --offline \
+                   --policy "$incoming/files/graft.toml" 2>&1); then
+    printf '%s\n' "$checked" >&2
+    outside=$(printf '%s\n' "$checked" | sed -n 's/^error *\(.*outside the policy boundary.*\)$/\1/p')
+    if [ -n "$outside" ]; then
+      report "the ConfigMap's policy names $(one_line "$outside" "$incoming/files"); the node keeps its current policy"
+    else
+      report "the ConfigMap's policy does not load; the node keeps its current one"
+    fi
   elif ! "$graft" policy show --format json --policy "$incoming/files/graft.toml" >"$incoming/policy.json" ||
        ! unchecked=$(unchecked_paths "$incoming") || ! untrusted=$(untrusted_settings "$incoming"); then
     report "graft cannot show the ConfigMap's merged policy; the node keeps its current one"
@@ -224,7 +237,7 @@ driver_version() { head -n 1 "$driver_version_file" 2>/dev/null || true; }
 # the host has; generate writes the spec beside it and renames it over.
 generate_cdi_spec() {
   mkdir -p "${cdi_spec%/*}"
-  "$host_graft/current/bin/graft" --policy "$host_policy/graft.toml" \
+  "$host_graft/current/bin/graft" --policy "$host_policy/graft.toml" --node-allow "$node_allow" \
     cdi generate --host-root "$HOST_ROOT" --output "$cdi_spec" || return 1
   log "CDI spec for driver '$1' written to /var/run/cdi/graft.json"
 }

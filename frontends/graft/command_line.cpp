@@ -66,6 +66,10 @@ void add_global_options(CLI::App& app, GlobalOptions& global) {
   app.add_option("--policy", global.policy_path, "Site policy file")->capture_default_str();
   app.add_option("--policy-dir", global.policy_dirs,
                  "Extra directory searched for included policies (before the installed one)");
+  global.node_allow = node_allow_path();
+  app.add_option("--node-allow", global.node_allow,
+                 "The node's allow file: what widens the policy boundary (\"\": none)")
+      ->capture_default_str();
   app.add_option("--log-level", global.log_level, "trace, debug, info, warn, error or off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
       ->capture_default_str();

@@ -9,7 +9,7 @@
 namespace graft::cli {
 
 bool takes_global_value(std::string_view arg) {
-  static constexpr std::string_view takes_value[] = {"--policy", "--policy-dir", "--log-level"};
+  static constexpr std::string_view takes_value[] = {"--policy", "--policy-dir", "--node-allow", "--log-level"};
   return std::find(std::begin(takes_value), std::end(takes_value), arg) != std::end(takes_value);
 }
 

@@ -135,10 +135,66 @@ refuses() {  # KEY TOML
 }
 refuses_plugins_dir_into_its_own_files() { refuses plugins.dir $'[plugins]\ndir = "."'; }
 refuses_runtime_path() { refuses runtime.path $'[runtime]\npath = "/tmp/not-runc"'; }
-refuses_audit_log() { refuses audit.log $'[audit]\nlog = "/etc/cron.d/graft"'; }
 refuses_ldconfig() { refuses plugins.config.ldcache.ldconfig $'[plugins.config.ldcache]\nmethod = "ldconfig"\nldconfig = "/tmp/ldconfig"'; }
 refuses_cgroup_root() { refuses plugins.config.cgroup.cgroup_root $'[plugins.config.cgroup]\ncgroup_root = "/etc"'; }
 refuses_driver_root() { refuses host.driver_root $'[host]\ndriver_root = "/run/nvidia/driver"'; }
+
+# A ConfigMap policy naming a host path outside the policy boundary (TOML
+# lines) is refused whole: the node keeps its policy, and the log and the
+# status name the path, with the line of the ConfigMap's file, in one line.
+refuses_outside() {  # PATH TOML
+  new_node
+  agent || fail "the first pass failed"
+  before=$(cat "$host/etc/graft/graft.toml")
+  printf 'include = ["nvidia"]\n%s\n' "$2" >"$config/graft.toml"
+  agent || fail "the agent failed on a policy it should refuse"
+  [ "$(cat "$host/etc/graft/graft.toml")" = "$before" ] || fail "a policy naming $1 replaced the node's"
+  line=$(grep "keeps its current policy" "$log") || fail "no log line for the refusal"
+  [ "$(wc -l <<<"$line")" = 1 ] || fail "the refusal is not one line: $line"
+  [[ $line == *"<the ConfigMap's files>/graft.toml:"[0-9]*": "*" $1 is "*"outside the policy boundary"* ]] ||
+    fail "the log does not name $1 and its line: $line"
+  [[ $(status_line) == *" $1 is "*"keeps its current policy"* ]] || fail "status: $(status_line)"
+}
+refuses_host_etc() { refuses_outside /etc $'[capability.x]\nalways = true\nipc = ["/etc"]'; }
+refuses_runtime_socket() {
+  refuses_outside /run/containerd/containerd.sock $'[capability.x]\nalways = true\nipc = ["/run/containerd/containerd.sock"]'
+}
+refuses_host_disk() {
+  refuses_outside /dev/vda $'[device.disk]\npath = "/dev/vda"\n[capability.x]\nalways = true\ndevices = ["disk"]'
+}
+refuses_shadow() { refuses_outside /etc/shadow $'[capability.compute]\nconfig_files = ["/etc/shadow"]'; }
+refuses_claims_in_sudoers() {
+  refuses_outside /etc/sudoers.d $'[exclusive]\ngpus = true\nstate_dir = "/etc/sudoers.d"'
+}
+refuses_audit_log() { refuses_outside /etc/cron.d/graft $'[audit]\nlog = "/etc/cron.d/graft"'; }
+refuses_a_socket_through_dot_dot() {
+  refuses_outside /run/containerd/containerd.sock \
+    $'[capability.utility]\nipc = ["/run/nvidia-persistenced/../containerd/containerd.sock"]'
+}
+
+# The node's allow.conf widens the boundary by the path it lists, for the
+# check here and for the hook there; the ConfigMap's own places do not.
+node_allow_widens_the_boundary() {
+  new_node
+  printf 'include = ["nvidia"]\n[vendor.nvidia.places]\nsockets = ["/run/acme/agent.sock"]\n' >"$config/graft.toml"
+  printf '[capability.utility]\nipc = ["/run/acme/agent.sock"]\n' >>"$config/graft.toml"
+  agent || fail "the agent failed on a policy it should refuse"
+  grep -q "/run/acme/agent.sock is a socket or IPC directory outside the policy boundary" "$log" ||
+    fail "the ConfigMap's own places widened the boundary"
+  mkdir -p "$host/etc/graft-node"
+  printf 'places.sockets = "/run/acme/agent.sock"  # the acme agent runs here\n' >"$host/etc/graft-node/allow.conf"
+  printf 'include = ["nvidia"]\n[capability.utility]\nipc = ["/run/acme/agent.sock"]\n' >"$config/graft.toml"
+  agent || fail "the agent failed on an allowed policy"
+  node_policy | grep -qF '"/run/acme/agent.sock"' || fail "the allowed socket did not reach the node: $(status_line)"
+}
+
+# A benign change (the request channels) is installed as before.
+installs_a_benign_change() {
+  new_node
+  printf 'include = ["nvidia"]\n[requests]\nunprivileged = ["volume-mounts"]\n' >"$config/graft.toml"
+  agent || fail "the agent failed on a benign policy"
+  [ "$(node_policy | jq -c '.requests.unprivileged')" = '["volume-mounts"]' ] || fail "status: $(status_line)"
+}
 
 # A drop-in directory outside the ConfigMap's files is missing in the pod,
 # where it loads as empty, but may be there on the node: a kubelet volume of
@@ -239,7 +295,15 @@ case_ "a ConfigMap policy that does not load never replaces the node's" broken_p
 case_ "a node whose driver went loses its CDI spec" no_driver_no_spec
 case_ "a ConfigMap policy that points plugins.dir at its own files is refused" refuses_plugins_dir_into_its_own_files
 case_ "a ConfigMap policy that names another runtime.path is refused" refuses_runtime_path
-case_ "a ConfigMap policy that moves audit.log is refused" refuses_audit_log
+case_ "a ConfigMap policy that moves audit.log into cron.d is refused" refuses_audit_log
+case_ "a ConfigMap set binding the host's /etc is refused" refuses_host_etc
+case_ "a ConfigMap set giving containers containerd's socket is refused" refuses_runtime_socket
+case_ "a ConfigMap device class naming the host's disk is refused" refuses_host_disk
+case_ "a ConfigMap set binding /etc/shadow is refused" refuses_shadow
+case_ "a ConfigMap claims directory in sudoers.d is refused" refuses_claims_in_sudoers
+case_ "a ConfigMap socket path climbing out with '..' is refused where it lands" refuses_a_socket_through_dot_dot
+case_ "the node's allow.conf, not the ConfigMap, widens the boundary" node_allow_widens_the_boundary
+case_ "a benign ConfigMap change is installed" installs_a_benign_change
 case_ "a ConfigMap policy that names another ldconfig for the ldcache plugin is refused" refuses_ldconfig
 case_ "a ConfigMap policy that moves the cgroup plugin's cgroup_root is refused" refuses_cgroup_root
 case_ "a ConfigMap policy that moves a host root is refused" refuses_driver_root

@@ -44,7 +44,8 @@ std::string state_json(const std::string& id, long pid, const std::string& bundl
 
 testing::CommandResult hook(const std::string& policy, const std::string& state,
                             const std::string& stage) {
-  return testing::run_command({GRAFT_BINARY, "--policy", policy, "hook", stage}, state);
+  return testing::run_command({GRAFT_BINARY, "--node-allow", GRAFT_TEST_NODE_ALLOW, "--policy", policy, "hook", stage},
+                              state);
 }
 
 bool hook_can_run() { return host().device_nodes_created() && ::geteuid() == 0; }

@@ -13,7 +13,7 @@ PlannedHost PlannedHost::make(unsigned gpus, bool mig, const std::string& extra_
 PlannedHost PlannedHost::make(const fixture::FakeHostSpec& spec, const std::string& extra_toml) {
   auto host = fixture::FakeHost::build(spec);
   std::string path = fixture::write_site_policy(host, extra_toml);
-  auto policy = load_policy(path, PolicySearch{});
+  auto policy = load_policy(path, PolicySearch{{fixture::source_policy_dir()}});
   if (!policy) FAIL(policy.error().message);
   return PlannedHost{std::move(host), std::move(*policy)};
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run_command.hpp"
 
+#include <algorithm>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,6 +52,8 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::strin
 
 CommandResult run_graft(const std::vector<std::string>& args) {
   std::vector<std::string> argv{GRAFT_BINARY};
+  if (std::find(args.begin(), args.end(), "--node-allow") == args.end())
+    argv.insert(argv.end(), {"--node-allow", GRAFT_TEST_NODE_ALLOW});
   argv.insert(argv.end(), args.begin(), args.end());
   return run_command(argv);
 }

@@ -29,7 +29,7 @@ struct AmdHost {
 
 AmdHost amd_host(const FakeAmdHostSpec& spec, const std::string& extra = "") {
   auto host = FakeAmdHost::build(spec);
-  auto policy = load_policy(write_vendor_site_policy_at(host.root(), "amd", extra), PolicySearch{});
+  auto policy = load_policy(write_vendor_site_policy_at(host.root(), "amd", extra), PolicySearch{{fixture::source_policy_dir()}});
   if (!policy) FAIL(policy.error().message);
   return AmdHost{std::move(host), std::move(*policy)};
 }

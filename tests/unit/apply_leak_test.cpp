@@ -25,6 +25,7 @@
 #include "hook_harness.hpp"
 #include "mount_support.hpp"
 #include "process_usage.hpp"
+#include "site_policy.hpp"
 #include "run_command.hpp"
 
 using namespace graft;
@@ -88,7 +89,7 @@ void in_namespace(int pid, Step step) {
 // line (engine/run_container.cpp), minus argument parsing and the exit code.
 Status hook_path(const std::string& policy_path, Request request) {
   Deadline deadline(Limits{}.deadline_ms);
-  auto policy = load_policy(policy_path, PolicySearch{});
+  auto policy = load_policy(policy_path, PolicySearch{{fixture::source_policy_dir()}});
   if (!policy) return policy.error();
   deadline.limit_to(policy->limits.deadline_ms);
   auto process = ContainerProcess::open(request.pid);

@@ -48,7 +48,7 @@ std::string layout_policy_file(const FakeHost& host, const std::string& discover
 }
 
 Policy layout_load(const std::string& path) {
-  auto policy = load_policy(path, PolicySearch{});
+  auto policy = load_policy(path, PolicySearch{{fixture::source_policy_dir()}});
   if (!policy) FAIL(policy.error().message);
   return *policy;
 }

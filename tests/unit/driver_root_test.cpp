@@ -52,7 +52,7 @@ TEST_CASE("Discovery finds a binary behind an absolute symlink inside the driver
   FakeHostSpec spec = FakeHostSpec::with_gpus(1);
   auto host = FakeHost::build(spec);
   relink_absolute(host, "/usr/bin", elsewhere);
-  auto policy = load_policy(write_site_policy(host), PolicySearch{});
+  auto policy = load_policy(write_site_policy(host), PolicySearch{{fixture::source_policy_dir()}});
   REQUIRE(policy.ok());
   auto inventory = discover_inventory(*policy);
   REQUIRE(inventory.ok());

@@ -207,7 +207,7 @@ TEST_CASE("forward_compat paths must be absolute container paths", "[plan][forwa
   fixture::TempDir dir{"graft-compat-policy-"};
   std::string path = dir.path() + "/graft.toml";
   fixture::write_file(path, "[forward_compat]\ndir = \"usr/local/cuda/../compat\"\n");
-  auto policy = load_policy(path, PolicySearch{});
+  auto policy = load_policy(path, PolicySearch{{fixture::source_policy_dir()}});
   REQUIRE_FALSE(policy);
   CHECK(policy.error().message.find("forward_compat.dir: must be an absolute container path") !=
         std::string::npos);

@@ -16,7 +16,7 @@ using namespace graft::fixture;
 namespace {
 
 Policy policy_for(const FakeHost& host) {
-  auto policy = load_policy(write_site_policy(host), PolicySearch{});
+  auto policy = load_policy(write_site_policy(host), PolicySearch{{fixture::source_policy_dir()}});
   if (!policy) FAIL(policy.error().message);
   return *policy;
 }

@@ -37,7 +37,7 @@ struct UuidHost {
       ::chmod(file.c_str(), mode);
     }
     std::string path = fixture::write_site_policy(host, "[vendor.nvidia]\npartition_uuid_file = \"" + file + "\"\n");
-    auto policy = load_policy(path, PolicySearch{});
+    auto policy = load_policy(path, PolicySearch{{fixture::source_policy_dir()}});
     if (!policy) FAIL(policy.error().message);
     return UuidHost{std::move(host), std::move(*policy)};
   }

@@ -209,7 +209,7 @@ TEST_CASE("a site rule file included before the vendor policy still restricts th
                              << "/nvidia/nvidia.toml\"]\n[host]\ndriver_root = \"" << root << "\"\ndev_root = \""
                              << root << "\"\nproc_root = \"" << root << "\"\nsys_root = \"" << root
                              << "\"\nrun_root = \"" << root << "\"\n";
-  auto policy = load_policy(policy_path, PolicySearch{});
+  auto policy = load_policy(policy_path, PolicySearch{{fixture::source_policy_dir()}});
   REQUIRE(policy);
   auto request = request_from_flags({"NVIDIA_VISIBLE_DEVICES=all"}, {}, false, "");
   REQUIRE(request);

@@ -44,7 +44,7 @@ TwoVendorHost two_vendor_host(bool host_rocm = false) {
   }
   std::string extra = host_rocm ? "[data.amd]\ncapabilities = [\"amd-host-rocm\"]\n" : "";
   std::string path = write_vendor_site_policy_at(host.root(), "nvidia,amd", extra);
-  auto policy = load_policy(path, PolicySearch{});
+  auto policy = load_policy(path, PolicySearch{{fixture::source_policy_dir()}});
   if (!policy) FAIL(policy.error().message);
   return TwoVendorHost{std::move(host), problem, path, std::move(*policy)};
 }

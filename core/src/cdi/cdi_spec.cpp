@@ -8,6 +8,7 @@
 
 #include "cdi_format/cdi_names.hpp"
 #include "cdi/host_root.hpp"
+#include "evaluation/container_plan.hpp"
 #include "plan/planner.hpp"
 #include "policy/vendors.hpp"
 
@@ -89,6 +90,7 @@ Result<ContainerEdits> edits_of(const Planning& planning, const Intent& intent) 
   request.container_id = "cdi";
   auto plan = make_plan(request, planning.inventory, planning.policy, intent);
   if (!plan) return plan.error();
+  if (auto status = check_boundary(*plan, planning.inventory, planning.policy); !status) return status.error();
   auto on_host = plan_on_host(std::move(*plan), planning.request.host_root);
   if (!on_host) return on_host.error();
   return split_plan(*on_host);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The site policy a subcommand reads: the global options' file, their
 // policy directories searched before the shipped policies' directory.
+#include "boundary/node_allow.hpp"
 #include "commands/command_steps.hpp"
 #include "graft/engine/install_dirs.hpp"
 #include "watchdog/running_note.hpp"
@@ -12,7 +13,12 @@ Result<Policy> load_site_policy(const GlobalOptions& options) {
   PolicySearch search;
   search.policy_dirs = options.policy_dirs;
   search.policy_dirs.push_back(install_dirs().policies);
-  return load_policy(options.policy_path, search);
+  auto policy = load_policy(options.policy_path, search);
+  if (!policy) return policy.error();
+  auto node = read_node_allow(options.node_allow);
+  if (!node) return node.error();
+  policy->node_places = std::move(*node);
+  return policy;
 }
 
 }  // namespace graft::commands

@@ -4,6 +4,7 @@
 // end acts on by itself.
 #include "graft/engine/site_policy.hpp"
 
+#include "boundary/node_allow.hpp"
 #include "graft/engine/install_dirs.hpp"
 #include "policy/policy.hpp"
 #include "watchdog/running_note.hpp"
@@ -22,8 +23,13 @@ Result<SitePolicy> load_site_policy(const PolicyLocation& location) {
   search.policy_dirs.push_back(install_dirs().policies);
   auto policy = load_policy(location.path, search);
   if (!policy) return policy.error();
+  auto node = read_node_allow(location.node_allow);
+  if (!node) return node.error();
+  policy->node_places = std::move(*node);
   return SitePolicy(std::make_shared<const Policy>(std::move(*policy)));
 }
+
+std::string node_allow_file() { return node_allow_path(); }
 
 std::string default_site_policy_path() { return site_policy_path(); }
 

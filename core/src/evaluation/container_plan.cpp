@@ -5,6 +5,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "boundary/plan_places.hpp"
+#include "boundary/policy_places.hpp"
 #include "watchdog/running_note.hpp"
 #include "plan/planner.hpp"
 #include "rules/evaluate_rules.hpp"
@@ -27,6 +29,14 @@ auto in_phase(const char* name, Phase&& phase) {
 
 }  // namespace
 
+Status check_boundary(const Plan& plan, const Inventory& inventory, const Policy& policy) {
+  if (!plan.inject) return ok_status();
+  RunningNote note("checking the plan against the policy boundary");
+  Boundary boundary(policy);
+  if (auto status = check_policy_places(policy, boundary); !status) return status;
+  return check_plan_places(plan, inventory, policy, boundary);
+}
+
 Result<ContainerPlan> plan_container(const Request& request, const Policy& policy,
                                      std::vector<RuleActivity>* explain) {
   const std::string where = "container " + request.container_id;
@@ -48,6 +58,7 @@ Result<ContainerPlan> plan_container(const Request& request, const Policy& polic
   auto plan_start = Clock::now();
   auto plan = in_phase("plan", [&] { return make_plan(request, evaluation.inventory, policy, *intent); });
   if (!plan) return plan.error().context(where);
+  if (auto status = check_boundary(*plan, evaluation.inventory, policy); !status) return status.error().context(where);
   evaluation.plan = std::move(*plan);
   evaluation.times.plan_ms = elapsed_ms(plan_start);
   evaluation.times.total_ms = elapsed_ms(start);

@@ -26,6 +26,11 @@ struct ContainerPlan {
   PhaseTimes times;
 };
 
+// A plan that gives a container anything (plan.inject) from a policy naming
+// a host path outside the policy boundary, or that binds or makes one on
+// this host, is refused (boundary/): whatever route reached the container.
+Status check_boundary(const Plan& plan, const Inventory& inventory, const Policy& policy);
+
 // Errors come back prefixed with the container id. With `explain`, what each
 // rule read and changed (`graft plan --explain`); the hook passes none.
 Result<ContainerPlan> plan_container(const Request& request, const Policy& policy,

@@ -28,6 +28,8 @@ std::string executable_dir() {
 
 std::string site_policy_path() { return std::string(build::sysconf_dir) + "/graft.toml"; }
 
+std::string node_allow_path() { return build::node_allow_file; }
+
 std::string doc_page(const char* page) { return std::string(build::doc_dir) + "/" + page; }
 
 std::string installed_dir(const std::string& exe_dir, const std::string& relative,

@@ -76,7 +76,8 @@ class Loader {
     auto root = parse_file(path);
     if (!root) return root.error();
     auto file = std::make_unique<ParsedFile>(
-        ParsedFile{FileContext{path, fs::path(path).parent_path().string()}, std::move(*root), layer});
+        ParsedFile{FileContext{path, fs::path(path).parent_path().string(), layer == Layer::vendor},
+                   std::move(*root), layer});
     stack_.push_back(Frame{identity(path), path, via, layer});
     TomlField top{file->root, "", &file->context.path};
 
@@ -113,6 +114,7 @@ class Loader {
   }
 
   Policy& policy() { return policy_; }
+  void note_vendor_file(const std::string& path) { vendor_files_.insert(path); }
 
  private:
   struct Frame {
@@ -161,13 +163,22 @@ class Loader {
         name.origin, key, fmt::format("no shipped policy named '{}' ({})", name.value, looked));
   }
 
-  // A file under a policy directory is a shipped policy's, however named.
+  // A file under a policy directory is a shipped policy's, however named
+  // and however reached: both sides with their symlinks resolved.
   bool is_shipped(const std::string& path) const {
+    std::string real = identity(path);
     return std::any_of(search_.policy_dirs.begin(), search_.policy_dirs.end(), [&](const std::string& dir) {
-      std::string prefix = absolute_path(dir);
-      return path.starts_with(prefix.ends_with('/') ? prefix : prefix + "/");
+      std::string prefix = identity(absolute_path(dir));
+      return real.starts_with(prefix.ends_with('/') ? prefix : prefix + "/");
     });
   }
+
+ public:
+  // The file `graft --policy` names is the vendor layer's when it is a
+  // shipped policy itself.
+  Layer layer_of_top(const std::string& path) const { return is_shipped(path) ? Layer::vendor : Layer::site; }
+
+ private:
 
   Result<std::string> resolve_include(const SourcedString& include, const std::string& key,
                                       const FileContext& file) {
@@ -280,7 +291,10 @@ void add_vendor_audit_env(Policy& policy) {
 
 Result<Policy> load_policy(const std::string& path, const PolicySearch& search) {
   Loader loader(search);
-  if (auto status = loader.load(absolute_path(path), "", Layer::site); !status) return status.error();
+  std::string top = absolute_path(path);
+  Layer layer = loader.layer_of_top(top);
+  if (layer == Layer::vendor) loader.note_vendor_file(top);
+  if (auto status = loader.load(top, "", layer); !status) return status.error();
   if (auto status = loader.apply(); !status) return status.error();
   if (auto status = loader.check_data(); !status) return status.error();
   if (auto status = policy_parse::validate_policy(loader.policy()); !status) return status.error();

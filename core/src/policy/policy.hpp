@@ -16,6 +16,7 @@
 
 #include "graft/base/error.hpp"
 #include "policy/origin.hpp"
+#include "policy/places.hpp"
 
 namespace graft {
 
@@ -153,6 +154,8 @@ struct Vendor {
   GpuDiscovery discovery;
   std::string cdi_kind;                // the CDI kind whose devices are its GPUs; "": none
   std::vector<std::string> audit_env;  // env patterns the audit log records, beside [audit] env
+  Places places;                       // [vendor.NAME.places], from shipped files only
+  std::vector<Origin> site_places;     // where a site file declared places: ignored, `policy check` says so
 };
 
 // A tmpfs over a container procfs directory holding only what the plan allows.
@@ -328,6 +331,10 @@ struct Policy {
   // Security-relevant keys a later site file set over an earlier site
   // file's value, in merge order: `policy check` warns of each.
   std::vector<SettingOverride> overrides;
+  // What this node allows beyond the vendors' places: read from the node's
+  // allow file by the front end (boundary/node_allow.hpp), never from a
+  // policy file. Empty where the node allows nothing more.
+  Places node_places;
 };
 
 // The name require() takes for a declared rule module: the file name without ".lua".

@@ -196,6 +196,7 @@ Status read_cdi_kind_of(const TomlField& field, Vendor& vendor, const FileContex
 constexpr KeyReader<Vendor> kVendorReaders[] = {
     {"cdi_kind", read_cdi_kind_of},
     {"audit_env", read_strings<&Vendor::audit_env>},
+    {"places", read_vendor_places},
 };
 
 constexpr KeyReader<ProcfsMask::Rewrite> kRewriteReaders[] = {

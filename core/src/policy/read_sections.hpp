@@ -30,5 +30,8 @@ Status read_discovery(const TomlField& field, Policy& policy, const FileContext&
 std::vector<std::string_view> gpu_discovery_keys();
 Status read_procfs(const TomlField& field, Policy& policy, const FileContext& file);
 Status read_vendors(const TomlField& field, Policy& policy, const FileContext& file);
+// [vendor.NAME.places]: a vendor-layer file's declaration; a site file's is
+// kept aside, unused, for `policy check` to name (read_places.cpp).
+Status read_vendor_places(const TomlField& field, Vendor& vendor, const FileContext& file);
 
 }  // namespace graft::policy_parse

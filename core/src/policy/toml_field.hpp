@@ -32,6 +32,9 @@ std::string type_name(toml::node_type type);
 struct FileContext {
   std::string path;
   std::string dir;
+  // A shipped policy's file (the vendor layer, policy/load.cpp): only such
+  // a file declares the host places a policy may take from (policy/places.hpp).
+  bool vendor_layer = false;
 };
 
 // Absolute paths stay; relative ones are taken from the file's directory.

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "boundary/policy_places.hpp"
 #include "inventory/root_check.hpp"
 #include "policy_check/hook_needs.hpp"
 #include "render/policy_render.hpp"
@@ -130,6 +131,19 @@ void add_host(const Policy& policy, bool offline, std::vector<CheckFinding>& fin
                                                warnings, warnings == 1 ? "" : "s")});
 }
 
+// Every host path outside the policy boundary, each an error with the line
+// that named it: what the node agent refuses a ConfigMap on and the hook a
+// GPU container on (boundary/policy_places.hpp).
+void add_boundary(const Policy& policy, std::vector<CheckFinding>& findings) {
+  Boundary boundary(policy);
+  auto outside = policy_paths_outside(policy, boundary);
+  for (const auto& finding : site_declared_places(policy)) findings.push_back({kinds::boundary_warning, to_line(finding)});
+  for (const auto& finding : outside) findings.push_back({kinds::boundary_error, to_line(finding)});
+  if (!outside.empty()) return;
+  findings.push_back({kinds::boundary, fmt::format("every host path the policy names is in its vendor policies' "
+                                                   "places{}", policy.node_places.empty() ? "" : " or the node's")});
+}
+
 }  // namespace
 
 std::vector<CheckFinding> check_policy(const Policy& policy, const CheckOptions& options) {
@@ -138,6 +152,7 @@ std::vector<CheckFinding> check_policy(const Policy& policy, const CheckOptions&
   for (const SettingOverride& found : policy.overrides) findings.push_back({kinds::setting_override, override_text(found)});
   add_samples(policy, findings);
   for (CheckFinding& need : check_hook_needs(policy, options.offline)) findings.push_back(std::move(need));
+  add_boundary(policy, findings);
   add_host(policy, options.offline, findings);
   return findings;
 }

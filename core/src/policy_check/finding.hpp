@@ -40,7 +40,11 @@ inline constexpr CheckKind needs_skipped{"needs", Severity::info};
 inline constexpr CheckKind host_error{"error", Severity::error};
 inline constexpr CheckKind host_warning{"warning", Severity::warning};
 inline constexpr CheckKind host{"host", Severity::info};
-inline constexpr CheckKind setting_override{"warning", Severity::warning};  // a later site file changed a key
+inline constexpr CheckKind setting_override{"warning", Severity::warning};
+// A host path outside the policy boundary (boundary/): refused by the hook too.
+inline constexpr CheckKind boundary_error{"error", Severity::error};
+inline constexpr CheckKind boundary_warning{"warning", Severity::warning};  // a site's own places, ignored
+inline constexpr CheckKind boundary{"boundary", Severity::info};  // a later site file changed a key
 // A rule read a data key no [data_schema] declares: a warning, an error once the policy declares a schema.
 inline constexpr CheckKind undeclared_read{"warning", Severity::warning};
 inline constexpr CheckKind undeclared_read_error{"error", Severity::error};

@@ -120,7 +120,7 @@ json config(const BundleSpec& spec) {
   if (!spec.hook_policy.empty())
     config["hooks"]["prestart"] = json::array(
         {{{"path", spec.hook_binary},
-          {"args", {"graft", "--policy", spec.hook_policy, "hook", "prestart"}},
+          {"args", {"graft", "--node-allow", GRAFT_TEST_NODE_ALLOW, "--policy", spec.hook_policy, "hook", "prestart"}},
           {"timeout", kRuntimeHookTimeoutS}}});
   return config;
 }

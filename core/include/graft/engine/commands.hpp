@@ -17,6 +17,7 @@ namespace graft::commands {
 struct GlobalOptions {
   std::string policy_path;
   std::vector<std::string> policy_dirs;
+  std::string node_allow;  // the node's allow file (boundary/node_allow.hpp); "" reads none
   std::string log_level = "warn";
 };
 

@@ -21,6 +21,10 @@ struct InstallDirs {
 // <sysconf_dir>/graft.toml (/etc/graft/graft.toml).
 std::string site_policy_path();
 
+// The node's allow file graft reads when told none
+// (/etc/graft-node/allow.conf): what widens the policy boundary on this node.
+std::string node_allow_path();
+
 // An installed documentation page, e.g. doc_page("policy.md") is
 // /usr/share/doc/graft/policy.md: what --help and errors point a reader to.
 std::string doc_page(const char* page);

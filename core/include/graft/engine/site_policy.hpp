@@ -16,9 +16,13 @@ namespace graft {
 
 struct Policy;  // the engine's model, opaque here
 
+// The node's allow file read when none is named (/etc/graft-node/allow.conf).
+std::string node_allow_file();
+
 struct PolicyLocation {
   std::string path;                      // the site policy file
   std::vector<std::string> policy_dirs;  // searched for includes before the shipped policies
+  std::string node_allow = node_allow_file();  // the node's allow file; "" reads none
 };
 
 class SitePolicy {
