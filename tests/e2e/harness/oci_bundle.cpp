@@ -84,6 +84,14 @@ json mounts(const BundleSpec& spec) {
   return list;
 }
 
+// runc spec's default (deny every device), then for a privileged
+// container's spec the rule that allows them all.
+json device_rules(const BundleSpec& spec) {
+  json rules = json::array({{{"allow", false}, {"access", "rwm"}}});
+  if (spec.allow_all_devices) rules.push_back({{"allow", true}, {"access", "rwm"}});
+  return rules;
+}
+
 json config(const BundleSpec& spec) {
   bool own_path = false;
   for (const auto& entry : spec.env) own_path = own_path || entry.starts_with("PATH=");
@@ -107,7 +115,7 @@ json config(const BundleSpec& spec) {
       {"hostname", "graft-e2e"},
       {"mounts", mounts(spec)},
       {"linux",
-       {{"resources", {{"devices", json::array({{{"allow", false}, {"access", "rwm"}}})}}},
+       {{"resources", {{"devices", device_rules(spec)}}},
         {"namespaces", json::array({{{"type", "pid"}}, {{"type", "network"}}, {{"type", "ipc"}},
                                     {{"type", "uts"}}, {{"type", "mount"}}})},
         {"maskedPaths", {"/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys",

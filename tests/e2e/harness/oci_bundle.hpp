@@ -52,6 +52,9 @@ struct BundleSpec {
   bool dev_tmpfs = true;
   // CAP_SYS_ADMIN in every capability set: what graft calls privileged.
   bool privileged = false;
+  // linux.resources.devices allows every device after denying them (`a
+  // *:* rwm`), as an engine writes a privileged container's spec.
+  bool allow_all_devices = false;
   // More capabilities in every set ("CAP_CHOWN", ...).
   std::vector<std::string> extra_capabilities;
   // A directory under $TMPDIR (or /tmp) to build the bundle in, such as a
