@@ -92,6 +92,14 @@ json device_rules(const BundleSpec& spec) {
   return rules;
 }
 
+json spec_devices(const BundleSpec& spec) {
+  json nodes = json::array();
+  for (const auto& device : spec.devices)
+    nodes.push_back({{"path", device.path}, {"type", std::string(1, device.type)}, {"major", device.major},
+                     {"minor", device.minor}, {"fileMode", 0666}, {"uid", 0}, {"gid", 0}});
+  return nodes;
+}
+
 json config(const BundleSpec& spec) {
   bool own_path = false;
   for (const auto& entry : spec.env) own_path = own_path || entry.starts_with("PATH=");
@@ -124,6 +132,7 @@ json config(const BundleSpec& spec) {
         {"readonlyPaths", {"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"}}}},
   };
   if (!spec.cgroups_path.empty()) config["linux"]["cgroupsPath"] = spec.cgroups_path;
+  if (!spec.devices.empty()) config["linux"]["devices"] = spec_devices(spec);
   if (!spec.annotations.empty()) config["annotations"] = spec.annotations;
   if (!spec.hook_policy.empty())
     config["hooks"]["prestart"] = json::array(

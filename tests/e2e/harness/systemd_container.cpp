@@ -57,7 +57,10 @@ BundleSpec SystemdContainer::spec_for(Route route) const {
   // runc's systemd driver: slice:prefix:name, the scope runc-<id>.scope.
   spec.cgroups_path = "system.slice:runc:" + id_;
   spec.tmp_subdir = scene_.bundle_subdir();
-  spec.privileged = spec.allow_all_devices = devices_ == DeviceSpec::every_device;
+  if (devices_ == DeviceSpec::every_device) {
+    spec.privileged = spec.allow_all_devices = true;
+    spec.devices = {{"/dev/fuse", 'c', 10, 229}};
+  }
   // `graft hook prestart` in config.json
   if (route == Route::hook || route == Route::hook_systemd_off) spec.hook_policy = policy_;
   return spec;

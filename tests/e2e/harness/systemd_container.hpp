@@ -31,7 +31,9 @@ enum class Route {
 // What the container's spec allows besides what graft adds.
 enum class DeviceSpec {
   gpu_only,      // runc spec's default: every device denied, the cgroup opens what graft allows
-  every_device,  // privileged: CAP_SYS_ADMIN and `a *:* rwm`, as `docker run --privileged` writes it
+  // privileged, as `docker run --privileged` writes it: CAP_SYS_ADMIN,
+  // `a *:* rwm`, and host devices among its nodes, here /dev/fuse (c 10:229)
+  every_device,
 };
 
 // One case's world: a directory the systemd host shares (the bundles and
