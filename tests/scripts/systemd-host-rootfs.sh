@@ -70,10 +70,6 @@ apt_mirror() {
   } | awk -v suite="$suite" '!found && $1 == suite && $2 ~ /^(https?|file):/ { print $2; found = 1 }'
 }
 
-mirror=${GRAFT_DEBIAN_MIRROR:-$(apt_mirror)}
-[ -n "$mirror" ] ||
-  skip "no Debian $suite mirror: apt's sources (Dir::Etc::sourcelist, Dir::Etc::sourceparts) name none for $suite; set GRAFT_DEBIAN_MIRROR"
-
 # The Debian packages that hold the libraries the given programs load (a
 # directory stands for the shared objects in it).
 library_packages() {
@@ -116,6 +112,12 @@ failed=$cache/$key.failed
 if [ -n "$(find "$failed" -mmin -30 2>/dev/null)" ]; then
   skip "$(cat "$failed") (not retried for 30 minutes: remove $failed to retry now)"
 fi
+
+# Only a build needs the mirror: a cached tree serves a machine without one.
+mirror=${GRAFT_DEBIAN_MIRROR:-$(apt_mirror)}
+[ -n "$mirror" ] ||
+  skip "no Debian $suite mirror: apt's sources (Dir::Etc::sourcelist, Dir::Etc::sourceparts) name none" \
+       "for $suite; set GRAFT_DEBIAN_MIRROR"
 
 building=$cache/$key.building
 unmount_under "$building"

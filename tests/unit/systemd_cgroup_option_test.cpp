@@ -78,7 +78,8 @@ TEST_CASE("the last --systemd-cgroup among runc's global options wins", "[system
   CHECK(uses_systemd_cgroup(create_after({"--systemd-cgroup=0", "-systemd-cgroup"}), as_runc()));
 }
 
-TEST_CASE("--systemd-cgroup as another global option's value, after the command, or after -- is not the flag",
+TEST_CASE("runc reads no --systemd-cgroup that is another global option's value, or comes after the command "
+          "or after --",
           "[systemd][runtime]") {
   CHECK_FALSE(uses_systemd_cgroup(create_after({"--root", "--systemd-cgroup"}), as_runc()));
   CHECK_FALSE(uses_systemd_cgroup(Args{"exec", "c1", "--systemd-cgroup"}, as_runc()));
