@@ -30,8 +30,15 @@ namespace systemd_unit_test {
 
 namespace fs = std::filesystem;
 
-std::string object_path(const cgroup::SdBusLibrary& lib, const std::string& unit) {
-  auto path = cgroup::unit_object_path(lib, unit);
+// Why libsystemd cannot be loaded here; "" when it can.
+std::string sd_bus_skip_reason() {
+  auto lib = cgroup::sd_bus_library();
+  return lib.ok() ? std::string() : lib.error().message;
+}
+
+// `unit`'s object path, as graft asks libsystemd for it.
+std::string object_path(const std::string& unit) {
+  auto path = cgroup::unit_object_path(**cgroup::sd_bus_library(), unit);
   INFO((path.ok() ? std::string() : path.error().message));
   REQUIRE(path.ok());
   return *path;
@@ -67,18 +74,16 @@ TEST_CASE("A cgroupfs driver's cgroup, a slice, or a bare suffix names no unit",
 // these names (and what systemd answers for its units' objects).
 TEST_CASE("A unit's D-Bus object path is the one sd-bus makes: every character but letters and digits escaped",
           "[systemd]") {
-  auto lib = cgroup::sd_bus_library();
-  if (!lib.ok()) GRAFT_SKIP(lib.error().message);
-  CHECK(object_path(**lib, "runc-a1.scope") == "/org/freedesktop/systemd1/unit/runc_2da1_2escope");
-  CHECK(object_path(**lib, "a_b@c.service") == "/org/freedesktop/systemd1/unit/a_5fb_40c_2eservice");
+  GRAFT_SKIP_IF(sd_bus_skip_reason());
+  CHECK(object_path("runc-a1.scope") == "/org/freedesktop/systemd1/unit/runc_2da1_2escope");
+  CHECK(object_path("a_b@c.service") == "/org/freedesktop/systemd1/unit/a_5fb_40c_2eservice");
 }
 
 TEST_CASE("A unit whose name starts with a digit gets the object path sd-bus makes, its first digit escaped",
           "[systemd]") {
-  auto lib = cgroup::sd_bus_library();
-  if (!lib.ok()) GRAFT_SKIP(lib.error().message);
-  CHECK(object_path(**lib, "1abc.scope") == "/org/freedesktop/systemd1/unit/_31abc_2escope");
-  CHECK(object_path(**lib, "9.scope") == "/org/freedesktop/systemd1/unit/_39_2escope");
+  GRAFT_SKIP_IF(sd_bus_skip_reason());
+  CHECK(object_path("1abc.scope") == "/org/freedesktop/systemd1/unit/_31abc_2escope");
+  CHECK(object_path("9.scope") == "/org/freedesktop/systemd1/unit/_39_2escope");
 }
 
 TEST_CASE("A unit with DevicePolicy=auto and no DeviceAllow= entry allows every device", "[systemd]") {
