@@ -21,8 +21,8 @@
 namespace graft::cgroup {
 
 struct UnitDevicePolicy {
-  std::string policy;               // DevicePolicy=: "auto", "closed" or "strict"
-  std::size_t allow_entries = 0;    // how many DeviceAllow= entries the unit has
+  std::string policy;             // DevicePolicy=: "auto", "closed" or "strict"
+  std::size_t allow_entries = 0;  // how many DeviceAllow= entries the unit has
 };
 
 // Whether the unit lets its processes use every device: DevicePolicy=auto
