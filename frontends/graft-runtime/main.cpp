@@ -18,6 +18,7 @@
 #include "graft/engine/logging.hpp"
 #include "graft/engine/site_policy.hpp"
 #include "prepare_bundle.hpp"
+#include "systemd_cgroup_option.hpp"
 #include "systemd_links.hpp"
 #include "graft/base/systemd_booted.hpp"
 #include "real_runtime.hpp"
@@ -56,14 +57,15 @@ Result<GraftHook> graft_hook(const RuntimeCommandLine& line) {
 
 // Before a create: the bundle prepared; the exit code when the command
 // must end here (a refusal), 0 to go on.
-Result<int> prepare(const SitePolicy& policy, const RuntimeCommandLine& line, const RuntimeCommand& command) {
+Result<int> prepare(const SitePolicy& policy, const RuntimeCommandLine& line, const RuntimeGrammar& grammar,
+                    const RuntimeCommand& command) {
   auto hook = graft_hook(line);
   if (!hook) return hook.error();
   auto files = bundle_files(command.bundle, command.config);
   if (!files) return files.error();
   auto prepared = prepare_bundle(policy, *files, command.container_id, *hook);
   if (!prepared) return prepared.error();
-  if (uses_systemd_cgroup(line.runtime_args, command.command) && systemd_booted())
+  if (uses_systemd_cgroup(line.runtime_args, grammar) && systemd_booted())
     if (auto linked = link_spec_devices(prepared->spec_devices); !linked) return linked.error();
   if (prepared->outcome == BundleOutcome::untouched || prepared->outcome == BundleOutcome::edited) return 0;
   report_runtime_error(line, prepared->refusal);
@@ -92,12 +94,13 @@ Result<std::string> before_exec(const RuntimeCommandLine& line, int& exit_code) 
   deadline.limit_to(policy->deadline_ms());
   auto real = find_real_runtime(policy->runtime_path());
   if (!real) return real.error();
-  auto command = read_runtime_command(line.runtime_args, runtime_grammar(*real));
+  const RuntimeGrammar& grammar = runtime_grammar(*real);
+  auto command = read_runtime_command(line.runtime_args, grammar);
   if (!command) {
     report_runtime_error(line, command.error().message);
     exit_code = exit_usage;
   } else if (command->creates) {
-    auto stop = prepare(*policy, line, *command);
+    auto stop = prepare(*policy, line, grammar, *command);
     if (!stop) return stop.error();
     exit_code = *stop;
   }

@@ -65,7 +65,9 @@ ReadArgument read_go_flag(const RuntimeGrammar& grammar, Options options, std::s
   // `--help=false` asks for no help: only the plain flag is help for certain.
   if (value && option->role == OptionRole::help)
     return uncertain(fmt::format("'{}' is a help option with a value", arg));
-  return flag(*option);
+  ReadArgument read = flag(*option);
+  if (value) read.found.front().value = std::string(*value);  // a boolean's value: `--systemd-cgroup=false`
+  return read;
 }
 
 // `--name`, `--name=VALUE`, `--name VALUE`, with the whole name.

@@ -17,7 +17,10 @@ namespace graft::runtime {
 
 struct FoundOption {
   const RuntimeOption* option = nullptr;
-  std::string value;  // an option that takes one: its value
+  // An option that takes a value: its value. A flag: the value attached
+  // with '=', which only runc's parser reads (`--systemd-cgroup=false`);
+  // "" when none.
+  std::string value;
 };
 
 struct ReadArgument {

@@ -2,18 +2,9 @@
 // /dev/char links for a spec's devices (systemd_links.hpp).
 #include "systemd_links.hpp"
 
-#include <algorithm>
-
 #include "graft/base/device_number_link.hpp"
 
 namespace graft::runtime {
-
-bool uses_systemd_cgroup(const std::vector<std::string>& runtime_args, const std::string& command) {
-  auto at = std::find(runtime_args.begin(), runtime_args.end(), command);
-  return std::any_of(runtime_args.begin(), at, [](const std::string& arg) {
-    return arg == "--systemd-cgroup" || arg == "--systemd-cgroup=true";
-  });
-}
 
 Status link_spec_devices(const std::vector<DeviceNodeEdit>& nodes, const std::string& dev_dir) {
   for (const auto& node : nodes) {

@@ -4,7 +4,8 @@
 // that path (or /sys/dev/char/MAJ:MIN) exists, and GPU nodes made by mknod
 // have neither. So in declarative mode graft-runtime links each node the
 // plan put in the spec (base's device_number_link.hpp) before runc starts;
-// the next daemon-reload then keeps the container's devices.
+// the next daemon-reload then keeps the container's devices. Whether the
+// runtime uses that driver: systemd_cgroup_option.hpp.
 #pragma once
 
 #include <string>
@@ -14,11 +15,6 @@
 #include "graft/base/error.hpp"
 
 namespace graft::runtime {
-
-// Whether the real runtime runs with its systemd cgroup driver: runc's and
-// crun's global option --systemd-cgroup, before the command. Pure: the
-// caller also asks whether systemd runs here (graft/base/systemd_booted.hpp).
-bool uses_systemd_cgroup(const std::vector<std::string>& runtime_args, const std::string& command);
 
 // /dev/char (or /dev/block) links for every node in `nodes` that the host
 // has (host_path set). `dev_dir` is "/dev" but for tests.

@@ -7,7 +7,9 @@
 // collected v2 rules at once (device_filter_v2.cpp). When systemd holds the
 // container in a unit (a systemd cgroup driver), finish also adds the rules
 // to the unit's DeviceAllow=, so a daemon-reload keeps them
-// (systemd_scope.hpp); prepare connects, in the host's namespace. Config
+// (systemd_scope.hpp), unless the unit allows every device already (a
+// privileged container's; unit_device_policy.hpp); prepare connects, in the
+// host's namespace. Config
 // keys: "cgroup_root" (default /sys/fs/cgroup: a cgroup2 mount there means
 // v2), "bpffs" (default /sys/fs/bpf: where v2 keeps the runtime's program),
 // "mount_bpffs" ("auto", the default: mount one there when none is, as
@@ -159,9 +161,8 @@ class CgroupPlugin {
       if (!installed.ok()) return installed.error();
     }
     if (!container.unit) return ok_status();
-    if (auto told = container.systemd->allow_devices(*container.unit, container.rules); !told.ok())
+    if (auto told = tell_systemd(container); !told.ok())
       return told.error().context("the device rules would not survive a systemd daemon-reload");
-    host_.debug(fmt::format("{} device rule(s) added to {}'s DeviceAllow=", container.rules.size(), *container.unit));
     return ok_status();
   }
 
@@ -200,6 +201,24 @@ class CgroupPlugin {
     }
     container.unit = std::move(unit);
     container.systemd.emplace(std::move(*manager));
+    return ok_status();
+  }
+
+  // Adds the container's rules to its unit's DeviceAllow=, unless the unit
+  // allows every device (unit_device_policy.hpp): one entry there would
+  // close it, and the container would lose every other device at once.
+  Status tell_systemd(const Container& container) const {
+    const std::string& unit = *container.unit;
+    auto policy = container.systemd->device_policy(unit);
+    if (!policy.ok()) return policy.error();
+    if (allows_every_device(*policy)) {
+      host_.debug(fmt::format("{} allows every device (DevicePolicy=auto, no DeviceAllow=): nothing added to it, "
+                              "and a daemon-reload leaves the device rules open", unit));
+      return ok_status();
+    }
+    if (auto told = container.systemd->allow_devices(unit, container.rules); !told.ok()) return told;
+    host_.debug(fmt::format("{} device rule(s) added to {}'s DeviceAllow= (DevicePolicy={}, {} entries before)",
+                            container.rules.size(), unit, policy->policy, policy->allow_entries));
     return ok_status();
   }
 

@@ -4,7 +4,6 @@
 
 #include <dlfcn.h>
 
-
 namespace graft::cgroup {
 namespace {
 
@@ -30,7 +29,10 @@ Result<SdBusLibrary> load() {
                       bind(handle, "sd_bus_message_open_container", lib.open_container),
                       bind(handle, "sd_bus_message_close_container", lib.close_container),
                       bind(handle, "sd_bus_message_unref", lib.message_unref),
-                      bind(handle, "sd_bus_message_read", lib.read), bind(handle, "sd_bus_call", lib.call),
+                      bind(handle, "sd_bus_message_read", lib.read),
+                      bind(handle, "sd_bus_message_enter_container", lib.enter_container),
+                      bind(handle, "sd_bus_call", lib.call), bind(handle, "sd_bus_get_property", lib.get_property),
+                      bind(handle, "sd_bus_path_encode", lib.path_encode),
                       bind(handle, "sd_bus_error_free", lib.error_free),
                       bind(handle, "sd_bus_error_has_name", lib.error_has_name)})
     if (!status.ok()) return status.error();

@@ -2,7 +2,8 @@
 // libsystemd's sd-bus, loaded with dlopen only when a container's cgroup is
 // a systemd unit: the hook links nothing but glibc (docs/performance.md),
 // and most containers never need a bus. The table holds exactly the calls
-// systemd_scope.cpp makes; the prototypes come from <systemd/sd-bus.h>.
+// systemd_scope.cpp and unit_object_path.cpp make; the prototypes come from
+// <systemd/sd-bus.h>.
 #pragma once
 
 #include <systemd/sd-bus.h>
@@ -23,7 +24,10 @@ struct SdBusLibrary {
   decltype(&::sd_bus_message_close_container) close_container = nullptr;
   decltype(&::sd_bus_message_unref) message_unref = nullptr;
   decltype(&::sd_bus_message_read) read = nullptr;
+  decltype(&::sd_bus_message_enter_container) enter_container = nullptr;
   decltype(&::sd_bus_call) call = nullptr;
+  decltype(&::sd_bus_get_property) get_property = nullptr;
+  decltype(&::sd_bus_path_encode) path_encode = nullptr;
   decltype(&::sd_bus_error_free) error_free = nullptr;
   decltype(&::sd_bus_error_has_name) error_has_name = nullptr;
 };

@@ -6,9 +6,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "unit_object_path.hpp"
 
 namespace graft::cgroup {
 namespace {
@@ -45,6 +48,46 @@ Result<sd_bus_message*> set_unit_properties(const SdBusLibrary& lib, sd_bus* bus
     return make_sys_error(-r, "building SetUnitProperties for {}", unit);
   }
   return message;
+}
+
+// The interface holding a unit's resource-control properties, by its type.
+Result<std::string> resource_interface(const std::string& unit) {
+  if (unit.ends_with(".scope")) return std::string("org.freedesktop.systemd1.Scope");
+  if (unit.ends_with(".service")) return std::string("org.freedesktop.systemd1.Service");
+  return make_error("{} is neither a scope nor a service", unit);
+}
+
+// One property of `unit`, its value (of D-Bus type `type`) handed to
+// `read_value`, which answers as sd_bus_message_read does.
+Status read_property(const SdBusLibrary& lib, sd_bus* bus, const std::string& unit, const char* member,
+                     const char* type, const std::function<int(sd_bus_message*)>& read_value) {
+  auto path = unit_object_path(lib, unit);
+  if (!path.ok()) return path.error();
+  auto interface = resource_interface(unit);
+  if (!interface.ok()) return interface.error();
+  sd_bus_error error = SD_BUS_ERROR_NULL;
+  sd_bus_message* reply = nullptr;
+  int r = lib.get_property(bus, "org.freedesktop.systemd1", path->c_str(), interface->c_str(), member, &error,
+                           &reply, type);
+  if (r >= 0) r = read_value(reply);
+  std::string why = r >= 0 ? "" : error.message != nullptr ? error.message : std::strerror(-r);
+  lib.error_free(&error);
+  lib.message_unref(reply);
+  if (r < 0) return make_error("reading {} of {}: {}", member, unit, why);
+  return ok_status();
+}
+
+// Counts the (path, access) entries of a DeviceAllow= value.
+int count_device_allow(const SdBusLibrary& lib, sd_bus_message* reply, std::size_t& entries) {
+  int r = lib.enter_container(reply, 'a', "(ss)");
+  while (r >= 0) {
+    const char* path = nullptr;
+    const char* access = nullptr;
+    r = lib.read(reply, "(ss)", &path, &access);
+    if (r <= 0) break;
+    ++entries;
+  }
+  return r;
 }
 
 }  // namespace
@@ -96,7 +139,25 @@ Result<bool> SystemdManager::holds(const std::string& unit, int pid) const {
   lib_->message_unref(reply);
   if (no_unit) return false;
   if (r < 0) return make_error("asking systemd which unit holds pid {}: {}", pid, why);
-  return found == unit_object_path(unit);
+  auto path = unit_object_path(*lib_, unit);
+  if (!path.ok()) return path.error();
+  return found == *path;
+}
+
+Result<UnitDevicePolicy> SystemdManager::device_policy(const std::string& unit) const {
+  UnitDevicePolicy unit_policy;
+  auto policy = read_property(*lib_, bus_, unit, "DevicePolicy", "s", [&](sd_bus_message* reply) {
+    const char* value = nullptr;
+    int r = lib_->read(reply, "s", &value);
+    if (r >= 0 && value != nullptr) unit_policy.policy = value;
+    return r;
+  });
+  if (!policy.ok()) return policy.error();
+  auto allow = read_property(*lib_, bus_, unit, "DeviceAllow", "a(ss)", [&](sd_bus_message* reply) {
+    return count_device_allow(*lib_, reply, unit_policy.allow_entries);
+  });
+  if (!allow.ok()) return allow.error();
+  return unit_policy;
 }
 
 Status SystemdManager::allow_devices(const std::string& unit, const std::vector<DeviceRule>& rules) const {

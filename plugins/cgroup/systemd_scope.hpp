@@ -20,6 +20,7 @@
 #include "graft/base/systemd_booted.hpp"
 #include "sd_bus_library.hpp"
 #include "systemd_unit.hpp"
+#include "unit_device_policy.hpp"
 
 namespace graft::cgroup {
 
@@ -40,6 +41,11 @@ class SystemdManager {
   // Whether systemd holds `pid` in `unit` (GetUnitByPID): a cgroup path
   // that merely looks like a unit's, under a cgroupfs driver, is not one.
   Result<bool> holds(const std::string& unit, int pid) const;
+
+  // `unit`'s DevicePolicy= and how many DeviceAllow= entries it has now,
+  // read before anything is added (unit_device_policy.hpp: an open unit
+  // takes nothing).
+  Result<UnitDevicePolicy> device_policy(const std::string& unit) const;
 
   // Adds `rules` to `unit`'s DeviceAllow= as a runtime property.
   Status allow_devices(const std::string& unit, const std::vector<DeviceRule>& rules) const;

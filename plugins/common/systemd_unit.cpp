@@ -14,16 +14,6 @@ std::optional<std::string> unit_of_cgroup(std::string_view cgroup_path) {
   return std::nullopt;
 }
 
-std::string unit_object_path(std::string_view unit) {
-  std::string path = "/org/freedesktop/systemd1/unit/";
-  if (unit.empty()) return path + "_";
-  for (unsigned char c : unit) {
-    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    path += plain ? std::string(1, static_cast<char>(c)) : fmt::format("_{:02x}", c);
-  }
-  return path;
-}
-
 std::string device_allow_path(char type, std::uint32_t major, std::uint32_t minor) {
   return fmt::format("/dev/{}/{}:{}", type == 'b' ? "block" : "char", major, minor);
 }

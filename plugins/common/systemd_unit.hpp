@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Naming a container's systemd unit from its cgroup, and the names systemd
-// gives a unit and a device over D-Bus. Pure.
+// Naming a container's systemd unit from its cgroup, and the name systemd
+// reads a device by in DeviceAllow=. Pure. (A unit's D-Bus object path is
+// sd-bus's own: plugins/cgroup/unit_object_path.hpp.)
 // The cgroup plugin uses them to tell systemd what it allowed
 // (plugins/cgroup/systemd_scope.hpp).
 #pragma once
@@ -16,10 +17,6 @@ namespace graft::cgroup {
 // service unit ("/system.slice/runc-abc.scope" -> "runc-abc.scope"), else
 // nothing (a cgroupfs driver's "/docker/abc", "/libpod_parent/libpod-abc").
 std::optional<std::string> unit_of_cgroup(std::string_view cgroup_path);
-
-// The D-Bus object path systemd gives `unit`, its name escaped as sd-bus
-// escapes labels ("runc-a.scope" -> "/org/freedesktop/systemd1/unit/runc_2da_2escope").
-std::string unit_object_path(std::string_view unit);
 
 // The DeviceAllow= path of a device: "/dev/char/195:1", "/dev/block/8:0".
 // systemd reads the numbers from it; the path need not exist.

@@ -10,13 +10,13 @@
 # a second caller waits for the first's build and then uses it. A tree of
 # another key goes once no test has used it for a week; downloaded .debs
 # stay in <cache>/debs, so a new key costs little. Needs root, debootstrap
-# and Debian's mirror ($GRAFT_DEBIAN_MIRROR, default http://deb.debian.org/debian).
+# and a Debian mirror: $GRAFT_DEBIAN_MIRROR, else the one this machine's apt
+# reads bookworm from (apt_mirror below).
 # Exits 77 (with the reason on stderr) where it cannot build the rootfs.
 #   systemd-host-rootfs.sh [PROGRAM|LIBRARY|DIRECTORY ...]
 set -euo pipefail
 
 cache=${GRAFT_SYSTEMD_HOST_CACHE:-/var/cache/graft/systemd-host}
-mirror=${GRAFT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 suite=bookworm
 base_packages=(systemd systemd-sysv dbus runc)
 
@@ -25,6 +25,50 @@ skip() { echo "graft-test skipped: $*" >&2; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "building the systemd host's root filesystem needs root"
 command -v debootstrap >/dev/null ||
   skip "debootstrap is not installed (tests/scripts/install-deps.sh --tests)"
+
+# "SUITE URI" for each `deb` entry of a one-line sources file (sources.list,
+# *.list): `deb [OPTIONS] URI SUITE COMPONENTS...`, comments from '#'.
+one_line_entries() {
+  awk '{ sub(/#.*/, ""); gsub(/\[[^]]*\]/, "") } $1 == "deb" && NF >= 3 { print $3, $2 }'
+}
+
+# The same for a deb822 file (*.sources): paragraphs of `Field: values`,
+# continued on indented lines; each of its URIs with each of its suites,
+# unless `Enabled: no`. Field names are case-insensitive.
+deb822_entries() {
+  awk '
+    function flush(   n, m, i, j, uri, suites) {
+      if ((" " f["types"] " ") ~ / deb / && tolower(f["enabled"]) !~ /^ *no *$/) {
+        n = split(f["uris"], uri, " "); m = split(f["suites"], suites, " ")
+        for (i = 1; i <= m; i++) for (j = 1; j <= n; j++) print suites[i], uri[j]
+      }
+      delete f; key = ""
+    }
+    /^#/ { next }
+    /^[ \t]*$/ { flush(); next }
+    /^[ \t]/ { if (key != "") f[key] = f[key] " " $0; next }
+    { key = tolower(substr($0, 1, index($0, ":") - 1)); f[key] = substr($0, index($0, ":") + 1) }
+    END { flush() }'
+}
+
+# The mirror this machine's apt reads $suite from, found where apt looks:
+# Dir::Etc::sourcelist, then Dir::Etc::sourceparts (*.list and *.sources,
+# in name order). The first `deb` entry of the suite whose URI debootstrap
+# can fetch (http, https, file); nothing when there is none.
+apt_mirror() {
+  command -v apt-config >/dev/null || return 0
+  local list="" parts="" file
+  eval "$(apt-config shell list Dir::Etc::sourcelist/f parts Dir::Etc::sourceparts/d)"
+  {
+    [ -f "$list" ] && one_line_entries <"$list"
+    for file in "$parts"/*; do
+      case $file in
+        *.list) one_line_entries <"$file" ;;
+        *.sources) deb822_entries <"$file" ;;
+      esac
+    done
+  } | awk -v suite="$suite" '!found && $1 == suite && $2 ~ /^(https?|file):/ { print $2; found = 1 }'
+}
 
 # The Debian packages that hold the libraries the given programs load (a
 # directory stands for the shared objects in it).
@@ -68,6 +112,12 @@ failed=$cache/$key.failed
 if [ -n "$(find "$failed" -mmin -30 2>/dev/null)" ]; then
   skip "$(cat "$failed") (not retried for 30 minutes: remove $failed to retry now)"
 fi
+
+# Only a build needs the mirror: a cached tree serves a machine without one.
+mirror=${GRAFT_DEBIAN_MIRROR:-$(apt_mirror)}
+[ -n "$mirror" ] ||
+  skip "no Debian $suite mirror: apt's sources (Dir::Etc::sourcelist, Dir::Etc::sourceparts) name none" \
+       "for $suite; set GRAFT_DEBIAN_MIRROR"
 
 building=$cache/$key.building
 unmount_under "$building"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the cgroup plugin tells systemd and about which unit
-// (plugins/common/systemd_unit.hpp), and the /dev/char links graft-runtime
+// (plugins/common/systemd_unit.hpp, plugins/cgroup/unit_object_path.hpp,
+// plugins/cgroup/unit_device_policy.hpp), and the /dev/char links graft-runtime
 // makes so runc's systemd driver passes a spec's devices on
 // (base's device_number_link.hpp, frontends/graft-runtime/systemd_links.hpp).
 #include <catch2/catch.hpp>
@@ -16,9 +17,12 @@
 #include "graft/base/device_number_link.hpp"
 #include "graft/base/systemd_booted.hpp"
 #include "skip.hpp"
+#include "sd_bus_library.hpp"
 #include "systemd_links.hpp"
 #include "systemd_unit.hpp"
 #include "temp_dir.hpp"
+#include "unit_device_policy.hpp"
+#include "unit_object_path.hpp"
 
 using namespace graft;
 
@@ -26,7 +30,19 @@ namespace systemd_unit_test {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> words(std::initializer_list<const char*> list) { return {list.begin(), list.end()}; }
+// Why libsystemd cannot be loaded here; "" when it can.
+std::string sd_bus_skip_reason() {
+  auto lib = cgroup::sd_bus_library();
+  return lib.ok() ? std::string() : lib.error().message;
+}
+
+// `unit`'s object path, as graft asks libsystemd for it.
+std::string object_path(const std::string& unit) {
+  auto path = cgroup::unit_object_path(**cgroup::sd_bus_library(), unit);
+  INFO((path.ok() ? std::string() : path.error().message));
+  REQUIRE(path.ok());
+  return *path;
+}
 
 // A directory standing in for /dev, with a character node c 195:1 in it.
 struct DevDir {
@@ -54,9 +70,37 @@ TEST_CASE("A cgroupfs driver's cgroup, a slice, or a bare suffix names no unit",
   CHECK_FALSE(cgroup::unit_of_cgroup("/x/.scope").has_value());
 }
 
-TEST_CASE("A unit's D-Bus object path escapes every character but letters and digits", "[systemd]") {
-  CHECK(cgroup::unit_object_path("runc-a1.scope") == "/org/freedesktop/systemd1/unit/runc_2da1_2escope");
-  CHECK(cgroup::unit_object_path("a_b@c.service") == "/org/freedesktop/systemd1/unit/a_5fb_40c_2eservice");
+// The expected paths are what libsystemd 252's sd_bus_path_encode gave for
+// these names (and what systemd answers for its units' objects).
+TEST_CASE("A unit's D-Bus object path is the one sd-bus makes: every character but letters and digits escaped",
+          "[systemd]") {
+  GRAFT_SKIP_IF(sd_bus_skip_reason());
+  CHECK(object_path("runc-a1.scope") == "/org/freedesktop/systemd1/unit/runc_2da1_2escope");
+  CHECK(object_path("a_b@c.service") == "/org/freedesktop/systemd1/unit/a_5fb_40c_2eservice");
+}
+
+TEST_CASE("A unit whose name starts with a digit gets the object path sd-bus makes, its first digit escaped",
+          "[systemd]") {
+  GRAFT_SKIP_IF(sd_bus_skip_reason());
+  CHECK(object_path("1abc.scope") == "/org/freedesktop/systemd1/unit/_31abc_2escope");
+  CHECK(object_path("9.scope") == "/org/freedesktop/systemd1/unit/_39_2escope");
+}
+
+TEST_CASE("A unit with DevicePolicy=auto and no DeviceAllow= entry allows every device", "[systemd]") {
+  CHECK(cgroup::allows_every_device({.policy = "auto", .allow_entries = 0}));
+}
+
+TEST_CASE("A unit with DevicePolicy=auto and a DeviceAllow= entry allows only its list and the standard devices",
+          "[systemd]") {
+  CHECK_FALSE(cgroup::allows_every_device({.policy = "auto", .allow_entries = 1}));
+}
+
+TEST_CASE("A unit with DevicePolicy=closed or strict, or a policy graft does not know, is closed even with no "
+          "DeviceAllow= entry", "[systemd]") {
+  CHECK_FALSE(cgroup::allows_every_device({.policy = "closed", .allow_entries = 0}));
+  CHECK_FALSE(cgroup::allows_every_device({.policy = "strict", .allow_entries = 0}));
+  CHECK_FALSE(cgroup::allows_every_device({.policy = "", .allow_entries = 0}));
+  CHECK_FALSE(cgroup::allows_every_device({.policy = "open", .allow_entries = 0}));
 }
 
 TEST_CASE("DeviceAllow= names a device by its numbers under /dev/char or /dev/block", "[systemd]") {
@@ -69,13 +113,6 @@ TEST_CASE("systemd counts as a host's init only where its runtime directory says
   CHECK_FALSE(systemd_booted(root.path()));
   fs::create_directories(root.path() + "/run/systemd/system");
   CHECK(systemd_booted(root.path()));
-}
-
-TEST_CASE("The runtime's systemd cgroup driver is seen among its global options only", "[systemd][runtime]") {
-  CHECK(runtime::uses_systemd_cgroup(words({"--root", "/r", "--systemd-cgroup", "create", "--bundle", "/b", "id"}),
-                                     "create"));
-  CHECK_FALSE(runtime::uses_systemd_cgroup(words({"--root", "/r", "create", "--bundle", "/b", "id"}), "create"));
-  CHECK_FALSE(runtime::uses_systemd_cgroup(words({"exec", "id", "--systemd-cgroup"}), "exec"));
 }
 
 TEST_CASE("A device number link is made to the node, under char/, created when missing", "[systemd][devchar]") {

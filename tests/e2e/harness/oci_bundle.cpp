@@ -84,6 +84,22 @@ json mounts(const BundleSpec& spec) {
   return list;
 }
 
+// runc spec's default (deny every device), then for a privileged
+// container's spec the rule that allows them all.
+json device_rules(const BundleSpec& spec) {
+  json rules = json::array({{{"allow", false}, {"access", "rwm"}}});
+  if (spec.allow_all_devices) rules.push_back({{"allow", true}, {"access", "rwm"}});
+  return rules;
+}
+
+json spec_devices(const BundleSpec& spec) {
+  json nodes = json::array();
+  for (const auto& device : spec.devices)
+    nodes.push_back({{"path", device.path}, {"type", std::string(1, device.type)}, {"major", device.major},
+                     {"minor", device.minor}, {"fileMode", 0666}, {"uid", 0}, {"gid", 0}});
+  return nodes;
+}
+
 json config(const BundleSpec& spec) {
   bool own_path = false;
   for (const auto& entry : spec.env) own_path = own_path || entry.starts_with("PATH=");
@@ -107,7 +123,7 @@ json config(const BundleSpec& spec) {
       {"hostname", "graft-e2e"},
       {"mounts", mounts(spec)},
       {"linux",
-       {{"resources", {{"devices", json::array({{{"allow", false}, {"access", "rwm"}}})}}},
+       {{"resources", {{"devices", device_rules(spec)}}},
         {"namespaces", json::array({{{"type", "pid"}}, {{"type", "network"}}, {{"type", "ipc"}},
                                     {{"type", "uts"}}, {{"type", "mount"}}})},
         {"maskedPaths", {"/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys",
@@ -116,6 +132,7 @@ json config(const BundleSpec& spec) {
         {"readonlyPaths", {"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"}}}},
   };
   if (!spec.cgroups_path.empty()) config["linux"]["cgroupsPath"] = spec.cgroups_path;
+  if (!spec.devices.empty()) config["linux"]["devices"] = spec_devices(spec);
   if (!spec.annotations.empty()) config["annotations"] = spec.annotations;
   if (!spec.hook_policy.empty())
     config["hooks"]["prestart"] = json::array(

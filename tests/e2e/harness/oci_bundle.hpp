@@ -28,6 +28,15 @@ struct PlantedEntry {
   std::string value;  // symlink: the link value; file: the content; char_device: ignored (1:3)
 };
 
+// A node the runtime makes in the container's /dev before any hook runs
+// (config.json's linux.devices), mode 0666, owned by root.
+struct SpecDevice {
+  std::string path;  // in the container
+  char type = 'c';
+  unsigned major = 0;
+  unsigned minor = 0;
+};
+
 struct BundleSpec {
   ImageLayout layout = ImageLayout::debian;
   std::vector<std::string> env;  // besides PATH: "NVIDIA_VISIBLE_DEVICES=1", ...
@@ -52,6 +61,11 @@ struct BundleSpec {
   bool dev_tmpfs = true;
   // CAP_SYS_ADMIN in every capability set: what graft calls privileged.
   bool privileged = false;
+  // linux.resources.devices allows every device after denying them (`a
+  // *:* rwm`), as an engine writes a privileged container's spec.
+  bool allow_all_devices = false;
+  // linux.devices: nodes the runtime makes (the device cgroup is separate).
+  std::vector<SpecDevice> devices;
   // More capabilities in every set ("CAP_CHOWN", ...).
   std::vector<std::string> extra_capabilities;
   // A directory under $TMPDIR (or /tmp) to build the bundle in, such as a

@@ -57,6 +57,10 @@ BundleSpec SystemdContainer::spec_for(Route route) const {
   // runc's systemd driver: slice:prefix:name, the scope runc-<id>.scope.
   spec.cgroups_path = "system.slice:runc:" + id_;
   spec.tmp_subdir = scene_.bundle_subdir();
+  if (devices_ == DeviceSpec::every_device) {
+    spec.privileged = spec.allow_all_devices = true;
+    spec.devices = {{"/dev/fuse", 'c', 10, 229}};
+  }
   // `graft hook prestart` in config.json
   if (route == Route::hook || route == Route::hook_systemd_off) spec.hook_policy = policy_;
   return spec;
@@ -78,8 +82,8 @@ void SystemdContainer::apply_cdi_spec() {
   fixture::write_file(config_path, config.dump(2) + "\n");
 }
 
-SystemdContainer::SystemdContainer(SystemdScene& scene, Route route)
-    : scene_(scene), id_(unique_container_id("systemd")), policy_(policy_for(route)) {
+SystemdContainer::SystemdContainer(SystemdScene& scene, Route route, DeviceSpec devices)
+    : scene_(scene), id_(unique_container_id("systemd")), policy_(policy_for(route)), devices_(devices) {
   bundle_ = std::make_unique<OciBundle>(spec_for(route));
   if (route == Route::cdi) apply_cdi_spec();
   std::vector<std::string> start{"runc"};

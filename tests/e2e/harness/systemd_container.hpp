@@ -4,8 +4,8 @@
 // (cgroupsPath "system.slice:runc:<id>", so systemd owns its scope
 // runc-<id>.scope): graft hook in config.json, graft-runtime in either
 // mode, or a CDI spec from `graft cdi generate`. The container runs
-// `sleep` from a busybox bundle asking for the fake host's GPU 1 and is
-// deleted when the SystemdContainer goes away.
+// `sleep` from a busybox bundle asking for the fake host's GPU 1, privileged
+// or not, and is deleted when the SystemdContainer goes away.
 #pragma once
 
 #include <memory>
@@ -28,6 +28,14 @@ enum class Route {
   cdi,                  // graft cdi generate's spec applied to config.json (cdi_edits.hpp), runc
 };
 
+// What the container's spec allows besides what graft adds.
+enum class DeviceSpec {
+  gpu_only,      // runc spec's default: every device denied, the cgroup opens what graft allows
+  // privileged, as `docker run --privileged` writes it: CAP_SYS_ADMIN,
+  // `a *:* rwm`, and host devices among its nodes, here /dev/fuse (c 10:229)
+  every_device,
+};
+
 // One case's world: a directory the systemd host shares (the bundles and
 // the CDI spec go there), the fake GPU host (gpu_host.hpp), and the systemd
 // host itself. Members go in reverse: the host (and every container in it)
@@ -48,7 +56,7 @@ class SystemdScene {
 
 class SystemdContainer {
  public:
-  SystemdContainer(SystemdScene& scene, Route route);
+  SystemdContainer(SystemdScene& scene, Route route, DeviceSpec devices = DeviceSpec::gpu_only);
   ~SystemdContainer();  // `runc delete --force` in the systemd host
   SystemdContainer(const SystemdContainer&) = delete;
   SystemdContainer& operator=(const SystemdContainer&) = delete;
@@ -70,6 +78,7 @@ class SystemdContainer {
   SystemdScene& scene_;
   std::string id_;
   std::string policy_;  // the policy graft (or graft-runtime) read for this route
+  DeviceSpec devices_;
   std::unique_ptr<OciBundle> bundle_;  // runc reads it while the container lives
   testing::CommandResult started_;
 };
