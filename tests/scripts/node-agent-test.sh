@@ -176,6 +176,7 @@ refuses_a_socket_through_dot_dot() {
 # check here and for the hook there; the ConfigMap's own places do not.
 node_allow_widens_the_boundary() {
   new_node
+  agent || fail "the first pass failed"
   printf 'include = ["nvidia"]\n[vendor.nvidia.places]\nsockets = ["/run/acme/agent.sock"]\n' >"$config/graft.toml"
   printf '[capability.utility]\nipc = ["/run/acme/agent.sock"]\n' >>"$config/graft.toml"
   agent || fail "the agent failed on a policy it should refuse"

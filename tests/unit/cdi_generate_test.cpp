@@ -239,7 +239,8 @@ struct MountedHost {
 
   testing::CommandResult generate(const std::string& policy_path, const std::string& host_root) const {
     return testing::run_command(
-        {root + graft, "--policy", policy_path, "cdi", "generate", "--host-root", host_root});
+        {root + graft, "--policy", policy_path, "--policy-dir", fixture::source_policy_dir(), "cdi", "generate",
+         "--host-root", host_root});
   }
 };
 

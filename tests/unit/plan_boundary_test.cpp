@@ -44,7 +44,7 @@ void replace_with_link(const PlannedHost& host, const std::string& path, const s
 TEST_CASE("a declared socket that is a symlink to the runtime's socket is refused where it leads", "[boundary]") {
   auto host = PlannedHost::make(1);
   make_unix_socket(host.host.path("/run/containerd/containerd.sock"));
-  replace_with_link(host, "/run/nvidia-persistenced/socket", "/run/containerd/containerd.sock");
+  replace_with_link(host, "/run/nvidia-persistenced/socket", "../containerd/containerd.sock");
   CHECK_THAT(refusal(host, kUtility),
              Catch::Contains("bind_mount " + host.host.path("/run/nvidia-persistenced/socket")) &&
                  Catch::Contains("nvidia.toml:") &&

@@ -115,7 +115,7 @@ TEST_CASE("graft policy check says 'not reached' of vendor rules a site rule ref
                                       "  if grant:injecting() then grant:deny('no tenant') end\nend)\n"));
   INFO(result.out << result.err);
   CHECK(result.exit_code == 0);
-  CHECK_THAT(result.out, Catch::Contains("unreached rule 'nvidia-requirements' (") &&
+  CHECK_THAT(result.out, Catch::Contains("untested vendor rule 'nvidia-requirements' (") &&
                              Catch::Contains("was not reached: no sample came through to it as a GPU container (refused by "
                                             "'site-deny', 'nvidia-visible-devices')"));
   CHECK_THAT(result.out, !Catch::Contains("idle     rule 'nvidia-requirements'"));

@@ -17,6 +17,7 @@
 #include "fixture_files.hpp"
 #include "hook_harness.hpp"
 #include "prepare_bundle.hpp"
+#include "site_policy.hpp"
 #include "skip.hpp"
 #include "temp_dir.hpp"
 
@@ -32,7 +33,7 @@ namespace {
 const GraftHook kPrepareHook{"/usr/bin/graft", "/etc/graft/graft.toml"};
 
 SitePolicy shim_policy(const std::string& name, const std::string& extra = "") {
-  auto loaded = load_policy(harness::write_policy(name, "", extra), {});
+  auto loaded = load_policy(harness::write_policy(name, "", extra), PolicySearch{{fixture::source_policy_dir()}});
   INFO((loaded ? std::string() : loaded.error().message));
   REQUIRE(loaded);
   return SitePolicy(std::make_shared<const Policy>(std::move(loaded).value()));

@@ -90,7 +90,8 @@ Result<ContainerEdits> edits_of(const Planning& planning, const Intent& intent) 
   request.container_id = "cdi";
   auto plan = make_plan(request, planning.inventory, planning.policy, intent);
   if (!plan) return plan.error();
-  if (auto status = check_boundary(*plan, planning.inventory, planning.policy); !status) return status.error();
+  if (planning.request.check_boundary)
+    if (auto status = check_boundary(*plan, planning.inventory, planning.policy); !status) return status.error();
   auto on_host = plan_on_host(std::move(*plan), planning.request.host_root);
   if (!on_host) return on_host.error();
   return split_plan(*on_host);

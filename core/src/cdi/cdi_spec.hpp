@@ -61,6 +61,10 @@ struct SpecRequest {
   std::string host_root;           // where the inventory read the host ("" = here):
                                    // the spec names host paths without it (host_root.hpp)
   std::optional<GpuCapabilities> gpu_capabilities;  // none: the policy's [cdi] gpu_capabilities
+  // Each device's plan held to the policy boundary on the host the
+  // inventory read (evaluation/container_plan.hpp check_boundary): what
+  // `cdi generate` and `cdi refresh` ask; a synthetic inventory has no host.
+  bool check_boundary = false;
 };
 
 // Capability devices are named kCapabilityPrefix + the set's name.

@@ -60,6 +60,7 @@ Result<cdi::SpecRequest> spec_request(const GlobalOptions& global, const Policy&
   if (!policy_path) return policy_path.error().context("the CDI hooks read the policy on the host");
   request.policy_path = *policy_path;
   request.host_root = options.host_root;
+  request.check_boundary = true;  // the host is read: hold every device's plan to the policy boundary
   if (!options.gpu_capabilities.empty()) {
     auto chosen = parse_gpu_capabilities(options.gpu_capabilities);
     if (!chosen) return chosen.error();
