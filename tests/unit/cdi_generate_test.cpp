@@ -4,9 +4,13 @@
 // purely in cdi_spec_test.cpp; here the command, its formats and versions.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -141,6 +145,48 @@ TEST_CASE("cdi generate --output says in one line what it wrote: the file, its d
   CHECK(result.err == "graft: wrote " + path + ": " + std::to_string(spec["devices"].size()) +
                           " devices of kind nvidia.com/gpu, cdiVersion " + spec["cdiVersion"].get<std::string>() +
                           "\n");
+}
+
+// Issue 42: the spec took the owner and mode of what lay at --output, so a
+// 0666 file another user planted there left a spec they could rewrite, and
+// a spec names the hooks a runtime runs as root.
+TEST_CASE("cdi generate --output over a world-writable file another user planted leaves root's 0644 spec",
+          "[cdi][cli]") {
+  if (::geteuid() != 0) GRAFT_SKIP("needs root to plant a file owned by another user");
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/graft.json";
+  std::ofstream(path) << "{}";
+  REQUIRE(::chown(path.c_str(), 1000, 1000) == 0);
+  REQUIRE(::chmod(path.c_str(), 0666) == 0);
+  auto result = generate({"--output", path});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  struct stat st {};
+  REQUIRE(::lstat(path.c_str(), &st) == 0);
+  CHECK(S_ISREG(st.st_mode));
+  CHECK((st.st_mode & 07777) == 0644);
+  CHECK(st.st_uid == 0);
+  std::ifstream in(path);
+  CHECK(json::parse(in)["kind"] == "nvidia.com/gpu");
+}
+
+TEST_CASE("cdi generate --output refuses a symlink there with one line, and the file it leads to stays as it was",
+          "[cdi][cli]") {
+  fixture::TempDir dir, elsewhere;
+  std::string target = elsewhere.path() + "/other.json", path = dir.path() + "/graft.json";
+  std::ofstream(target) << "{}";
+  REQUIRE(::chmod(target.c_str(), 0600) == 0);
+  std::filesystem::create_symlink(target, path);
+  auto result = generate({"--output", path});
+  CHECK(result.exit_code == 1);
+  CHECK(result.err == "graft: " + path + ": is a symlink; graft writes this file itself and does not follow or "
+                                         "replace a link there (remove it, or name the file it leads to)\n");
+  CHECK(std::filesystem::is_symlink(path));
+  std::ifstream in(target);
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "{}");
+  struct stat st {};
+  REQUIRE(::stat(target.c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0600);
 }
 
 TEST_CASE("cdi generate to stdout writes the spec alone, nothing on stderr", "[cdi][cli]") {

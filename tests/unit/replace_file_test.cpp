@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Replacing a file whole (graft/base/replace_file.hpp), as `graft cdi
-// generate --output` and graft-runtime's config.json edit do.
+// generate --output` (graft's own file) and graft-runtime's config.json
+// edit (another's file, its owner kept) do.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include "graft/base/replace_file.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "graft/base/write_all.hpp"
+#include "skip.hpp"
 #include "temp_dir.hpp"
 
 using namespace graft;
@@ -49,13 +51,13 @@ std::size_t files_in(const std::string& dir) {
 
 }  // namespace
 
-TEST_CASE("a replaced file holds the new text and keeps its mode and owner", "[replace-file]") {
+TEST_CASE("an edited file holds the new text and keeps its mode and owner", "[replace-file]") {
   fixture::TempDir dir;
   std::string path = dir.path() + "/config.json";
   std::ofstream(path) << "old";
   REQUIRE(::chmod(path.c_str(), 0600) == 0);
   if (::geteuid() == 0) REQUIRE(::chown(path.c_str(), 1234, 5678) == 0);
-  REQUIRE(replace_file(path, "new text"));
+  REQUIRE(replace_file_keeping_owner(path, "new text"));
   CHECK(contents(path) == "new text");
   struct stat st {};
   REQUIRE(::stat(path.c_str(), &st) == 0);
@@ -64,6 +66,46 @@ TEST_CASE("a replaced file holds the new text and keeps its mode and owner", "[r
     CHECK(st.st_uid == 1234);
     CHECK(st.st_gid == 5678);
   }
+  CHECK(files_in(dir.path()) == 1);
+}
+
+// Issue 42: a spec written over a 0666 file another user planted stayed
+// that user's and world-writable, and a spec names hooks run as root.
+TEST_CASE("graft's own file is graft's user's and 0644 whatever owner and mode the file it replaces had",
+          "[replace-file]") {
+  if (::geteuid() != 0) GRAFT_SKIP("needs root to plant a file owned by another user");
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/graft.json";
+  std::ofstream(path) << "planted";
+  UniqueFd planted(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  REQUIRE(::fchown(planted.get(), 1000, 1000) == 0);
+  REQUIRE(::fchmod(planted.get(), 0666) == 0);
+  REQUIRE(replace_file(path, "{}"));
+  struct stat st {};
+  REQUIRE(::lstat(path.c_str(), &st) == 0);
+  CHECK(S_ISREG(st.st_mode));
+  CHECK((st.st_mode & 07777) == 0644);
+  CHECK(st.st_uid == 0);
+  CHECK(st.st_gid == ::getegid());
+  CHECK(contents(path) == "{}");
+}
+
+TEST_CASE("graft's own file is not written where a symlink stands: one line, the link and its target untouched",
+          "[replace-file]") {
+  fixture::TempDir dir, elsewhere;
+  std::string target = elsewhere.path() + "/target", path = dir.path() + "/graft.json";
+  std::ofstream(target) << "keep";
+  REQUIRE(::chmod(target.c_str(), 0600) == 0);
+  std::filesystem::create_symlink(target, path);
+  auto status = replace_file(path, "{}");
+  REQUIRE_FALSE(status);
+  CHECK(status.error().message == path + ": is a symlink; graft writes this file itself and does not follow "
+                                         "or replace a link there (remove it, or name the file it leads to)");
+  CHECK(std::filesystem::is_symlink(path));
+  CHECK(contents(target) == "keep");
+  struct stat st {};
+  REQUIRE(::stat(target.c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0600);
   CHECK(files_in(dir.path()) == 1);
 }
 

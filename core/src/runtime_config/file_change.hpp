@@ -15,17 +15,19 @@
 
 namespace graft::runtime_config {
 
+// Whose file a path is: the admin's configuration (a symlink there is
+// followed, its owner and mode kept) or a drop-in graft owns (a symlink
+// there is refused; written as graft's own file).
+enum class FileOwnerKind { admin, graft };
+
 struct FileChange {
   std::string path;                   // the file written or removed (a symlink's target)
   std::string shown;                  // how messages name it: path, or "LINK -> path"
   std::optional<std::string> before;  // nullopt: the file is not there
   std::optional<std::string> after;   // nullopt: the file is removed (or stays absent)
+  FileOwnerKind owner = FileOwnerKind::admin;
   bool changes() const { return before != after; }
 };
-
-// Whose file a path is: the admin's configuration (a symlink there is
-// followed) or a drop-in graft owns (a symlink there is refused).
-enum class FileOwnerKind { admin, graft };
 
 // The file at `path` as it is now: its text, or nullopt when it is absent.
 // Fails on anything but a regular file, a file over 1 MiB, or (for graft's
