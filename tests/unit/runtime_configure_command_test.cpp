@@ -12,6 +12,8 @@
 
 #include "fixture_files.hpp"
 #include "run_command.hpp"
+#include "runtime_config/runtime_entry.hpp"
+#include "skip.hpp"
 #include "temp_dir.hpp"
 
 using graft::fixture::read_file;
@@ -125,6 +127,25 @@ TEST_CASE("graft runtime configure refuses a symlink where it writes its own dro
   CHECK(run.exit_code == 1);
   CHECK_THAT(run.err, Catch::Contains("a symlink where graft writes its own file"));
   CHECK(read_file(dir.path() + "/elsewhere").empty());
+}
+
+// Issue 42: graft's drop-in kept the owner and mode of the file it replaced,
+// so one another user could write stayed so, and it names a root runtime.
+TEST_CASE("graft runtime configure makes its drop-in root's 0644 file even over a world-writable one another user owns",
+          "[runtime-configure]") {
+  if (::geteuid() != 0) GRAFT_SKIP("needs root to plant a file owned by another user");
+  TempDir dir("graft-rtcfg-");
+  std::string drop_in = dir.path() + "/99-graft.conf";
+  write_file(drop_in, std::string(graft::runtime_config::kWrittenByGraft) + "\n# an older body\n", 0666);
+  REQUIRE(::chown(drop_in.c_str(), 1000, 1000) == 0);
+  REQUIRE(::chmod(drop_in.c_str(), 0666) == 0);
+  auto run = configure_runtime("crio", dir.path());
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(read_file(drop_in), Catch::Contains("runtime_path = \"/bin/true\""));
+  CHECK(S_ISREG(file_status(drop_in).st_mode));
+  CHECK((file_status(drop_in).st_mode & 07777) == 0644);
+  CHECK(file_status(drop_in).st_uid == 0);
 }
 
 TEST_CASE("graft runtime configure --runtime crio writes 99-graft.conf in the directory given, --remove deletes it",
