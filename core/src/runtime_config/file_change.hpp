@@ -5,7 +5,10 @@
 // admin's own (/etc/docker/daemon.json -> /srv/...) and is followed, the file
 // it leads to edited and named in the output, never replaced by a file. A
 // drop-in graft writes is never read through a symlink. Writes replace the
-// file whole (temp file beside it, then rename, keeping mode and owner).
+// file whole (temp file beside it, then rename): the admin's file keeps its
+// mode and owner (graft edits it for the admin, it does not take it over);
+// graft's own drop-in is root's and 0644 whatever was there, since it names
+// a runtime the engine runs as root.
 #pragma once
 
 #include <optional>
