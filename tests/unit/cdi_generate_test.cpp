@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "foreign_file.hpp"
 #include "hook_harness.hpp"
 #include "run_command.hpp"
 #include "skip.hpp"
@@ -155,17 +156,11 @@ TEST_CASE("cdi generate --output over a world-writable file another user planted
   if (::geteuid() != 0) GRAFT_SKIP("needs root to plant a file owned by another user");
   fixture::TempDir dir;
   std::string path = dir.path() + "/graft.json";
-  std::ofstream(path) << "{}";
-  REQUIRE(::chown(path.c_str(), 1000, 1000) == 0);
-  REQUIRE(::chmod(path.c_str(), 0666) == 0);
+  test::plant_foreign_file(path, "{}");
   auto result = generate({"--output", path});
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
-  struct stat st {};
-  REQUIRE(::lstat(path.c_str(), &st) == 0);
-  CHECK(S_ISREG(st.st_mode));
-  CHECK((st.st_mode & 07777) == 0644);
-  CHECK(st.st_uid == 0);
+  test::check_root_0644(path);
   std::ifstream in(path);
   CHECK(json::parse(in)["kind"] == "nvidia.com/gpu");
 }
@@ -179,8 +174,7 @@ TEST_CASE("cdi generate --output refuses a symlink there with one line, and the 
   std::filesystem::create_symlink(target, path);
   auto result = generate({"--output", path});
   CHECK(result.exit_code == 1);
-  CHECK(result.err == "graft: " + path + ": is a symlink; graft writes this file itself and does not follow or "
-                                         "replace a link there (remove it, or name the file it leads to)\n");
+  CHECK(result.err == "graft: " + test::symlink_refusal(path) + "\n");
   CHECK(std::filesystem::is_symlink(path));
   std::ifstream in(target);
   CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "{}");

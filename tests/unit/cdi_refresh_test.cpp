@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cdi/spec_origin.hpp"
+#include "foreign_file.hpp"
 #include "hook_harness.hpp"
 #include "run_command.hpp"
 #include "site_policy.hpp"
@@ -95,16 +96,11 @@ TEST_CASE("cdi refresh over graft's spec that another user owns and may write le
   fixture::TempDir dir;
   std::string path = dir.path() + "/graft.json";
   REQUIRE(run_refresh(refresh_driver_policy(), {"--output", path}).exit_code == 0);
-  REQUIRE(::chown(path.c_str(), 1000, 1000) == 0);
-  REQUIRE(::chmod(path.c_str(), 0666) == 0);
+  test::plant_foreign_file(path);
   auto result = run_refresh(refresh_driver_policy(), {"--output", path});
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
-  struct stat st {};
-  REQUIRE(::lstat(path.c_str(), &st) == 0);
-  CHECK(S_ISREG(st.st_mode));
-  CHECK((st.st_mode & 07777) == 0644);
-  CHECK(st.st_uid == 0);
+  test::check_root_0644(path);
 }
 
 TEST_CASE("cdi refresh refuses a symlink at --output in one line, even one leading to graft's own spec",

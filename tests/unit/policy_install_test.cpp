@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "foreign_file.hpp"
 #include "run_command.hpp"
 #include "skip.hpp"
 #include "site_policy.hpp"
@@ -89,19 +90,13 @@ TEST_CASE("graft policy install over a world-writable live policy another user o
   if (::geteuid() != 0) GRAFT_SKIP("needs root to plant a file owned by another user");
   fixture::TempDir etc("graft-install-etc-"), work("graft-install-work-");
   std::string live = etc.path() + "/graft.toml";
-  std::ofstream(live) << vendor_include() << "# planted\n";
-  REQUIRE(::chown(live.c_str(), 1000, 1000) == 0);
-  REQUIRE(::chmod(live.c_str(), 0666) == 0);
+  test::plant_foreign_file(live, vendor_include() + "# planted\n");
   std::string candidate = work.path() + "/graft.toml";
   std::ofstream(candidate) << vendor_include();
   auto result = install(live, candidate);
   INFO(result.out << result.err);
   CHECK(result.exit_code == 0);
-  struct stat info {};
-  REQUIRE(::lstat(live.c_str(), &info) == 0);
-  CHECK(S_ISREG(info.st_mode));
-  CHECK((info.st_mode & 07777) == 0644);
-  CHECK(info.st_uid == 0);
+  test::check_root_0644(live);
   CHECK(read_all(live) == vendor_include());
 }
 
@@ -116,8 +111,7 @@ TEST_CASE("graft policy install refuses a symlink at the live policy with one li
   std::ofstream(candidate) << vendor_include();
   auto result = install(live, candidate);
   CHECK(result.exit_code == 1);
-  CHECK(result.err == "graft: " + live + ": is a symlink; graft writes this file itself and does not follow or "
-                                         "replace a link there (remove it, or name the file it leads to)\n");
+  CHECK(result.err == "graft: " + test::symlink_refusal(live) + "\n");
   CHECK(fs::is_symlink(live));
   CHECK(read_all(target) == before);
   CHECK(entries_in(etc.path()) == 1);

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "foreign_file.hpp"
 #include "graft/base/replace_file.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "graft/base/write_all.hpp"
@@ -76,16 +77,11 @@ TEST_CASE("graft's own file is graft's user's and 0644 whatever owner and mode t
   if (::geteuid() != 0) GRAFT_SKIP("needs root to plant a file owned by another user");
   fixture::TempDir dir;
   std::string path = dir.path() + "/graft.json";
-  std::ofstream(path) << "planted";
-  UniqueFd planted(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  REQUIRE(::fchown(planted.get(), 1000, 1000) == 0);
-  REQUIRE(::fchmod(planted.get(), 0666) == 0);
+  test::plant_foreign_file(path, "planted");
   REQUIRE(replace_file(path, "{}"));
+  test::check_root_0644(path);
   struct stat st {};
-  REQUIRE(::lstat(path.c_str(), &st) == 0);
-  CHECK(S_ISREG(st.st_mode));
-  CHECK((st.st_mode & 07777) == 0644);
-  CHECK(st.st_uid == 0);
+  REQUIRE(::stat(path.c_str(), &st) == 0);
   CHECK(st.st_gid == ::getegid());
   CHECK(contents(path) == "{}");
 }
@@ -99,8 +95,7 @@ TEST_CASE("graft's own file is not written where a symlink stands: one line, the
   std::filesystem::create_symlink(target, path);
   auto status = replace_file(path, "{}");
   REQUIRE_FALSE(status);
-  CHECK(status.error().message == path + ": is a symlink; graft writes this file itself and does not follow "
-                                         "or replace a link there (remove it, or name the file it leads to)");
+  CHECK(status.error().message == test::symlink_refusal(path));
   CHECK(std::filesystem::is_symlink(path));
   CHECK(contents(target) == "keep");
   struct stat st {};

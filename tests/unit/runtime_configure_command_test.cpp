@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "fixture_files.hpp"
+#include "foreign_file.hpp"
 #include "run_command.hpp"
 #include "runtime_config/runtime_entry.hpp"
 #include "skip.hpp"
@@ -136,16 +137,13 @@ TEST_CASE("graft runtime configure makes its drop-in root's 0644 file even over 
   if (::geteuid() != 0) GRAFT_SKIP("needs root to plant a file owned by another user");
   TempDir dir("graft-rtcfg-");
   std::string drop_in = dir.path() + "/99-graft.conf";
-  write_file(drop_in, std::string(graft::runtime_config::kWrittenByGraft) + "\n# an older body\n", 0666);
-  REQUIRE(::chown(drop_in.c_str(), 1000, 1000) == 0);
-  REQUIRE(::chmod(drop_in.c_str(), 0666) == 0);
+  graft::test::plant_foreign_file(drop_in,
+                                  std::string(graft::runtime_config::kWrittenByGraft) + "\n# an older body\n");
   auto run = configure_runtime("crio", dir.path());
   INFO(run.err);
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(read_file(drop_in), Catch::Contains("runtime_path = \"/bin/true\""));
-  CHECK(S_ISREG(file_status(drop_in).st_mode));
-  CHECK((file_status(drop_in).st_mode & 07777) == 0644);
-  CHECK(file_status(drop_in).st_uid == 0);
+  graft::test::check_root_0644(drop_in);
 }
 
 TEST_CASE("graft runtime configure --runtime crio writes 99-graft.conf in the directory given, --remove deletes it",

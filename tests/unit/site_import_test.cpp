@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "foreign_file.hpp"
 #include "policy_support.hpp"
 #include "run_command.hpp"
 #include "skip.hpp"
@@ -342,18 +343,13 @@ TEST_CASE("graft policy import-nvidia --output over a world-writable file anothe
           "[import][cli]") {
   if (::geteuid() != 0) GRAFT_SKIP("needs root to plant a file owned by another user");
   graft::policy_test::PolicyFiles files;
-  std::string output = files.write("graft.toml", "# planted\n");
-  REQUIRE(::chown(output.c_str(), 1000, 1000) == 0);
-  REQUIRE(::chmod(output.c_str(), 0666) == 0);
+  std::string output = files.path("graft.toml");
+  test::plant_foreign_file(output, "# planted\n");
   auto run = testing::run_graft({"--policy-dir", kPolicies, "policy", "import-nvidia",
                                  kShapes + "kubernetes-hardened.toml", "--output", output});
   INFO(run.err);
   CHECK(run.exit_code == 0);
-  struct stat st {};
-  REQUIRE(::lstat(output.c_str(), &st) == 0);
-  CHECK(S_ISREG(st.st_mode));
-  CHECK((st.st_mode & 07777) == 0644);
-  CHECK(st.st_uid == 0);
+  test::check_root_0644(output);
 }
 
 TEST_CASE("graft policy import-nvidia --output refuses a symlink there with one line, and its target stays",
@@ -365,8 +361,7 @@ TEST_CASE("graft policy import-nvidia --output refuses a symlink there with one 
   auto run = testing::run_graft({"--policy-dir", kPolicies, "policy", "import-nvidia",
                                  kShapes + "kubernetes-hardened.toml", "--output", output});
   CHECK(run.exit_code == 1);
-  CHECK(run.err == "graft: " + output + ": is a symlink; graft writes this file itself and does not follow or "
-                                        "replace a link there (remove it, or name the file it leads to)\n");
+  CHECK(run.err == "graft: " + test::symlink_refusal(output) + "\n");
   CHECK(std::filesystem::is_symlink(output));
   std::ifstream in(target);
   CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "# elsewhere\n");
