@@ -10,8 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include "graft/base/unique_fd.hpp"
@@ -36,6 +38,25 @@ inline void check_root_0644(const std::string& path) {
   CHECK(S_ISREG(st.st_mode));
   CHECK((st.st_mode & 07777) == 0644);
   CHECK(st.st_uid == 0);
+}
+
+// A symlink at `path` to `target`, a file holding `text`, mode 0600.
+inline void plant_link(const std::string& path, const std::string& target, const std::string& text) {
+  std::ofstream(target) << text;
+  REQUIRE(::chmod(target.c_str(), 0600) == 0);
+  std::filesystem::create_symlink(target, path);
+}
+
+// What plant_link made is as it made it: the link, and its target's text
+// and mode.
+inline void check_link_untouched(const std::string& path, const std::string& target, const std::string& text) {
+  CHECK(std::filesystem::is_symlink(path));
+  std::stringstream held;
+  held << std::ifstream(target).rdbuf();
+  CHECK(held.str() == text);
+  struct stat st {};
+  REQUIRE(::stat(target.c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0600);
 }
 
 // The line graft refuses a symlink at its own output with.

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -169,18 +168,11 @@ TEST_CASE("cdi generate --output refuses a symlink there with one line, and the 
           "[cdi][cli]") {
   fixture::TempDir dir, elsewhere;
   std::string target = elsewhere.path() + "/other.json", path = dir.path() + "/graft.json";
-  std::ofstream(target) << "{}";
-  REQUIRE(::chmod(target.c_str(), 0600) == 0);
-  std::filesystem::create_symlink(target, path);
+  test::plant_link(path, target, "{}");
   auto result = generate({"--output", path});
   CHECK(result.exit_code == 1);
   CHECK(result.err == "graft: " + test::symlink_refusal(path) + "\n");
-  CHECK(std::filesystem::is_symlink(path));
-  std::ifstream in(target);
-  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "{}");
-  struct stat st {};
-  REQUIRE(::stat(target.c_str(), &st) == 0);
-  CHECK((st.st_mode & 07777) == 0600);
+  test::check_link_untouched(path, target, "{}");
 }
 
 TEST_CASE("cdi generate to stdout writes the spec alone, nothing on stderr", "[cdi][cli]") {

@@ -105,15 +105,13 @@ TEST_CASE("graft policy install refuses a symlink at the live policy with one li
   fixture::TempDir etc("graft-install-etc-"), work("graft-install-work-");
   std::string target = work.path() + "/elsewhere.toml", live = etc.path() + "/graft.toml";
   std::string before = vendor_include() + "# elsewhere\n";
-  std::ofstream(target) << before;
-  fs::create_symlink(target, live);
+  test::plant_link(live, target, before);
   std::string candidate = work.path() + "/graft.toml";
   std::ofstream(candidate) << vendor_include();
   auto result = install(live, candidate);
   CHECK(result.exit_code == 1);
   CHECK(result.err == "graft: " + test::symlink_refusal(live) + "\n");
-  CHECK(fs::is_symlink(live));
-  CHECK(read_all(target) == before);
+  test::check_link_untouched(live, target, before);
   CHECK(entries_in(etc.path()) == 1);
 }
 

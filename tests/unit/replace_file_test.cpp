@@ -90,17 +90,11 @@ TEST_CASE("graft's own file is not written where a symlink stands: one line, the
           "[replace-file]") {
   fixture::TempDir dir, elsewhere;
   std::string target = elsewhere.path() + "/target", path = dir.path() + "/graft.json";
-  std::ofstream(target) << "keep";
-  REQUIRE(::chmod(target.c_str(), 0600) == 0);
-  std::filesystem::create_symlink(target, path);
+  test::plant_link(path, target, "keep");
   auto status = replace_file(path, "{}");
   REQUIRE_FALSE(status);
   CHECK(status.error().message == test::symlink_refusal(path));
-  CHECK(std::filesystem::is_symlink(path));
-  CHECK(contents(target) == "keep");
-  struct stat st {};
-  REQUIRE(::stat(target.c_str(), &st) == 0);
-  CHECK((st.st_mode & 07777) == 0600);
+  test::check_link_untouched(path, target, "keep");
   CHECK(files_in(dir.path()) == 1);
 }
 

@@ -355,16 +355,13 @@ TEST_CASE("graft policy import-nvidia --output over a world-writable file anothe
 TEST_CASE("graft policy import-nvidia --output refuses a symlink there with one line, and its target stays",
           "[import][cli]") {
   graft::policy_test::PolicyFiles files;
-  std::string target = files.write("elsewhere.toml", "# elsewhere\n");
-  std::string output = files.path("graft.toml");
-  std::filesystem::create_symlink(target, output);
+  std::string target = files.path("elsewhere.toml"), output = files.path("graft.toml");
+  test::plant_link(output, target, "# elsewhere\n");
   auto run = testing::run_graft({"--policy-dir", kPolicies, "policy", "import-nvidia",
                                  kShapes + "kubernetes-hardened.toml", "--output", output});
   CHECK(run.exit_code == 1);
   CHECK(run.err == "graft: " + test::symlink_refusal(output) + "\n");
-  CHECK(std::filesystem::is_symlink(output));
-  std::ifstream in(target);
-  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "# elsewhere\n");
+  test::check_link_untouched(output, target, "# elsewhere\n");
 }
 
 TEST_CASE("graft policy import names the importers it looked for when none is found", "[import][cli]") {
