@@ -19,8 +19,16 @@ Status replace_file_at(int dir_fd, const std::string& name, std::string_view tex
   return staged->commit();
 }
 
+FileOwner own_file_owner() { return FileOwner{0644, ::geteuid(), ::getegid()}; }
+
 Status replace_file(const std::string& path, std::string_view text) {
   auto staged = StagedFile::create(path, text);
+  if (!staged) return staged.error();
+  return staged->commit();
+}
+
+Status replace_file_keeping_owner(const std::string& path, std::string_view text) {
+  auto staged = StagedFile::create_keeping_owner(path, text);
   if (!staged) return staged.error();
   return staged->commit();
 }

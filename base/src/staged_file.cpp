@@ -47,6 +47,35 @@ Result<std::pair<UniqueFd, std::string>> create_beside(int dir_fd, const std::st
   return make_error("{}: no free name beside it", shown);
 }
 
+// `path`'s directory, opened, and its last component.
+struct Parent {
+  UniqueFd dir;
+  std::string name;
+};
+
+Result<Parent> open_parent(const std::string& path) {
+  auto slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  UniqueFd dir_fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!dir_fd.valid()) return make_sys_error(errno, "{}: cannot create: {}", path, dir);
+  return Parent{std::move(dir_fd), std::move(name)};
+}
+
+// A link where graft writes its own file was put there by someone meaning
+// the file to live elsewhere (or to be something else): neither following
+// it nor silently replacing it is graft's call. The rename would replace a
+// link planted after this check, never write through it.
+Status refuse_symlink(int dir_fd, const std::string& name, const std::string& shown) {
+  struct stat st {};
+  if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return errno == ENOENT ? ok_status() : make_sys_error(errno, "{}", shown);
+  if (S_ISLNK(st.st_mode))
+    return make_error("{}: is a symlink; graft writes this file itself and does not follow or replace a link "
+                      "there (remove it, or name the file it leads to)", shown);
+  return ok_status();
+}
+
 }  // namespace
 
 Result<StagedFile> StagedFile::create(int dir_fd, const std::string& name, std::string_view text,
@@ -70,12 +99,16 @@ Result<StagedFile> StagedFile::create(int dir_fd, const std::string& name, std::
 }
 
 Result<StagedFile> StagedFile::create(const std::string& path, std::string_view text) {
-  auto slash = path.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  UniqueFd dir_fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-  if (!dir_fd.valid()) return make_sys_error(errno, "{}: cannot create: {}", path, dir);
-  return create(dir_fd.get(), name, text, std::nullopt, path);
+  auto at = open_parent(path);
+  if (!at) return at.error();
+  if (auto refused = refuse_symlink(at->dir.get(), at->name, path); !refused) return refused.error();
+  return create(at->dir.get(), at->name, text, own_file_owner(), path);
+}
+
+Result<StagedFile> StagedFile::create_keeping_owner(const std::string& path, std::string_view text) {
+  auto at = open_parent(path);
+  if (!at) return at.error();
+  return create(at->dir.get(), at->name, text, std::nullopt, path);
 }
 
 StagedFile::StagedFile(UniqueFd dir, std::string name, std::string temporary, std::string shown)

@@ -56,8 +56,11 @@ Result<std::string> read_bundle_config(const BundleFiles& files) {
   return read_file(files.config, kConfigLimit, O_NOFOLLOW);
 }
 
+// The runtime's file, edited for it: it keeps its mode (a config.json of
+// 0600 keeps its env to root) and owner. It was read O_NOFOLLOW, so a
+// symlink there never got this far.
 Status replace_bundle_config(const BundleFiles& files, const std::string& text) {
-  return replace_file(files.config, text);
+  return replace_file_keeping_owner(files.config, text);
 }
 
 }  // namespace graft::runtime

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "graft/engine/trusted_path.hpp"
+
 namespace graft::runtime {
 namespace {
 
@@ -24,6 +26,13 @@ Result<std::string> find_real_runtime(const std::string& name) {
   if (!path) return path.error();
   if (same_file(*path, "/proc/self/exe"))
     return make_error("runtime {} is graft-runtime itself; [runtime] path must name the real runtime", *path);
+  // It runs as root for every container the engine starts: whoever could
+  // write it, or swap it in a directory on its way, would run code as root,
+  // so it is held to a plugin's rules (graft/engine/trusted_path.hpp). execv then
+  // takes the same name: only root (or this user) can change what it leads
+  // to, and that is what was checked.
+  if (auto trusted = check_trusted_path(*path); !trusted)
+    return trusted.error().context("[runtime] path");
   return path;
 }
 

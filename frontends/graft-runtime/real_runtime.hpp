@@ -18,7 +18,9 @@ namespace graft::runtime {
 using graft::find_on_path;
 
 // find_on_path with the real PATH, refusing graft-runtime itself (a runtime
-// that calls itself would never end).
+// that calls itself would never end) and a file graft would not trust as a
+// plugin (graft/engine/trusted_path.hpp: owned by root or this user, not group- or
+// world-writable, in directories only they can write).
 Result<std::string> find_real_runtime(const std::string& name);
 
 // Replaces this process with the runtime at `path`, argv[0] being `path`

@@ -4,12 +4,16 @@
 // purely in cdi_spec_test.cpp; here the command, its formats and versions.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "foreign_file.hpp"
 #include "hook_harness.hpp"
 #include "run_command.hpp"
 #include "skip.hpp"
@@ -141,6 +145,34 @@ TEST_CASE("cdi generate --output says in one line what it wrote: the file, its d
   CHECK(result.err == "graft: wrote " + path + ": " + std::to_string(spec["devices"].size()) +
                           " devices of kind nvidia.com/gpu, cdiVersion " + spec["cdiVersion"].get<std::string>() +
                           "\n");
+}
+
+// Issue 42: the spec took the owner and mode of what lay at --output, so a
+// 0666 file another user planted there left a spec they could rewrite, and
+// a spec names the hooks a runtime runs as root.
+TEST_CASE("cdi generate --output over a world-writable file another user planted leaves root's 0644 spec",
+          "[cdi][cli]") {
+  if (::geteuid() != 0) GRAFT_SKIP("needs root to plant a file owned by another user");
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/graft.json";
+  test::plant_foreign_file(path, "{}");
+  auto result = generate({"--output", path});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  test::check_root_0644(path);
+  std::ifstream in(path);
+  CHECK(json::parse(in)["kind"] == "nvidia.com/gpu");
+}
+
+TEST_CASE("cdi generate --output refuses a symlink there with one line, and the file it leads to stays as it was",
+          "[cdi][cli]") {
+  fixture::TempDir dir, elsewhere;
+  std::string target = elsewhere.path() + "/other.json", path = dir.path() + "/graft.json";
+  test::plant_link(path, target, "{}");
+  auto result = generate({"--output", path});
+  CHECK(result.exit_code == 1);
+  CHECK(result.err == "graft: " + test::symlink_refusal(path) + "\n");
+  test::check_link_untouched(path, target, "{}");
 }
 
 TEST_CASE("cdi generate to stdout writes the spec alone, nothing on stderr", "[cdi][cli]") {

@@ -6,6 +6,9 @@
 // replaces or removes a spec graft did not write (cdi/spec_origin.hpp).
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -14,9 +17,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cdi/spec_origin.hpp"
+#include "foreign_file.hpp"
 #include "hook_harness.hpp"
 #include "run_command.hpp"
 #include "site_policy.hpp"
+#include "skip.hpp"
 #include "temp_dir.hpp"
 
 using namespace graft;
@@ -82,6 +87,35 @@ TEST_CASE("cdi refresh replaces the spec graft wrote before", "[cdi][refresh]") 
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   CHECK(json::parse(refresh_read(path))["kind"] == "nvidia.com/gpu");
+}
+
+// Issue 42: the refreshed spec took the owner and mode of the one it replaced.
+TEST_CASE("cdi refresh over graft's spec that another user owns and may write leaves root's 0644 spec",
+          "[cdi][refresh]") {
+  if (::geteuid() != 0) GRAFT_SKIP("needs root to give a file to another user");
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/graft.json";
+  REQUIRE(run_refresh(refresh_driver_policy(), {"--output", path}).exit_code == 0);
+  test::plant_foreign_file(path);
+  auto result = run_refresh(refresh_driver_policy(), {"--output", path});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  test::check_root_0644(path);
+}
+
+TEST_CASE("cdi refresh refuses a symlink at --output in one line, even one leading to graft's own spec",
+          "[cdi][refresh]") {
+  fixture::TempDir dir, elsewhere;
+  std::string target = elsewhere.path() + "/graft.json", path = dir.path() + "/graft.json";
+  REQUIRE(run_refresh(refresh_driver_policy(), {"--output", target}).exit_code == 0);
+  std::string before = refresh_read(target);
+  std::filesystem::create_symlink(target, path);
+  auto result = run_refresh(refresh_driver_policy(), {"--output", path});
+  CHECK(result.exit_code == 1);
+  CHECK(refresh_lines(result.err) == 1);
+  CHECK_THAT(result.err, Catch::Contains(path + ": not a spec graft wrote"));
+  CHECK(std::filesystem::is_symlink(path));
+  CHECK(refresh_read(target) == before);
 }
 
 TEST_CASE("cdi refresh makes the spec's directory, which is empty at boot on a tmpfs", "[cdi][refresh]") {

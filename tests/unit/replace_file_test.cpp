@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Replacing a file whole (graft/base/replace_file.hpp), as `graft cdi
-// generate --output` and graft-runtime's config.json edit do.
+// generate --output` (graft's own file) and graft-runtime's config.json
+// edit (another's file, its owner kept) do.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -11,9 +12,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "foreign_file.hpp"
 #include "graft/base/replace_file.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "graft/base/write_all.hpp"
+#include "skip.hpp"
 #include "temp_dir.hpp"
 
 using namespace graft;
@@ -49,13 +52,13 @@ std::size_t files_in(const std::string& dir) {
 
 }  // namespace
 
-TEST_CASE("a replaced file holds the new text and keeps its mode and owner", "[replace-file]") {
+TEST_CASE("an edited file holds the new text and keeps its mode and owner", "[replace-file]") {
   fixture::TempDir dir;
   std::string path = dir.path() + "/config.json";
   std::ofstream(path) << "old";
   REQUIRE(::chmod(path.c_str(), 0600) == 0);
   if (::geteuid() == 0) REQUIRE(::chown(path.c_str(), 1234, 5678) == 0);
-  REQUIRE(replace_file(path, "new text"));
+  REQUIRE(replace_file_keeping_owner(path, "new text"));
   CHECK(contents(path) == "new text");
   struct stat st {};
   REQUIRE(::stat(path.c_str(), &st) == 0);
@@ -64,6 +67,34 @@ TEST_CASE("a replaced file holds the new text and keeps its mode and owner", "[r
     CHECK(st.st_uid == 1234);
     CHECK(st.st_gid == 5678);
   }
+  CHECK(files_in(dir.path()) == 1);
+}
+
+// Issue 42: a spec written over a 0666 file another user planted stayed
+// that user's and world-writable, and a spec names hooks run as root.
+TEST_CASE("graft's own file is graft's user's and 0644 whatever owner and mode the file it replaces had",
+          "[replace-file]") {
+  if (::geteuid() != 0) GRAFT_SKIP("needs root to plant a file owned by another user");
+  fixture::TempDir dir;
+  std::string path = dir.path() + "/graft.json";
+  test::plant_foreign_file(path, "planted");
+  REQUIRE(replace_file(path, "{}"));
+  test::check_root_0644(path);
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  CHECK(st.st_gid == ::getegid());
+  CHECK(contents(path) == "{}");
+}
+
+TEST_CASE("graft's own file is not written where a symlink stands: one line, the link and its target untouched",
+          "[replace-file]") {
+  fixture::TempDir dir, elsewhere;
+  std::string target = elsewhere.path() + "/target", path = dir.path() + "/graft.json";
+  test::plant_link(path, target, "keep");
+  auto status = replace_file(path, "{}");
+  REQUIRE_FALSE(status);
+  CHECK(status.error().message == test::symlink_refusal(path));
+  test::check_link_untouched(path, target, "keep");
   CHECK(files_in(dir.path()) == 1);
 }
 

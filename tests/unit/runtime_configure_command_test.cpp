@@ -11,7 +11,10 @@
 #include <filesystem>
 
 #include "fixture_files.hpp"
+#include "foreign_file.hpp"
 #include "run_command.hpp"
+#include "runtime_config/runtime_entry.hpp"
+#include "skip.hpp"
 #include "temp_dir.hpp"
 
 using graft::fixture::read_file;
@@ -125,6 +128,22 @@ TEST_CASE("graft runtime configure refuses a symlink where it writes its own dro
   CHECK(run.exit_code == 1);
   CHECK_THAT(run.err, Catch::Contains("a symlink where graft writes its own file"));
   CHECK(read_file(dir.path() + "/elsewhere").empty());
+}
+
+// Issue 42: graft's drop-in kept the owner and mode of the file it replaced,
+// so one another user could write stayed so, and it names a root runtime.
+TEST_CASE("graft runtime configure makes its drop-in root's 0644 file even over a world-writable one another user owns",
+          "[runtime-configure]") {
+  if (::geteuid() != 0) GRAFT_SKIP("needs root to plant a file owned by another user");
+  TempDir dir("graft-rtcfg-");
+  std::string drop_in = dir.path() + "/99-graft.conf";
+  graft::test::plant_foreign_file(drop_in,
+                                  std::string(graft::runtime_config::kWrittenByGraft) + "\n# an older body\n");
+  auto run = configure_runtime("crio", dir.path());
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(read_file(drop_in), Catch::Contains("runtime_path = \"/bin/true\""));
+  graft::test::check_root_0644(drop_in);
 }
 
 TEST_CASE("graft runtime configure --runtime crio writes 99-graft.conf in the directory given, --remove deletes it",

@@ -4,14 +4,19 @@
 // tests/import/nvidia), and every generated policy passes `graft policy check`.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include "foreign_file.hpp"
 #include "policy_support.hpp"
 #include "run_command.hpp"
+#include "skip.hpp"
 #include "site_import/import_site_policy.hpp"
 #include "site_import/site_policy_text.hpp"
 
@@ -173,6 +178,55 @@ TEST_CASE("a config.toml value cannot end its comment in the generated file", "[
   CHECK_THAT(result->text, !Catch::Contains("\ndriver_root"));
 }
 
+// Issue 42: a key's name went into the file as it was, so a quoted key
+// holding newlines wrote live settings ([runtime] path, which graft-runtime
+// runs as root), and the import exited 0.
+TEST_CASE("a config.toml key holding newlines cannot start a line of the generated policy", "[import]") {
+  graft::policy_test::PolicyFiles files;
+  std::string config = files.write("config.toml", R"("x\n[runtime]\npath = \"/tmp/evil-runc\"\n#" = 1
+[nvidia-container-cli]
+"y\n[host]\ndriver_root = '/evil'\n#" = 2
+)");
+  auto result = import_site_policy("nvidia", config, vendor_search());
+  REQUIRE(result.ok());
+  INFO(result->text);
+  auto parsed = toml::parse(result->text);
+  CHECK_FALSE(parsed.contains("runtime"));
+  CHECK_FALSE(parsed.contains("host"));
+  CHECK_THAT(result->text, !Catch::Contains("\n[runtime]") && !Catch::Contains("\npath =") &&
+                               !Catch::Contains("\n[host]") && !Catch::Contains("\ndriver_root"));
+  CHECK(key(*result, R"("x\u000A[runtime]\u000Apath = \"/tmp/evil-runc\"\u000A#")").outcome == Outcome::unknown);
+  CHECK(key(*result, R"(nvidia-container-cli."y\u000A[host]\u000Adriver_root = '/evil'\u000A#")").outcome ==
+        Outcome::unknown);
+}
+
+TEST_CASE("a config.toml key nested deeper than 16 tables is refused, naming its file and line", "[import]") {
+  graft::policy_test::PolicyFiles files;
+  std::string deep = "a";
+  for (int part = 1; part < 20; ++part) deep += ".a";
+  std::string config = files.write("config.toml", "disable-require = false\n" + deep + " = 1\n");
+  auto result = import_site_policy("nvidia", config, vendor_search());
+  REQUIRE_FALSE(result.ok());
+  CHECK_THAT(result.error().message, Catch::StartsWith(config + ":2: a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a: keys nested "
+                                                                "more than 16 tables deep"));
+}
+
+// Issue 42: toml++ 3.3 recurses once per part of a dotted key; a key of
+// 60,000 parts killed the import with SIGSEGV (exit 139).
+TEST_CASE("graft policy import-nvidia refuses a key 60,000 tables deep with one line, not a crash",
+          "[import][cli]") {
+  graft::policy_test::PolicyFiles files;
+  std::string deep = "a";
+  for (int part = 1; part < 60000; ++part) deep += ".a";
+  std::string config = files.write("config.toml", deep + " = 1\n");
+  std::string output = files.path("graft.toml");
+  auto run = testing::run_graft({"--policy-dir", kPolicies, "policy", "import-nvidia", config, "--output", output});
+  CHECK(run.exit_code == 1);
+  CHECK(run.err == "graft: " + config + ": 59999 of the characters '.', '[' and '{' that nest TOML keys, more "
+                                        "than the 4096 a configuration file needs: not parsed\n");
+  CHECK_FALSE(std::filesystem::exists(output));
+}
+
 TEST_CASE("a value no case of the importer matches is listed as not expressible", "[import]") {
   graft::policy_test::PolicyFiles files;
   std::string config = files.write("config.toml", "[nvidia-container-runtime]\nmode = \"quantum\"\n");
@@ -281,6 +335,33 @@ TEST_CASE("graft policy import-nvidia writes a policy graft policy check accepts
   auto check = testing::run_graft({"--policy", output, "--policy-dir", kPolicies, "policy", "check", "--offline"});
   CHECK(check.exit_code == 0);
   CHECK_THAT(check.out, Catch::Contains("ok: "));
+}
+
+// Issue 42: the policy took the owner and mode of what lay at --output.
+TEST_CASE("graft policy import-nvidia --output over a world-writable file another user planted leaves root's "
+          "0644 policy",
+          "[import][cli]") {
+  if (::geteuid() != 0) GRAFT_SKIP("needs root to plant a file owned by another user");
+  graft::policy_test::PolicyFiles files;
+  std::string output = files.path("graft.toml");
+  test::plant_foreign_file(output, "# planted\n");
+  auto run = testing::run_graft({"--policy-dir", kPolicies, "policy", "import-nvidia",
+                                 kShapes + "kubernetes-hardened.toml", "--output", output});
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  test::check_root_0644(output);
+}
+
+TEST_CASE("graft policy import-nvidia --output refuses a symlink there with one line, and its target stays",
+          "[import][cli]") {
+  graft::policy_test::PolicyFiles files;
+  std::string target = files.path("elsewhere.toml"), output = files.path("graft.toml");
+  test::plant_link(output, target, "# elsewhere\n");
+  auto run = testing::run_graft({"--policy-dir", kPolicies, "policy", "import-nvidia",
+                                 kShapes + "kubernetes-hardened.toml", "--output", output});
+  CHECK(run.exit_code == 1);
+  CHECK(run.err == "graft: " + test::symlink_refusal(output) + "\n");
+  test::check_link_untouched(output, target, "# elsewhere\n");
 }
 
 TEST_CASE("graft policy import names the importers it looked for when none is found", "[import][cli]") {

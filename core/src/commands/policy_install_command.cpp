@@ -5,8 +5,11 @@
 // so its relative includes, rules and drop-ins resolve as they will once it
 // is in place; then renamed over the live policy (rename(2): a hook starting
 // meanwhile reads the old policy or the new one, never half). The new file
-// takes the live one's mode and owner. A check that fails leaves the live
-// policy as it was, byte for byte, and the temporary file removed.
+// is graft's own output, root's and 0644 whatever the live one was (a live
+// file planted 0666 by another user must not pass that on to the policy
+// every hook then trusts); a symlink at the live path is refused, not
+// followed. A check that fails leaves the live policy as it was, byte for
+// byte, and the temporary file removed.
 #include <cstdio>
 
 #include "commands/command_steps.hpp"

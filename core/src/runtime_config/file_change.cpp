@@ -28,7 +28,7 @@ Result<std::string> symlink_target(const std::string& path) {
 }  // namespace
 
 Result<FileChange> read_config_file(const std::string& path, FileOwnerKind owner) {
-  FileChange change{path, path, std::nullopt, std::nullopt};
+  FileChange change{path, path, std::nullopt, std::nullopt, owner};
   struct stat info {};
   if (::lstat(path.c_str(), &info) != 0) {
     if (errno == ENOENT) return change;
@@ -64,7 +64,8 @@ Status apply_change(const FileChange& change) {
     std::filesystem::create_directories(dir, error);
     if (error) return make_error("{}: cannot create {}: {}", change.shown, dir.string(), error.message());
   }
-  return replace_file(change.path, *change.after);
+  if (change.owner == FileOwnerKind::graft) return replace_file(change.path, *change.after);
+  return replace_file_keeping_owner(change.path, *change.after);
 }
 
 }  // namespace graft::runtime_config

@@ -5,7 +5,10 @@
 // admin's own (/etc/docker/daemon.json -> /srv/...) and is followed, the file
 // it leads to edited and named in the output, never replaced by a file. A
 // drop-in graft writes is never read through a symlink. Writes replace the
-// file whole (temp file beside it, then rename, keeping mode and owner).
+// file whole (temp file beside it, then rename): the admin's file keeps its
+// mode and owner (graft edits it for the admin, it does not take it over);
+// graft's own drop-in is root's and 0644 whatever was there, since it names
+// a runtime the engine runs as root.
 #pragma once
 
 #include <optional>
@@ -15,17 +18,19 @@
 
 namespace graft::runtime_config {
 
+// Whose file a path is: the admin's configuration (a symlink there is
+// followed, its owner and mode kept) or a drop-in graft owns (a symlink
+// there is refused; written as graft's own file).
+enum class FileOwnerKind { admin, graft };
+
 struct FileChange {
   std::string path;                   // the file written or removed (a symlink's target)
   std::string shown;                  // how messages name it: path, or "LINK -> path"
   std::optional<std::string> before;  // nullopt: the file is not there
   std::optional<std::string> after;   // nullopt: the file is removed (or stays absent)
+  FileOwnerKind owner = FileOwnerKind::admin;
   bool changes() const { return before != after; }
 };
-
-// Whose file a path is: the admin's configuration (a symlink there is
-// followed) or a drop-in graft owns (a symlink there is refused).
-enum class FileOwnerKind { admin, graft };
 
 // The file at `path` as it is now: its text, or nullopt when it is absent.
 // Fails on anything but a regular file, a file over 1 MiB, or (for graft's

@@ -19,15 +19,43 @@ struct Leaf {
   const toml::node* node;
 };
 
-// Arrays are values here (config.toml has no arrays of tables).
-void collect_leaves(const toml::table& table, const std::string& prefix, std::vector<Leaf>& leaves) {
-  for (const auto& [key, node] : table) {
-    std::string path = prefix.empty() ? std::string(key.str()) : prefix + "." + std::string(key.str());
-    if (const auto* child = node.as_table())
-      collect_leaves(*child, path, leaves);
-    else
-      leaves.push_back({path, &node});
+// No configuration file nests its keys deeper (config.toml: 4 levels).
+constexpr std::size_t kMaxKeyDepth = 16;
+
+// Every leaf key, depth first in table order, each part of its dotted name
+// spelt by toml_key (a part holding a newline or a dot stays one quoted
+// part). A loop over an explicit stack, not recursion, and bounded: how
+// deep a key goes is the foreign file's choice. Arrays are values here
+// (config.toml has no arrays of tables).
+Result<std::vector<Leaf>> collect_leaves(const toml::table& config) {
+  struct Level {
+    toml::table::const_iterator next, end;
+    std::string prefix;
+  };
+  std::vector<Level> stack{{config.begin(), config.end(), ""}};
+  std::vector<Leaf> leaves;
+  while (!stack.empty()) {
+    if (stack.back().next == stack.back().end) {
+      stack.pop_back();
+      continue;
+    }
+    auto entry = stack.back().next++;
+    const auto& [key, node] = *entry;
+    const std::string& prefix = stack.back().prefix;
+    std::string path = (prefix.empty() ? "" : prefix + ".") + toml_key(key.str());
+    const auto* child = node.as_table();
+    if (!child) {
+      leaves.push_back({std::move(path), &node});
+      continue;
+    }
+    if (stack.size() >= kMaxKeyDepth) {
+      const auto& where = node.source();
+      return make_error("{}:{}: {}: keys nested more than {} tables deep; no configuration file has them",
+                        where.path ? *where.path : std::string("config"), where.begin.line, path, kMaxKeyDepth);
+    }
+    stack.push_back({child->begin(), child->end(), std::move(path)});
   }
+  return leaves;
 }
 
 // Values compare as they print: one line of TOML (so 1 and 1.0 differ).
@@ -140,10 +168,10 @@ std::size_t SiteImport::count(Outcome outcome) const {
 
 Result<SiteImport> import_config(const Importer& importer, const toml::table& config) {
   SiteImport out{.include = importer.include};
-  std::vector<Leaf> leaves;
-  collect_leaves(config, "", leaves);
+  auto leaves = collect_leaves(config);
+  if (!leaves) return leaves.error();
   SettingsBuilder builder(importer, out);
-  for (const Leaf& leaf : leaves) {
+  for (const Leaf& leaf : *leaves) {
     KeyImport key{.key = leaf.key, .value = one_line_toml(*leaf.node), .line = leaf.node->source().begin.line};
     const auto* entry = importer.keys[leaf.key].as_table();
     key.reason = entry ? "no case of the importer matches this value" : "";

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Rendering an import as a TOML site policy with comments. Values from the
 // foreign file appear in comments only as TOML spells them (one line, quotes
-// and control characters escaped), so no value can end a comment.
+// and control characters escaped), so no value can end a comment; their keys
+// likewise (import_config.cpp spells each part with toml_key).
 #include "site_import/site_policy_text.hpp"
 
 #include <map>
@@ -49,13 +50,6 @@ const KeyImport* find_key(const SiteImport& result, const std::string& key) {
   return nullptr;
 }
 
-// A bare TOML key, or a quoted one.
-std::string key_text(std::string_view key) {
-  bool bare = !key.empty() && key.find_first_not_of(
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == std::string_view::npos;
-  return bare ? std::string(key) : quoted_toml(key);
-}
-
 // The comment naming the keys a setting came from, and why.
 std::string sources_comment(const SiteImport& result, const std::string& name) {
   std::string out;
@@ -83,7 +77,7 @@ std::string settings_text(const SiteImport& result) {
     std::string why = sources_comment(result, name);
     if (why != table.last_comment) table.text += why;
     table.last_comment = why;
-    table.text += fmt::format("{} = {}\n", key_text(dot == std::string::npos ? name : name.substr(dot + 1)),
+    table.text += fmt::format("{} = {}\n", toml_key(dot == std::string::npos ? name : name.substr(dot + 1)),
                               one_line_toml(value));
   }
   std::string out;
@@ -104,6 +98,12 @@ std::string listed_keys(const SiteImport& result, Outcome outcome, std::string_v
 
 }  // namespace
 
+std::string toml_key(std::string_view key) {
+  bool bare = !key.empty() && key.find_first_not_of(
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == std::string_view::npos;
+  return bare ? std::string(key) : quoted_toml(key);
+}
+
 std::string one_line_toml(const toml::node& value) {
   if (const auto* text = value.as_string()) return quoted_toml(text->get());
   std::string out;
@@ -113,7 +113,7 @@ std::string one_line_toml(const toml::node& value) {
   }
   if (const auto* table = value.as_table()) {
     for (const auto& [key, item] : *table)
-      out += (out.empty() ? "" : ", ") + key_text(key.str()) + " = " + one_line_toml(item);
+      out += (out.empty() ? "" : ", ") + toml_key(key.str()) + " = " + one_line_toml(item);
     return "{ " + out + " }";
   }
   std::ostringstream scalar;  // numbers, booleans, dates: one token

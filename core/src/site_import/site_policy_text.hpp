@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <toml++/toml.h>
 
@@ -24,6 +25,11 @@ struct ImportSource {
 // no value may span lines (toml++'s own printer wraps long arrays and writes
 // multi-line strings).
 std::string one_line_toml(const toml::node& value);
+
+// One part of a key as TOML spells it: bare when it may be, else a basic
+// string with every control character escaped. Foreign key parts go into
+// the file only so, so no key (one holding a newline) can start a line.
+std::string toml_key(std::string_view key);
 
 std::string site_policy_text(const SiteImport& result, const ImportSource& source);
 

@@ -26,8 +26,11 @@ class StagedFile {
   static Result<StagedFile> create(int dir_fd, const std::string& name, std::string_view text,
                                    const std::optional<FileOwner>& owner, const std::string& shown,
                                    WriteCall write_call = ::write);
-  // The same for a path, its directory opened here.
+  // graft's own file at `path`, its directory opened here: owned as
+  // replace_file gives it (own_file_owner(); a symlink at `path` refused).
   static Result<StagedFile> create(const std::string& path, std::string_view text);
+  // Another's file at `path`, as replace_file_keeping_owner gives it.
+  static Result<StagedFile> create_keeping_owner(const std::string& path, std::string_view text);
 
   StagedFile(StagedFile&& other) noexcept;
   StagedFile& operator=(StagedFile&&) = delete;
