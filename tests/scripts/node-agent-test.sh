@@ -186,7 +186,8 @@ node_allow_widens_the_boundary() {
   printf 'places.sockets = "/run/acme/agent.sock"  # the acme agent runs here\n' >"$host/etc/graft-node/allow.conf"
   printf 'include = ["nvidia"]\n[capability.utility]\nipc = ["/run/acme/agent.sock"]\n' >"$config/graft.toml"
   agent || fail "the agent failed on an allowed policy"
-  node_policy | grep -qF '"/run/acme/agent.sock"' || fail "the allowed socket did not reach the node: $(status_line)"
+  shown=$(node_policy)  # whole before grep reads it (pipefail, SIGPIPE)
+  grep -qF '"/run/acme/agent.sock"' <<<"$shown" || fail "the allowed socket did not reach the node: $(status_line)"
 }
 
 # A benign change (the request channels) is installed as before.

@@ -12,6 +12,7 @@
 #include "boundary/boundary.hpp"
 #include "boundary/node_allow.hpp"
 #include "boundary/policy_places.hpp"
+#include "graft/engine/install_dirs.hpp"
 #include "policy/policy.hpp"
 #include "policy_support.hpp"
 #include "site_policy.hpp"
@@ -62,7 +63,7 @@ TEST_CASE("a site set binding the host's /etc read-write is refused at its line"
   auto policy = site_policy(files, "[capability.x]\nalways = true\nipc = [\"/etc\"]\n");
   CHECK(only_finding(files, policy) ==
         "F/graft.toml:4:8: capability.x.ipc: /etc is a socket or IPC directory outside the policy boundary: " +
-            std::string(kOutsideBoundary) + " (docs/security.md, \"The policy boundary\")");
+            std::string(kOutsideBoundary) + " (" + doc_page("security.md") + ", \"The policy boundary\")");
 }
 
 TEST_CASE("a site set giving containers the runtime's socket is refused", "[boundary]") {

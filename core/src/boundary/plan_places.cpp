@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "boundary/host_entry.hpp"
+#include "graft/engine/install_dirs.hpp"
 #include "paths/paths.hpp"
 
 namespace graft {
@@ -29,10 +30,10 @@ struct Judge {
 
   Error refuse(const Action& action, const std::string& what) const {
     const Origin& origin = action.provenance.origin;
-    return make_error("{} {} for {}{}: {}, and {} (docs/security.md, \"The policy boundary\")",
-                      to_string(action.kind), action.kind == ActionKind::cgroup_allow ? action.target : action.source,
+    return make_error("{} {} for {}{}: {}, and {} ({}, \"The policy boundary\")", to_string(action.kind),
+                      action.kind == ActionKind::cgroup_allow ? action.target : action.source,
                       action.provenance.reason, origin.empty() ? "" : " at " + origin.full(), what,
-                      kOutsideBoundary);
+                      kOutsideBoundary, doc_page("security.md"));
   }
 
   // The host root a plugin's sources are under.

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "graft/engine/install_dirs.hpp"
 #include "paths/paths.hpp"
 
 namespace graft {
@@ -125,8 +126,8 @@ std::string to_line(const BoundaryFinding& finding) {
   if (finding.key.ends_with(".places"))
     return fmt::format("{}: {}: ignored: only a shipped vendor policy declares places; a node widens them in its "
                        "allow file", where, finding.key);
-  return fmt::format("{}: {}: {} is {} outside the policy boundary: {} (docs/security.md, \"The policy boundary\")",
-                     where, finding.key, finding.path, finding.what, kOutsideBoundary);
+  return fmt::format("{}: {}: {} is {} outside the policy boundary: {} ({}, \"The policy boundary\")", where,
+                     finding.key, finding.path, finding.what, kOutsideBoundary, doc_page("security.md"));
 }
 
 std::vector<BoundaryFinding> policy_paths_outside(const Policy& policy, const Boundary& boundary) {
