@@ -126,8 +126,13 @@ std::string to_line(const BoundaryFinding& finding) {
   if (finding.key.ends_with(".places"))
     return fmt::format("{}: {}: ignored: only a shipped vendor policy declares places; a node widens them in its "
                        "allow file", where, finding.key);
+  bool state = finding.key == "exclusive.state_dir" || finding.key == "audit.log";
   return fmt::format("{}: {}: {} is {} outside the policy boundary: {} ({}, \"The policy boundary\")", where,
-                     finding.key, finding.path, finding.what, kOutsideBoundary, doc_page("security.md"));
+                     finding.key, finding.path, finding.what,
+                     state ? "it is under none of graft's state directories (/run/graft, /var/log/graft) and the "
+                             "node's allow file does not allow it"
+                           : kOutsideBoundary,
+                     doc_page("security.md"));
 }
 
 std::vector<BoundaryFinding> policy_paths_outside(const Policy& policy, const Boundary& boundary) {
