@@ -9,6 +9,8 @@
 
 #include "harness/container_checks.hpp"
 #include "harness/gpu_host.hpp"
+#include "harness/host_mounts.hpp"
+#include "harness/runtime.hpp"
 #include "temp_dir.hpp"
 
 using namespace graft::e2e;
@@ -97,4 +99,38 @@ TEST_CASE("a plugin that hangs in apply, inside the container's mount namespace,
   auto first = container.run.err.find(line);
   CHECK(first != std::string::npos);
   CHECK(container.run.err.find(line, first + 1) == std::string::npos);
+}
+
+// The policy boundary (docs/security.md): a site set handing every GPU
+// container the host's /etc read-write, refused by the hook under runc
+// before the container's process runs. Not probed first: `graft plan`
+// refuses the same policy.
+static void check_boundary_refused(CgroupMode mode) {
+  BundleSpec spec = never_starts();
+  const std::string tag = mode == CgroupMode::v1 ? "v1" : "v2";
+  spec.hook_policy = write_policy("boundary-etc-" + tag, "[capability.x]\nalways = true\nipc = [\"/etc\"]\n");
+  ProbedContainer result;
+  result.id = unique_container_id("boundary-" + tag);
+  spec.cgroups_path = "/" + result.id;
+  HostMounts mounts;
+  {
+    OciBundle bundle(spec);
+    Container container(Runtime::runc, mode, result.id);
+    result.run = container.run(bundle.path());
+  }
+  result.leaked_mounts = mounts.added();
+  result.mount_count_change = mounts.count_change();
+  check_refused_start(result, "capability.x.ipc: /etc is a socket or IPC directory outside the policy boundary");
+}
+
+TEST_CASE("a policy binding the host's /etc makes runc run fail before the container starts, on cgroup v1",
+          "[e2e][runc][v1][failure][boundary]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v1);
+  check_boundary_refused(CgroupMode::v1);
+}
+
+TEST_CASE("a policy binding the host's /etc makes runc run fail before the container starts, on cgroup v2",
+          "[e2e][runc][v2][failure][boundary]") {
+  GRAFT_E2E_REQUIRE(Runtime::runc, CgroupMode::v2);
+  check_boundary_refused(CgroupMode::v2);
 }
