@@ -25,6 +25,8 @@ struct Judge {
   const Boundary& boundary;
   std::set<unsigned> driver_majors;
   std::set<DeviceId> accepted_nodes;
+  std::set<std::string> libraries;  // host paths of the libraries discovery found, as binds name them
+  std::set<std::string> binaries;   // and of the binaries
 
   const Places& places() const { return boundary.places(); }
 
@@ -45,24 +47,21 @@ struct Judge {
     return roots.driver_root;
   }
 
-  bool discovered_library(const std::string& host_path) const {
-    for (const auto& [_, libraries] : inventory.libraries)
-      for (const auto& library : libraries)
-        if (join_root(policy.host.driver_root, library.host_path) == host_path || library.host_path == host_path)
-          return true;
-    return false;
-  }
-
-  bool discovered_binary(const std::string& host_path) const {
-    return std::any_of(inventory.binaries.begin(), inventory.binaries.end(),
-                       [&](const auto& entry) { return entry.second.host_path == host_path; });
+  // Once per plan: a lookup per bind, not a walk of every library.
+  void note_discovered_files() {
+    for (const auto& [_, found] : inventory.libraries)
+      for (const auto& library : found) {
+        libraries.insert(library.host_path);
+        libraries.insert(join_root(policy.host.driver_root, library.host_path));
+      }
+    for (const auto& [_, binary] : inventory.binaries) binaries.insert(binary.host_path);
   }
 
   Status bind_regular_file(const Action& action, const HostEntry& entry) const {
-    if (discovered_library(action.source)) return ok_status();
+    if (libraries.contains(action.source)) return ok_status();
     // A program, found by name in the binary directories: executable by
     // someone, as no secret file (shadow, a key) is.
-    if (discovered_binary(action.source)) {
+    if (binaries.contains(action.source)) {
       if (entry.info.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) return ok_status();
       return refuse(action, fmt::format("{} is a binary that is not executable", entry.path));
     }
@@ -152,7 +151,8 @@ struct Judge {
 
 Status check_plan_places(const Plan& plan, const Inventory& inventory, const Policy& policy,
                          const Boundary& boundary) {
-  Judge judge{plan, inventory, policy, boundary, {}, {}};
+  Judge judge{plan, inventory, policy, boundary, {}, {}, {}, {}};
+  judge.note_discovered_files();
   for (const auto& driver : boundary.places().device_drivers)
     if (auto major = inventory.char_majors.find(driver.path); major != inventory.char_majors.end())
       judge.driver_majors.insert(major->second);
