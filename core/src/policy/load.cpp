@@ -22,6 +22,7 @@
 
 #include "policy/data_schema.hpp"
 #include "policy/key_origins.hpp"
+#include "policy/nesting.hpp"
 #include "policy/policy.hpp"
 #include "policy/read_sections.hpp"
 #include "policy/uncommented_toml.hpp"
@@ -55,7 +56,9 @@ Result<toml::table> parse_file(const std::string& path) {
   if (!text) return text.error();
   try {
     // A shipped file is parsed without its comment lines: the same document.
-    return toml::parse(toml_to_parse(*text), std::string_view(path));
+    toml::table root = toml::parse(toml_to_parse(*text), std::string_view(path));
+    if (auto status = policy_parse::check_nesting(root, path); !status) return status.error();
+    return root;
   } catch (const toml::parse_error& e) {
     return make_error("{}: {}", policy_parse::origin_of(e.source(), path).full(), e.description());
   }
