@@ -56,7 +56,9 @@ Result<toml::table> parse_file(const std::string& path) {
   if (!text) return text.error();
   try {
     // A shipped file is parsed without its comment lines: the same document.
-    toml::table root = toml::parse(toml_to_parse(*text), std::string_view(path));
+    std::string_view document = toml_to_parse(*text);
+    if (auto status = policy_parse::check_key_depth(document, path); !status) return status.error();
+    toml::table root = toml::parse(document, std::string_view(path));
     if (auto status = policy_parse::check_nesting(root, path); !status) return status.error();
     return root;
   } catch (const toml::parse_error& e) {
