@@ -35,5 +35,5 @@ TEST_CASE("a [data.a.a...] header 60,000 parts long is one error naming the file
 
 TEST_CASE("a [data] key nested as deep as the bound allows loads", "[policy][hostile]") {
   PolicyFiles files;
-  CHECK(load_policy(files.write("graft.toml", dotted_data_key(policy_parse::kMaxNesting - 1)), PolicySearch{}));
+  CHECK(load_policy(files.write("graft.toml", dotted_data_key(policy_parse::kMaxKeyParts - 1)), PolicySearch{}));
 }

@@ -222,8 +222,7 @@ TEST_CASE("graft policy import-nvidia refuses a key 60,000 tables deep with one 
   std::string output = files.path("graft.toml");
   auto run = testing::run_graft({"--policy-dir", kPolicies, "policy", "import-nvidia", config, "--output", output});
   CHECK(run.exit_code == 1);
-  CHECK(run.err == "graft: " + config + ": 59999 of the characters '.', '[' and '{' that nest TOML keys, more "
-                                        "than the 4096 a configuration file needs: not parsed\n");
+  CHECK(run.err == "graft: " + config + ":1: a key of more than 64 parts\n");
   CHECK_FALSE(std::filesystem::exists(output));
 }
 

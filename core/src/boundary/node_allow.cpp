@@ -77,6 +77,13 @@ Result<Places> parse_node_allow(const std::string& text, const std::string& path
   return places;
 }
 
+Status add_node_allow(Policy& policy, const std::string& path) {
+  auto places = read_node_allow(path);
+  if (!places) return places.error();
+  policy.node_places = std::move(*places);
+  return ok_status();
+}
+
 Result<Places> read_node_allow(const std::string& path) {
   if (path.empty()) return Places{};
   auto text = read_trusted_file(path, 1u << 20);

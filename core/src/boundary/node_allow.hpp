@@ -17,11 +17,16 @@
 
 #include "graft/base/error.hpp"
 #include "policy/places.hpp"
+#include "policy/policy.hpp"
 
 namespace graft {
 
 // The allow file's place lines; a missing file (ENOENT only) allows nothing.
 Result<Places> read_node_allow(const std::string& path);
+
+// The allow file at `path` as `policy`'s node_places: what each front end
+// does once it has loaded the site policy.
+Status add_node_allow(Policy& policy, const std::string& path);
 
 // The same, from the file's text; `path` names it in messages and origins.
 Result<Places> parse_node_allow(const std::string& text, const std::string& path);

@@ -25,7 +25,7 @@ struct Judge {
   const Boundary& boundary;
   std::set<unsigned> driver_majors;
   std::set<DeviceId> accepted_nodes;
-  std::set<std::string> libraries;  // host paths of the libraries discovery found, as binds name them
+  std::set<std::string> libraries;  // host paths of the libraries discovery found
   std::set<std::string> binaries;   // and of the binaries
 
   const Places& places() const { return boundary.places(); }
@@ -50,10 +50,7 @@ struct Judge {
   // Once per plan: a lookup per bind, not a walk of every library.
   void note_discovered_files() {
     for (const auto& [_, found] : inventory.libraries)
-      for (const auto& library : found) {
-        libraries.insert(library.host_path);
-        libraries.insert(join_root(policy.host.driver_root, library.host_path));
-      }
+      for (const auto& library : found) libraries.insert(library.host_path);  // the bind's source
     for (const auto& [_, binary] : inventory.binaries) binaries.insert(binary.host_path);
   }
 

@@ -34,7 +34,7 @@ class Collect {
     std::string checked = as_checked(path);
     for (const auto* places : allowed)
       if (Boundary::matches(*places, checked)) return;
-    found_.push_back(BoundaryFinding{origin, std::move(key), checked, what});
+    add(BoundaryFinding::Kind::outside, origin, std::move(key), checked, what);
   }
 
   void capability_sets() {
@@ -55,8 +55,8 @@ class Collect {
     for (const auto& [name, device_class] : policy_.devices) {
       check(device_class.origin, "device." + name + ".path", device_class.path, "a device node", {&places_.devices});
       if (device_class.major_name.empty() || declared_driver(device_class.major_name)) continue;
-      found_.push_back(BoundaryFinding{device_class.origin, "device." + name + ".major_name", device_class.major_name,
-                                       "a driver whose nodes graft makes"});
+      add(BoundaryFinding::Kind::outside, device_class.origin, "device." + name + ".major_name",
+          device_class.major_name, "a driver whose nodes graft makes");
     }
   }
 
@@ -77,18 +77,45 @@ class Collect {
           {&places_.read_only_directories});
     for (const auto& name : policy_.procfs.copy)
       if (name.find('/') != std::string::npos || name == "..")
-        found_.push_back(BoundaryFinding{policy_.procfs.origin, "procfs.copy", name, "not a file name"});
+        add(BoundaryFinding::Kind::not_a_name, policy_.procfs.origin, "procfs.copy", name, "");
   }
 
-  // Where graft writes as root: claim files and the audit log, each in or
-  // below one of the state directories.
-  void state() {
-    for (auto& finding : state_paths_outside(policy_, places_)) found_.push_back(std::move(finding));
+  // Where graft writes as root, in or below one of the state directories.
+  void claims() {
+    std::string dir = as_checked(policy_.exclusive.state_dir);
+    state("exclusive.state_dir", dir, dir, "a directory graft writes claims into");
+  }
+
+  void audit_log() {
+    if (policy_.audit_log.empty()) return;
+    std::string log = as_checked(policy_.audit_log);
+    state("audit.log", log, dirname_of(log), "a file graft appends its audit records to");
+  }
+
+  // What a GPU container's evaluation depends on: everything but the audit log.
+  void for_containers() {
+    capability_sets();
+    device_classes();
+    extras();
+    procfs();
+    claims();
   }
 
   std::vector<BoundaryFinding> take() { return std::move(found_); }
 
  private:
+  void add(BoundaryFinding::Kind kind, const Origin& origin, std::string key, std::string path, const char* what) {
+    found_.push_back(BoundaryFinding{kind, origin, std::move(key), std::move(path), what});
+  }
+
+  // `path`, written into `dir`, which must be in or below a state directory.
+  void state(const std::string& key, const std::string& path, const std::string& dir, const char* what) {
+    if (Boundary::within(places_.state_dirs, dir)) return;
+    auto origin = policy_.key_origins.find(key);
+    add(BoundaryFinding::Kind::state, origin == policy_.key_origins.end() ? Origin{} : origin->second.origin, key,
+        path, what);
+  }
+
   bool declared_driver(const std::string& name) const {
     for (const auto& driver : places_.device_drivers)
       if (driver.path == name) return true;
@@ -100,48 +127,39 @@ class Collect {
   std::vector<BoundaryFinding> found_;
 };
 
-}  // namespace
-
-std::vector<BoundaryFinding> state_paths_outside(const Policy& policy, const Places& places) {
-  std::vector<BoundaryFinding> found;
-  auto origin_of = [&](const std::string& key) {
-    auto entry = policy.key_origins.find(key);
-    return entry == policy.key_origins.end() ? Origin{} : entry->second.origin;
-  };
-  std::string claims = as_checked(policy.exclusive.state_dir);
-  if (!Boundary::within(places.state_dirs, claims))
-    found.push_back({origin_of("exclusive.state_dir"), "exclusive.state_dir", claims,
-                     "a directory graft writes claims into"});
-  if (policy.audit_log.empty()) return found;
-  std::string log = as_checked(policy.audit_log);
-  if (!Boundary::within(places.state_dirs, dirname_of(log)))
-    found.push_back({origin_of("audit.log"), "audit.log", log, "a file graft appends its audit records to"});
-  return found;
+std::string graft_state_dirs() {
+  std::string dirs;
+  for (const char* dir : kGraftStateDirs) dirs += (dirs.empty() ? "" : ", ") + std::string(dir);
+  return dirs;
 }
+
+}  // namespace
 
 std::string to_line(const BoundaryFinding& finding) {
   std::string where = finding.origin.empty() ? "graft's default" : finding.origin.full();
-  if (finding.what == std::string_view("not a file name"))
-    return fmt::format("{}: {}: '{}' is not a file name", where, finding.key, finding.path);
-  if (finding.key.ends_with(".places"))
-    return fmt::format("{}: {}: ignored: only a shipped vendor policy declares places; a node widens them in its "
-                       "allow file", where, finding.key);
-  bool state = finding.key == "exclusive.state_dir" || finding.key == "audit.log";
+  std::string why;
+  switch (finding.kind) {
+    case BoundaryFinding::Kind::not_a_name:
+      return fmt::format("{}: {}: '{}' is not a file name", where, finding.key, finding.path);
+    case BoundaryFinding::Kind::site_places:
+      return fmt::format("{}: {}: ignored: only a shipped vendor policy declares places; a node widens them in its "
+                         "allow file", where, finding.key);
+    case BoundaryFinding::Kind::state:
+      why = fmt::format("it is under none of graft's state directories ({}) and the node's allow file does not "
+                        "allow it", graft_state_dirs());
+      break;
+    case BoundaryFinding::Kind::outside:
+      why = kOutsideBoundary;
+      break;
+  }
   return fmt::format("{}: {}: {} is {} outside the policy boundary: {} ({}, \"The policy boundary\")", where,
-                     finding.key, finding.path, finding.what,
-                     state ? "it is under none of graft's state directories (/run/graft, /var/log/graft) and the "
-                             "node's allow file does not allow it"
-                           : kOutsideBoundary,
-                     doc_page("security.md"));
+                     finding.key, finding.path, finding.what, why, doc_page("security.md"));
 }
 
 std::vector<BoundaryFinding> policy_paths_outside(const Policy& policy, const Boundary& boundary) {
   Collect collect(policy, boundary);
-  collect.capability_sets();
-  collect.device_classes();
-  collect.extras();
-  collect.procfs();
-  collect.state();
+  collect.for_containers();
+  collect.audit_log();
   return collect.take();
 }
 
@@ -149,14 +167,16 @@ std::vector<BoundaryFinding> site_declared_places(const Policy& policy) {
   std::vector<BoundaryFinding> found;
   for (const auto& [name, vendor] : policy.vendors)
     for (const auto& origin : vendor.site_places)
-      found.push_back(BoundaryFinding{origin, "vendor." + name + ".places", "", "a declaration of places"});
+      found.push_back({BoundaryFinding::Kind::site_places, origin, "vendor." + name + ".places", "", ""});
   return found;
 }
 
 Status check_policy_places(const Policy& policy, const Boundary& boundary) {
-  for (const auto& finding : policy_paths_outside(policy, boundary))
-    if (finding.key != "audit.log") return make_error("{}", to_line(finding));
-  return ok_status();
+  Collect collect(policy, boundary);
+  collect.for_containers();
+  auto found = collect.take();
+  if (found.empty()) return ok_status();
+  return make_error("{}", to_line(found.front()));
 }
 
 }  // namespace graft

@@ -18,30 +18,35 @@
 namespace graft {
 
 struct BoundaryFinding {
+  enum class Kind {
+    outside,       // a path for containers outside the vendors' and the node's places
+    state,         // a directory graft writes into, under none of its state directories
+    not_a_name,    // a procfs copy entry that is a path, not a file name
+    site_places,   // a site file's [vendor.NAME.places], ignored
+  };
+  Kind kind = Kind::outside;
   Origin origin;     // where the policy names the path; empty for graft's default
   std::string key;   // "capability.x.ipc"
   std::string path;  // as checked: normalised, templates as "*"
   std::string what;  // "a socket or IPC directory", "a device node", ...
 };
 
-// "<file:line:col>: <key>: <path> is <what> outside the boundary: ..."
+// "<file:line:col>: <key>: <path> is <what> outside the policy boundary: ..."
 std::string to_line(const BoundaryFinding& finding);
 
+// Every path the policy names outside the boundary, the audit log's
+// included: what `graft policy check` reports.
 std::vector<BoundaryFinding> policy_paths_outside(const Policy& policy, const Boundary& boundary);
-
-// The claim directory and the audit log, where graft writes as root, when
-// outside every state directory.
-std::vector<BoundaryFinding> state_paths_outside(const Policy& policy, const Places& places);
 
 // Site files that declared [vendor.NAME.places], which only a shipped
 // policy may: each is ignored, and `policy check` says so.
 std::vector<BoundaryFinding> site_declared_places(const Policy& policy);
 
-// The first finding of policy_paths_outside as an error, but the audit
-// log's, which `policy check` and the node agent hold to the boundary and
-// the hook does not yet: graft-runtime and the CDI spec's hooks have no way
-// to name the node's allow file (docs/security.md, "The policy boundary").
-// ok when none.
+// The first path outside the boundary that a GPU container's evaluation
+// depends on, as an error; ok when none. The audit log's place is left to
+// `policy check` and the node agent: graft-runtime and the CDI spec's hooks
+// have no way yet to name the node's allow file (docs/security.md, "The
+// policy boundary").
 Status check_policy_places(const Policy& policy, const Boundary& boundary);
 
 }  // namespace graft

@@ -15,9 +15,7 @@ Result<Policy> load_site_policy(const GlobalOptions& options) {
   search.policy_dirs.push_back(install_dirs().policies);
   auto policy = load_policy(options.policy_path, search);
   if (!policy) return policy.error();
-  auto node = read_node_allow(options.node_allow);
-  if (!node) return node.error();
-  policy->node_places = std::move(*node);
+  if (auto node = add_node_allow(*policy, options.node_allow); !node) return node.error();
   return policy;
 }
 

@@ -23,13 +23,9 @@ Result<SitePolicy> load_site_policy(const PolicyLocation& location) {
   search.policy_dirs.push_back(install_dirs().policies);
   auto policy = load_policy(location.path, search);
   if (!policy) return policy.error();
-  auto node = read_node_allow(location.node_allow);
-  if (!node) return node.error();
-  policy->node_places = std::move(*node);
+  if (auto node = add_node_allow(*policy, location.node_allow); !node) return node.error();
   return SitePolicy(std::make_shared<const Policy>(std::move(*policy)));
 }
-
-std::string node_allow_file() { return node_allow_path(); }
 
 std::string default_site_policy_path() { return site_policy_path(); }
 

@@ -58,9 +58,7 @@ Result<toml::table> parse_file(const std::string& path) {
     // A shipped file is parsed without its comment lines: the same document.
     std::string_view document = toml_to_parse(*text);
     if (auto status = policy_parse::check_key_depth(document, path); !status) return status.error();
-    toml::table root = toml::parse(document, std::string_view(path));
-    if (auto status = policy_parse::check_nesting(root, path); !status) return status.error();
-    return root;
+    return toml::parse(document, std::string_view(path));
   } catch (const toml::parse_error& e) {
     return make_error("{}: {}", policy_parse::origin_of(e.source(), path).full(), e.description());
   }
@@ -82,7 +80,7 @@ class Loader {
     if (!root) return root.error();
     auto file = std::make_unique<ParsedFile>(
         ParsedFile{FileContext{path, fs::path(path).parent_path().string(), layer == Layer::vendor},
-                   std::move(*root), layer});
+                   std::move(*root)});
     stack_.push_back(Frame{identity(path), path, via, layer});
     TomlField top{file->root, "", &file->context.path};
 
@@ -100,7 +98,7 @@ class Loader {
     policy_.vendor_files = vendor_files_;
     for (Layer layer : {Layer::vendor, Layer::site}) {
       for (const auto& file : parsed_) {
-        if (file->layer != layer) continue;
+        if (file->layer() != layer) continue;
         if (auto status = policy_parse::apply_file(file->root, file->context, policy_); !status) return status;
         policy_.files.push_back(file->context.path);
         note_origins(*file);
@@ -119,7 +117,14 @@ class Loader {
   }
 
   Policy& policy() { return policy_; }
-  void note_vendor_file(const std::string& path) { vendor_files_.insert(path); }
+
+  // The file `graft --policy` names: the vendor layer's when it is a
+  // shipped policy itself, else the site layer's.
+  Status load_top(const std::string& path) {
+    Layer layer = is_shipped(path) ? Layer::vendor : Layer::site;
+    if (layer == Layer::vendor) vendor_files_.insert(path);
+    return load(path, "", layer);
+  }
 
  private:
   struct Frame {
@@ -130,16 +135,16 @@ class Loader {
   };
 
   struct ParsedFile {
-    FileContext context;
+    FileContext context;  // context.vendor_layer: its layer
     toml::table root;
-    Layer layer;
+    Layer layer() const { return context.vendor_layer ? Layer::vendor : Layer::site; }
   };
 
   // A site file's other value over an earlier site file's, for a key that
   // can weaken the node, is a finding; over a vendor value it is the point.
   void note_origins(const ParsedFile& file) {
     auto replaced = policy_parse::note_origins(file.root, file.context.path, policy_.key_origins);
-    if (file.layer != Layer::site) return;
+    if (file.layer() != Layer::site) return;
     for (const auto& key : replaced) {
       const KeyOrigin& setting = policy_.key_origins.at(key);
       bool changed = setting.value != setting.replaced_value;
@@ -177,13 +182,6 @@ class Loader {
       return real.starts_with(prefix.ends_with('/') ? prefix : prefix + "/");
     });
   }
-
- public:
-  // The file `graft --policy` names is the vendor layer's when it is a
-  // shipped policy itself.
-  Layer layer_of_top(const std::string& path) const { return is_shipped(path) ? Layer::vendor : Layer::site; }
-
- private:
 
   Result<std::string> resolve_include(const SourcedString& include, const std::string& key,
                                       const FileContext& file) {
@@ -296,10 +294,7 @@ void add_vendor_audit_env(Policy& policy) {
 
 Result<Policy> load_policy(const std::string& path, const PolicySearch& search) {
   Loader loader(search);
-  std::string top = absolute_path(path);
-  Layer layer = loader.layer_of_top(top);
-  if (layer == Layer::vendor) loader.note_vendor_file(top);
-  if (auto status = loader.load(top, "", layer); !status) return status.error();
+  if (auto status = loader.load_top(absolute_path(path)); !status) return status.error();
   if (auto status = loader.apply(); !status) return status.error();
   if (auto status = loader.check_data(); !status) return status.error();
   if (auto status = policy_parse::validate_policy(loader.policy()); !status) return status.error();

@@ -2,13 +2,8 @@
 #include "policy/nesting.hpp"
 
 #include <algorithm>
-#include <string_view>
-#include <utility>
-#include <vector>
 
 #include <fmt/format.h>
-
-#include "policy/toml_field.hpp"
 
 namespace graft::policy_parse {
 
@@ -43,25 +38,9 @@ Status check_key_depth(std::string_view text, const std::string& path) {
     std::size_t end = std::min(text.find('\n', at), text.size());
     std::string_view line = text.substr(at, end - at);
     line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
-    if (key_dots(line) >= kMaxNesting)
-      return make_error("{}:{}: a key of more than {} parts", path, number, kMaxNesting);
+    if (key_dots(line) >= kMaxKeyParts)
+      return make_error("{}:{}: a key of more than {} parts", path, number, kMaxKeyParts);
     at = end + 1;
-  }
-  return ok_status();
-}
-
-Status check_nesting(const toml::table& root, const std::string& path) {
-  std::vector<std::pair<const toml::node*, std::size_t>> pending{{&root, 0}};
-  while (!pending.empty()) {
-    auto [node, depth] = pending.back();
-    pending.pop_back();
-    if (depth > kMaxNesting)
-      return make_error("{}: tables and arrays nested deeper than {} levels", origin_of(node->source(), path).full(),
-                        kMaxNesting);
-    if (const auto* table = node->as_table())
-      for (const auto& [key, child] : *table) pending.emplace_back(&child, depth + 1);
-    else if (const auto* array = node->as_array())
-      for (const auto& child : *array) pending.emplace_back(&child, depth + 1);
   }
   return ok_status();
 }

@@ -1,29 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
-// A bound on how deep a policy file nests tables and arrays. The policy is
-// not root (a ConfigMap more people can edit than log into nodes):
-// `data.a.a.a...` 60,000 keys deep made toml++ (which bounds inline tables
-// and arrays at 256, not dotted keys and headers) and every walk of the
-// document after it (origins, [data], its schema) recurse once per level
-// until the stack ran out, so `policy check`, the node agent and the hook
-// died of SIGSEGV. Keys are bounded in the text before it is parsed, and
-// the document after, both without recursion.
+// A bound on how many parts a TOML key has, checked in the text before it
+// is parsed. A file graft reads may be hostile (a ConfigMap policy more
+// people can edit than log into nodes, a foreign config.toml to import):
+// `data.a.a.a...` 60,000 parts deep made toml++ 3.3, which bounds inline
+// tables and arrays (256 levels) but not dotted keys and [headers], and
+// every recursive walk of the document after it overflow the stack, so
+// `policy check`, the node agent, the hook and `policy import` died of
+// SIGSEGV. With keys bounded here, nothing parsed nests deeper than a few
+// hundred levels.
 #pragma once
 
+#include <cstddef>
 #include <string>
-
-#include <toml++/toml.h>
+#include <string_view>
 
 #include "graft/base/error.hpp"
 
 namespace graft::policy_parse {
 
-inline constexpr std::size_t kMaxNesting = 64;
+inline constexpr std::size_t kMaxKeyParts = 64;
 
-// An error at the first key (a dotted key or a [table] header) of more
-// than kMaxNesting parts in the TOML `text`; ok otherwise.
+// An error naming `path`:line at the first key (dotted, or a [table]
+// header) of more than kMaxKeyParts parts in the TOML `text`; ok otherwise.
 Status check_key_depth(std::string_view text, const std::string& path);
-
-// An error at the first value nested deeper than kMaxNesting; ok otherwise.
-Status check_nesting(const toml::table& root, const std::string& path);
 
 }  // namespace graft::policy_parse

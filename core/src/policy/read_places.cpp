@@ -13,13 +13,15 @@
 namespace graft::policy_parse {
 namespace {
 
-template <std::vector<Place> Places::*field>
+// A list of places, replacing the earlier file's; paths must be absolute
+// (driver names, as /proc/devices lists them, are not paths).
+template <std::vector<Place> Places::*field, bool paths = true>
 Status read_places(const TomlField& value, Places& places, const FileContext&) {
   auto list = as_sourced_list(value);
   if (!list) return list.error();
   std::vector<Place> read;
   for (auto& entry : *list) {
-    if (!entry.value.starts_with('/'))
+    if (paths && !entry.value.starts_with('/'))
       return value.error(fmt::format("'{}' is not an absolute path", entry.value));
     read.push_back(Place{std::move(entry.value), std::move(entry.origin)});
   }
@@ -27,17 +29,8 @@ Status read_places(const TomlField& value, Places& places, const FileContext&) {
   return ok_status();
 }
 
-// Driver names, as /proc/devices lists them.
-Status read_drivers(const TomlField& value, Places& places, const FileContext&) {
-  auto list = as_sourced_list(value);
-  if (!list) return list.error();
-  places.device_drivers.clear();
-  for (auto& entry : *list) places.device_drivers.push_back(Place{std::move(entry.value), std::move(entry.origin)});
-  return ok_status();
-}
-
 constexpr KeyReader<Places> kPlaceReaders[] = {
-    {"device_drivers", read_drivers},
+    {"device_drivers", read_places<&Places::device_drivers, false>},
     {"devices", read_places<&Places::devices>},
     {"sockets", read_places<&Places::sockets>},
     {"directories", read_places<&Places::directories>},

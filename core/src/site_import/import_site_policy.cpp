@@ -16,6 +16,7 @@
 #include "graft/base/bounded_read.hpp"
 #include "graft/base/unique_fd.hpp"
 #include "graft/base/write_all.hpp"
+#include "policy/nesting.hpp"
 #include "policy/toml_field.hpp"
 #include "rules/check.hpp"
 #include "rules/sample_check.hpp"
@@ -27,26 +28,12 @@ namespace {
 // A configuration file is a few kilobytes; a megabyte is no configuration.
 constexpr std::size_t kConfigLimit = 1u << 20;
 
-// toml++ 3.3 (Debian 12) recurses once per part of a dotted key, table
-// header or nested value while it parses and frees a file, and a key of
-// 60,000 parts overflows the stack. Only '.', '[' and '{' make a level, so
-// their count bounds the depth before the parser sees the file; a real
-// config.toml has a few dozen of them (comments included).
-constexpr std::size_t kMaxNestingMarks = 4096;
-
-Status check_nesting_marks(std::string_view text, const std::string& file) {
-  std::size_t marks = 0;
-  for (char c : text) marks += c == '.' || c == '[' || c == '{';
-  if (marks > kMaxNestingMarks)
-    return make_error("{}: {} of the characters '.', '[' and '{{' that nest TOML keys, more than the {} a "
-                      "configuration file needs: not parsed", file, marks, kMaxNestingMarks);
-  return ok_status();
-}
-
 Result<toml::table> read_config(const std::string& file) {
   auto text = read_file(file, kConfigLimit, O_NONBLOCK);
   if (!text) return text.error();
-  if (auto bounded = check_nesting_marks(*text, file); !bounded) return bounded.error();
+  // toml++ recurses once per key part: a 60,000-part key would overflow
+  // the stack (policy/nesting.hpp), so keys are bounded before it parses.
+  if (auto bounded = policy_parse::check_key_depth(*text, file); !bounded) return bounded.error();
   try {
     return toml::parse(*text, std::string_view(file));
   } catch (const toml::parse_error& e) {

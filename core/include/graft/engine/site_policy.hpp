@@ -11,18 +11,16 @@
 #include <vector>
 
 #include "graft/base/error.hpp"
+#include "graft/engine/install_dirs.hpp"
 
 namespace graft {
 
 struct Policy;  // the engine's model, opaque here
 
-// The node's allow file read when none is named (/etc/graft-node/allow.conf).
-std::string node_allow_file();
-
 struct PolicyLocation {
   std::string path;                      // the site policy file
   std::vector<std::string> policy_dirs;  // searched for includes before the shipped policies
-  std::string node_allow = node_allow_file();  // the node's allow file; "" reads none
+  std::string node_allow = node_allow_path();  // the node's allow file; "" reads none
 };
 
 class SitePolicy {
